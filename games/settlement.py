@@ -1,0 +1,72 @@
+"""Settlement building blocks shared by the games: transfers, nets, pairwise differences,
+and ranking with the lower-hand / upper-hand tie rules (RULES.md §0.2.6, CG-14, JL-3, DN-5).
+
+A transfer is ``{"from": payer, "to": receiver, "amount": positive int}``; ``"to": None``
+is the house (Da Ling's casino chip).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+Transfer = dict
+
+
+def pay(transfers: list[Transfer], payer: int, receiver: int | None, amount: int) -> None:
+    """Append a payment, skipping nothing-payments and self-payments."""
+    if amount > 0 and payer != receiver:
+        transfers.append({"from": payer, "to": receiver, "amount": amount})
+
+
+def nets_from_transfers(n: int, transfers: Sequence[Transfer]) -> list[int]:
+    """What each of n seats wins (+) or pays (−); payments to the house only reduce the payer."""
+    nets = [0] * n
+    for t in transfers:
+        nets[t["from"]] -= t["amount"]
+        if t["to"] is not None:
+            nets[t["to"]] += t["amount"]
+    return nets
+
+
+def difference_transfers(points: Sequence[int],
+                         factor: Callable[[int, int], int] | None = None) -> list[Transfer]:
+    """In every pair the seat with more points pays the other the difference (JL-3),
+    times ``factor(payer, receiver)`` when given (Ce Deng's multipliers, CD-6/CD-7)."""
+    transfers: list[Transfer] = []
+    n = len(points)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if points[i] == points[j]:
+                continue
+            payer, receiver = (i, j) if points[i] > points[j] else (j, i)
+            amount = points[payer] - points[receiver]
+            if factor is not None:
+                amount *= factor(payer, receiver)
+            pay(transfers, payer, receiver, amount)
+    return transfers
+
+
+def places_lower_hand(points: Sequence[int]) -> list[int]:
+    """Places 1..N by points ascending, ties to the lower hand (smaller seat) (CG-14)."""
+    order = sorted(range(len(points)), key=lambda s: (points[s], s))
+    places = [0] * len(points)
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return places
+
+
+def places_ding_niu(points: Sequence[int]) -> list[int]:
+    """DN-5: the winner is the first by (points, seat); the rest go by (points, −seat), so a tie
+    below first place favours the upper hand."""
+    n = len(points)
+    winner = min(range(n), key=lambda s: (points[s], s))
+    rest = sorted((s for s in range(n) if s != winner), key=lambda s: (points[s], -s))
+    places = [0] * n
+    places[winner] = 1
+    for place, seat in enumerate(rest, start=2):
+        places[seat] = place
+    return places
+
+
+def winner_of(places: Sequence[int]) -> int:
+    return places.index(1)
