@@ -18,9 +18,9 @@ install: $(STAMP)
 
 # A working site with the demo tournament at http://127.0.0.1:8000
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The whole test suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
 test: install

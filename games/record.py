@@ -292,3 +292,13 @@ def check_seat_count(common: Common, allowed: Iterable[int], p: Problems) -> boo
     p.error("seats", "wrong_player_count",
             f"{GAME_NAMES[common.game]} is played by {need} players, not {common.n}.")
     return False
+
+
+def seats_readable(record: dict) -> bool:
+    """True when `seats` is a list the reader took in, so its length is the player count.
+
+    Games check the player count only then; a missing or unreadable `seats` already has its
+    own error and would only add a confusing second one.
+    """
+    raw = record.get("seats")
+    return isinstance(raw, list) and len(raw) <= MAX_LIST

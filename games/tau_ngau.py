@@ -1,10 +1,415 @@
-"""Placeholder until this game is implemented."""
+"""Tau Ngau (鬥牛), RULES.md §7: record checks, hand values and settlement.
+
+Hand values come from a table of every distinct 5-tile hand of the 32-tile set (33,934 of
+them, as multisets), built once on first use. A hand is looked up by a multiset key, the sum
+of one weight per tile (3 bits per tile kind), so the order of the tiles never matters and no
+sorting is needed on the hot path.
+"""
 
 from __future__ import annotations
 
-from .record import Common, Problems
+from collections import Counter
+from itertools import combinations, combinations_with_replacement, product
+from typing import Iterator, NamedTuple, Sequence
+
+from .decks import CHINESE_32
+from .record import (Common, Problems, check_deck, check_seat_count, is_int, read_list,
+                     read_tile_list, seats_readable)
+from .settlement import nets_from_transfers, pay
+from .tiles import ALL_TILES, Tile, pip_choices, tile_str
+
+#: Largest stake or bet the reader accepts; a guard against absurd input, not a table limit.
+MAX_STAKE = 1_000_000
+HAND_SIZE = 5
+
+#: TN-V1-1: a player without a bull pays the banker this many bets.
+V1_NO_BULL_BETS = 4
+
+Bull = tuple[Tile, Tile, Tile]
+
+
+class HandValue(NamedTuple):
+    """The best a hand can do under each version (TN-4 … TN-7).
+
+    ``v1``/``v2`` are 0 when there is no bull; under v2 a bull may also be worth 0, so
+    ``has_bull`` tells the two apart. The bulls are high-first; v1 and v2 may pick different
+    bulls, because v1 prizes a remainder of 0 (it counts 10) and v2 does not.
+    """
+
+    has_bull: bool
+    v1: int
+    v2: int
+    bull_v1: Bull | None
+    bull_v2: Bull | None
+
+
+# ---------------------------------------------------------------------------------------
+# Small building blocks: which residues a tile, a triple and a pair can make.
+
+#: Pip values mod 10 a tile may count for (wild [4:2] and [2:1]: 3 or 6, §0.2.5).
+_RESIDUES: dict[Tile, tuple[int, ...]] = {t: tuple(sorted({v % 10 for v in pip_choices(t)}))
+                                          for t in ALL_TILES}
+
+#: Multiset key weight per tile kind; a kind appears at most 7 times before keys collide,
+#: far beyond any hand.
+_WEIGHT: dict[Tile, int] = {t: 1 << (3 * i) for i, t in enumerate(ALL_TILES)}
+
+_triple_cache: dict[tuple[Tile, ...], bool] = {}
+_pair_cache: dict[tuple[Tile, ...], tuple[int, int]] = {}
+
+
+def _desc(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles, reverse=True))
+
+
+def is_bull(three: Sequence[Tile]) -> bool:
+    """TN-4: can these 3 tiles total 10, 20 or 30, wild tiles counted either way?"""
+    key = _desc(three)
+    hit = _triple_cache.get(key)
+    if hit is None:
+        a, b, c = key
+        hit = any((x + y + z) % 10 == 0
+                  for x in _RESIDUES[a] for y in _RESIDUES[b] for z in _RESIDUES[c])
+        _triple_cache[key] = hit
+    return hit
+
+
+def rest_values(two: Sequence[Tile]) -> tuple[int, int]:
+    """TN-5: (v1, v2) value of the two tiles beside a bull, wild tiles chosen afresh for each
+    version: v1 counts a remainder of 0 as 10, v2 as 0."""
+    key = _desc(two)
+    hit = _pair_cache.get(key)
+    if hit is None:
+        a, b = key
+        sums = [(x + y) % 10 for x in _RESIDUES[a] for y in _RESIDUES[b]]
+        hit = (max(s or 10 for s in sums), max(sums))
+        _pair_cache[key] = hit
+    return hit
+
+
+#: The 10 ways to split 5 positions into a bull of 3 and a rest of 2.
+_SPLITS: tuple[tuple[tuple[int, int, int], tuple[int, int]], ...] = tuple(
+    (tri, tuple(i for i in range(5) if i not in tri)) for tri in combinations(range(5), 3)
+)
+
+_NO_BULL = HandValue(False, 0, 0, None, None)
+
+
+def _evaluate_desc(hand: tuple[Tile, ...]) -> HandValue:
+    """Best bull of a hand sorted high-first, by trying all 10 splits (TN-7)."""
+    best1 = best2 = -1
+    bull1 = bull2 = None
+    triples, pairs = _triple_cache, _pair_cache
+    for (i, j, k), (m, n) in _SPLITS:
+        tri = (hand[i], hand[j], hand[k])  # already high-first: the caches' key form
+        hit = triples.get(tri)
+        if hit is None:
+            hit = is_bull(tri)
+        if not hit:
+            continue
+        two = (hand[m], hand[n])
+        v1, v2 = pairs.get(two) or rest_values(two)
+        if v1 > best1:
+            best1, bull1 = v1, tri
+        if v2 > best2:
+            best2, bull2 = v2, tri
+    if bull1 is None:
+        return _NO_BULL
+    return HandValue(True, best1, best2, bull1, bull2)
+
+
+def _hand_key(hand: Sequence[Tile]) -> int:
+    w = _WEIGHT
+    return sum(w[t] for t in hand)
+
+
+def distinct_hands(deck: Counter = CHINESE_32) -> Iterator[tuple[Tile, ...]]:
+    """Every distinct 5-tile hand (multiset) the deck can deal, high-first."""
+    kinds = sorted(deck, reverse=True)
+    copies = dict(deck)
+    for hand in combinations_with_replacement(kinds, HAND_SIZE):
+        # Copies of a kind are adjacent in a sorted hand: count each run against the deck.
+        run = 1
+        for i in range(1, HAND_SIZE):
+            if hand[i] == hand[i - 1]:
+                run += 1
+                if run > copies[hand[i]]:
+                    break
+            else:
+                run = 1
+        else:
+            yield hand
+
+
+_TABLE: dict[int, HandValue] = {}
+
+
+def build_table() -> dict[int, HandValue]:
+    """Fill the lookup table of all 33,934 hands of the 32 set (about 0.2 s; done once)."""
+    if not _TABLE:
+        table = {_hand_key(h): _evaluate_desc(h) for h in distinct_hands()}
+        _TABLE.update(table)
+    return _TABLE
+
+
+def hand_value(hand: Sequence[Tile]) -> HandValue:
+    """Best value of a 5-tile hand, any order (TN-4 … TN-7), by table lookup."""
+    w = _WEIGHT
+    a, b, c, d, e = hand
+    key = w[a] + w[b] + w[c] + w[d] + w[e]
+    hit = (_TABLE or build_table()).get(key)
+    if hit is None:  # not a hand of the 32 set (a caller outside the record reader)
+        hit = _TABLE[key] = _evaluate_desc(_desc(hand))
+    return hit
+
+
+def best_value(hand: Sequence[Tile], version: str = "v2") -> int:
+    hv = hand_value(hand)
+    return hv.v1 if version == "v1" else hv.v2
+
+
+# ---------------------------------------------------------------------------------------
+# Settlement (TN-V1-*, TN-V2-*)
+
+class SeatPlay(NamedTuple):
+    """What a seat settles on: whether it formed a bull and that bull's value."""
+
+    has_bull: bool
+    value: int
+
+
+def settle(plays: Sequence[SeatPlay], banker: int, stakes: Sequence[int | None], version: str,
+           no_bull_pays: str = "four") -> list[dict]:
+    """Transfers between the banker and each player; every player settles with the banker
+    alone (TN-V1-1 … TN-V1-6, TN-V2-1 … TN-V2-6)."""
+    transfers: list[dict] = []
+    bank = plays[banker]
+    for seat, play in enumerate(plays):
+        if seat == banker:
+            continue
+        stake = stakes[seat] or 0
+        if version == "v1":
+            if not play.has_bull:
+                # TN-V1-1 / TN-V1-6: no bull always pays; the variant scales it by the banker's bull.
+                bets = bank.value if (no_bull_pays == "banker_value" and bank.has_bull) else V1_NO_BULL_BETS
+                pay(transfers, seat, banker, bets * stake)
+                continue
+            diff = play.value - (bank.value if bank.has_bull else 0)  # TN-V1-2: no bull counts 0
+            amount = abs(diff) * stake
+        else:
+            if play.has_bull and bank.has_bull:
+                diff = play.value - bank.value  # TN-V2-2
+            else:
+                diff = int(play.has_bull) - int(bank.has_bull)  # TN-V2-3, TN-V2-4
+            amount = stake if diff else 0  # TN-V2-1: stakes are never multiplied
+        if diff > 0:
+            pay(transfers, banker, seat, amount)
+        elif diff < 0:
+            pay(transfers, seat, banker, amount)
+    return transfers
+
+
+def next_banker(banker: int, n: int, banker_bull: bool, rotation: str) -> int:
+    """TN-V2-5: the bank passes to the banker's right when he formed a bull (default)."""
+    if rotation == "fixed":
+        return banker
+    if rotation == "every_round" or banker_bull:
+        return (banker + 1) % n
+    return banker
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the record (ROUND_RECORD.md §3)
+
+def _name(common: Common, seat: int) -> str:
+    if 0 <= seat < common.n and common.seats[seat]:
+        return common.seats[seat]
+    return f"Seat {seat}"
+
+
+def _read_banker(record: dict, n: int | None, p: Problems) -> int | None:
+    if "banker" not in record:
+        p.error("banker", "missing_field", "Say which seat holds the bank (banker, a seat number from 0).")
+        return None
+    banker = record["banker"]
+    if not is_int(banker) or banker < 0 or (n is not None and banker >= n):
+        top = f" from 0 to {n - 1}" if n else ""
+        p.error("banker", "bad_banker", f"banker must be a seat number{top}.")
+        return None
+    return banker
+
+
+def _read_stakes(record: dict, version: str, n: int | None, banker: int | None,
+                 p: Problems) -> list[int | None] | None:
+    """TN-3: per-seat stakes (v2, or v1), or one bet for all (v1 only, default 1)."""
+    has_stakes, has_bet = "stakes" in record, "bet" in record
+    if has_bet and version == "v2":
+        p.error("bet", "bet_needs_v1",
+                "A single bet is only for version 1; under version 2 give each player's stake (stakes).")
+        return None
+    if has_bet and has_stakes:
+        p.error("bet", "stakes_and_bet", "Give either one bet for everyone or each player's stake, not both.")
+        return None
+    if not has_stakes:
+        if version == "v2":
+            p.error("stakes", "missing_field",
+                    "Give each player's stake (stakes), with null for the banker.")
+            return None
+        bet = record.get("bet", 1)
+        if not is_int(bet) or not 0 < bet <= MAX_STAKE:
+            p.error("bet", "bad_stake", f"The bet must be a whole number from 1 to {MAX_STAKE}.")
+            return None
+        if n is None or banker is None:
+            return None
+        return [None if s == banker else bet for s in range(n)]
+    raw = read_list(record["stakes"], "stakes", p, "stakes", length=n)
+    if raw is None:
+        return None
+    ok = True
+    for seat, stake in enumerate(raw):
+        path = f"stakes[{seat}]"
+        if seat == banker:
+            if stake is not None:
+                p.error(path, "banker_stake", "The banker places no stake; write null in his place.")
+                ok = False
+        elif stake is None and banker is None:
+            continue  # cannot tell yet whether this is the banker's place
+        elif not is_int(stake) or not 0 < stake <= MAX_STAKE:
+            p.error(path, "bad_stake", f"A stake must be a whole number from 1 to {MAX_STAKE}.")
+            ok = False
+    return list(raw) if ok and banker is not None and n is not None else None
+
+
+def _read_hands(record: dict, common: Common, n: int | None, p: Problems) -> list[list[Tile] | None] | None:
+    if "hands" not in record:
+        p.error("hands", "missing_field", "List the 5 tiles of every seat (hands).")
+        return None
+    raw = read_list(record["hands"], "hands", p, "hands", length=n)
+    if raw is None:
+        return None
+    hands = [read_tile_list(h, f"hands[{i}]", p, f"{_name(common, i)}'s hand", length=HAND_SIZE)
+             for i, h in enumerate(raw)]
+    placed = [(t, f"hands[{i}][{k}]") for i, h in enumerate(hands) if h for k, t in enumerate(h)]
+    check_deck(placed, CHINESE_32, p)
+    return hands
+
+
+_DECLINE = "decline"  # marker: the seat declared "no bull"
+
+
+def _read_declared(record: dict, common: Common, n: int | None, hands: list | None,
+                   p: Problems) -> list[object] | None:
+    """Per seat: None (take the best), _DECLINE, or the declared bull as 3 tiles."""
+    if "declared" not in record:
+        return [None] * (n or 0)
+    raw = read_list(record["declared"], "declared", p, "declared", length=n)
+    if raw is None:
+        return None
+    out: list[object] = []
+    for seat, entry in enumerate(raw):
+        path = f"declared[{seat}]"
+        if entry is None:
+            out.append(None)
+            continue
+        if not isinstance(entry, dict):
+            p.error(path, "bad_type", 'A declaration is null or {"bull": [three tiles]} or {"bull": null}.')
+            out.append(None)
+            continue
+        for key in entry:
+            if key != "bull":
+                p.error(f"{path}.{str(key)[:40]}", "unknown_field", "A declaration has only the field 'bull'.")
+        if "bull" not in entry:
+            p.error(f"{path}.bull", "missing_field", "Say which three tiles form the bull, or null for no bull.")
+            out.append(None)
+            continue
+        if entry["bull"] is None:
+            out.append(_DECLINE)
+            continue
+        bull = read_tile_list(entry["bull"], f"{path}.bull", p, "A declared bull", length=3)
+        if bull is None:
+            out.append(None)
+            continue
+        hand = hands[seat] if hands is not None and seat < len(hands) else None
+        if hand is not None:
+            left = Counter(hand)
+            for k, t in enumerate(bull):
+                if left[t] <= 0:
+                    p.error(f"{path}.bull[{k}]", "not_in_hand",
+                            f"[{tile_str(t)}] is not in {_name(common, seat)}'s hand.")
+                    bull = None
+                    break
+                left[t] -= 1
+            if bull is not None and not is_bull(bull):
+                shown = " ".join(f"[{tile_str(t)}]" for t in bull)
+                p.error(f"{path}.bull", "not_a_bull", f"{shown} cannot make 10, 20 or 30, so it is not a bull.")
+                bull = None
+        out.append(bull)
+    return out
 
 
 def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
-    p.error("game", "not_implemented", "This game is not implemented yet.")
-    return None
+    """Check and settle a Tau Ngau record (ROUND_RECORD.md §3, RULES.md §7)."""
+    variant = common.variant
+    version = variant["settlement"]
+    n: int | None = None
+    if seats_readable(record) and check_seat_count(common, range(3, 7), p):
+        n = common.n  # TN-1: 3 to 6 including the banker
+    banker = _read_banker(record, n, p)
+    stakes = _read_stakes(record, version, n, banker, p)
+    hands = _read_hands(record, common, n, p)
+    declared = _read_declared(record, common, n, hands, p)
+    if p.errors or n is None or banker is None or stakes is None or hands is None or declared is None:
+        return None
+
+    plays: list[SeatPlay] = []
+    seats_out: list[dict] = []
+    v1 = version == "v1"
+    for seat, hand in enumerate(hands):
+        hv = hand_value(hand)  # type: ignore[arg-type]
+        best = hv.v1 if v1 else hv.v2
+        best_bull = hv.bull_v1 if v1 else hv.bull_v2
+        choice = declared[seat]
+        path = f"declared[{seat}].bull"
+        if choice is None:
+            play, bull = SeatPlay(hv.has_bull, best), best_bull
+        elif choice is _DECLINE:
+            if hv.has_bull:
+                if not variant["may_decline_bull"]:
+                    p.error(path, "bull_exists",
+                            f"{_name(common, seat)} holds a bull, so 'no bull' cannot be declared.")
+                    continue
+                p.warn(path, "suboptimal",
+                       f"{_name(common, seat)} declared no bull although a bull worth {best} was possible.")
+            play, bull = SeatPlay(False, 0), None
+        else:
+            bull = tuple(choice)  # type: ignore[arg-type]
+            rest = list(hand)  # type: ignore[arg-type]
+            for t in bull:
+                rest.remove(t)
+            r1, r2 = rest_values(rest)
+            value = r1 if v1 else r2
+            if value < best:
+                p.warn(path, "suboptimal",
+                       f"{_name(common, seat)}'s declared bull is worth {value}, but {best} was possible.")
+            play = SeatPlay(True, value)
+        plays.append(play)
+        seats_out.append({
+            "name": common.seats[seat],
+            "bull": [tile_str(t) for t in bull] if bull else None,
+            "value": play.value if play.has_bull else 0,
+            "best_value": best,
+            "stake": stakes[seat],
+            "net": 0,
+        })
+    if p.errors:
+        return None
+
+    transfers = settle(plays, banker, stakes, version, variant["v1_no_bull_pays"])
+    for out, net in zip(seats_out, nets_from_transfers(n, transfers)):
+        out["net"] = net
+    return {
+        "banker": banker,
+        "next_banker": next_banker(banker, n, plays[banker].has_bull, variant["bank_rotation"]),
+        "seats": seats_out,
+        "transfers": transfers,
+    }

@@ -1,0 +1,14 @@
+"""Root URLs, split by audience as Tabbycat does: public pages, the director's pages, the
+scorer's private table links, and the API (plus its schema and docs)."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("scoring.api.urls")),
+    path("", include("scoring.urls_public")),
+]

@@ -1,0 +1,58 @@
+"""Public pages: the home page and the rules calculator."""
+
+from __future__ import annotations
+
+import json
+
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+import games
+from games.samples import SAMPLES
+
+from ..presentation import describe_result
+
+GAME_BLURBS = {
+    "jie_long": "Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
+                "and every pair settles the difference.",
+    "ce_deng": "Four players, a Head and three Tails; clean hands double their takings, "
+               "stuck hands are penalised.",
+    "kko_li_but_i_gi": "The Korean tails game: the highest hand, and anyone over 30, pays the winner.",
+    "ding_niu": "Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
+                "SuanZhang block changes who pays.",
+    "tau_ngau": "Find three tiles making 10, 20 or 30; the other two decide the hand against the banker.",
+    "da_ling": "Split six tiles into groups of one, two and three that hit the table's target.",
+}
+
+
+def home(request):
+    return render(request, "public/home.html", {
+        "games": [{"key": k, "name": games.GAME_NAMES[k], "blurb": GAME_BLURBS[k]} for k in games.GAMES],
+        "samples": list(SAMPLES),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def calculator(request):
+    sample_name = request.GET.get("sample") or request.POST.get("sample") or ""
+    text = request.POST.get("record", "")
+    result = None
+    parse_error = None
+    if request.method == "POST":
+        try:
+            record = json.loads(text)
+        except (ValueError, RecursionError):
+            parse_error = "This is not valid JSON. Check the brackets, commas and quotes."
+        else:
+            result = games.evaluate(record)
+    elif sample_name in SAMPLES:
+        text = json.dumps(SAMPLES[sample_name], indent=1, ensure_ascii=False)
+    return render(request, "public/calculator.html", {
+        "samples": list(SAMPLES),
+        "sample_name": sample_name,
+        "text": text,
+        "parse_error": parse_error,
+        "result": result,
+        "described": describe_result(result) if result and result.get("ok") else None,
+        "result_json": json.dumps(result, indent=1, ensure_ascii=False) if result else "",
+    }, status=200 if not parse_error and (result is None or result.get("ok")) else 400)
