@@ -68,79 +68,111 @@ def read_moves(raw: object, p: Problems, *, two_arms: bool, max_moves: int) -> l
         # Moves beyond the dealt tiles are after the end anyway; the replay names the first
         # one (or an earlier end), so the rest need not be read.
         raw = raw[:max_moves + 1]
-    moves: list[Move] = []
-    ok = True
-    for k, m in enumerate(raw):
-        path = f"moves[{k}]"
-        if type(m) is not dict:
-            p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
+    moves: list[Move] = [_read_move(0, raw[0], p, two_arms)]
+    append = moves.append
+    lookup = TILE_BY_TEXT.get
+    ok = moves[0] is not None
+    for k in range(1, len(raw)):
+        m = raw[k]
+        # Fast path for the common shapes {"play": T}, {"play": T, "to": p}, {"pass": T};
+        # anything else goes through the careful reader, which words the errors.
+        if type(m) is dict:
+            size = len(m)
+            text = m.get("play")
+            if text is not None:
+                tile = lookup(text) if type(text) is str else None
+                if tile is not None:
+                    if size == 1:
+                        append((True, tile, None, None))
+                        continue
+                    to = m.get("to")
+                    if size == 2 and type(to) is int and 1 <= to <= 6:
+                        append((True, tile, to, None))
+                        continue
+            elif size == 1:
+                text = m.get("pass")
+                tile = lookup(text) if type(text) is str else None
+                if tile is not None:
+                    append((False, tile, None, None))
+                    continue
+        move = _read_move(k, m, p, two_arms)
+        if move is None:
             ok = False
-            continue
-        if len(m) > 1 and not _MOVE_KEYS.issuperset(m):
-            for key in m:
-                if key not in _MOVE_KEYS:
-                    p.error(f"{path}.{str(key)[:40]}", "unknown_field",
-                            "A move has only play or pass, and to or open where they apply.")
-            ok = False
-            continue
-        if "play" in m:
-            if "pass" in m:
-                p.error(path, "bad_move", "A move is either a play or a pass, not both.")
-                ok = False
-                continue
-            tile = fast_tile(m["play"], path + ".play", p)
-            is_play = True
-        elif "pass" in m:
-            tile = fast_tile(m["pass"], path + ".pass", p)
-            is_play = False
         else:
-            p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
-            ok = False
-            continue
-        if tile is None:
-            ok = False
-            continue
-        to = m.get("to")
-        opened = m.get("open")
-        if to is not None:
-            if not is_play:
-                p.error(path + ".to", "bad_move", "A pass lays its tile face down; it has no end (to).")
-                ok = False
-            elif k == 0:
-                p.error(path + ".to", "bad_move", "The lead starts the line; it is laid against no end (to).")
-                ok = False
-            elif not _pip(to):
-                p.error(path + ".to", "bad_type", "to must be the pip (1 to 6) of the open end played on.")
-                ok = False
-        if k == 0:
-            if not is_play:
-                p.error(path, "lead_is_pass", "The leader must start by laying a tile face up (CG-4).")
-                ok = False
-            elif two_arms:
-                if opened is not None:
-                    p.error(path + ".open", "bad_move",
-                            "With two arms both halves of the lead are open; leave out open.")
-                    ok = False
-            elif opened is None:
-                if tile[0] != tile[1]:
-                    p.error(path + ".open", "missing_field",
-                            f"Say which half of the lead [{tile_str(tile)}] stays open (open).")
-                    ok = False
-                else:
-                    opened = tile[0]
-            elif not _pip(opened) or opened not in tile:
-                p.error(path + ".open", "bad_open",
-                        f"The open pip of the lead must be one of its halves, {tile[0]} or {tile[1]}.")
-                ok = False
-        elif opened is not None:
-            p.error(path + ".open", "bad_move", "Only the lead names an open pip.")
-            ok = False
-        moves.append((is_play, tile, to, opened))
+            append(move)
     return moves if ok else None
+
+
+def _read_move(k: int, m: object, p: Problems, two_arms: bool) -> Move | None:
+    path = f"moves[{k}]"
+    if type(m) is not dict:
+        p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
+        return None
+    if not _MOVE_KEYS.issuperset(m):
+        for key in m:
+            if key not in _MOVE_KEYS:
+                p.error(f"{path}.{str(key)[:40]}", "unknown_field",
+                        "A move has only play or pass, and to or open where they apply.")
+        return None
+    if "play" in m:
+        if "pass" in m:
+            p.error(path, "bad_move", "A move is either a play or a pass, not both.")
+            return None
+        tile = fast_tile(m["play"], path + ".play", p)
+        is_play = True
+    elif "pass" in m:
+        tile = fast_tile(m["pass"], path + ".pass", p)
+        is_play = False
+    else:
+        p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
+        return None
+    if tile is None:
+        return None
+    ok = True
+    to = m.get("to")
+    opened = m.get("open")
+    if to is not None:
+        if not is_play:
+            p.error(path + ".to", "bad_move", "A pass lays its tile face down; it has no end (to).")
+            ok = False
+        elif k == 0:
+            p.error(path + ".to", "bad_move", "The lead starts the line; it is laid against no end (to).")
+            ok = False
+        elif not _pip(to):
+            p.error(path + ".to", "bad_type", "to must be the pip (1 to 6) of the open end played on.")
+            ok = False
+    if k == 0:
+        if not is_play:
+            p.error(path, "lead_is_pass", "The leader must start by laying a tile face up (CG-4).")
+            ok = False
+        elif two_arms:
+            if opened is not None:
+                p.error(path + ".open", "bad_move",
+                        "With two arms both halves of the lead are open; leave out open.")
+                ok = False
+        elif opened is None:
+            if tile[0] != tile[1]:
+                p.error(path + ".open", "missing_field",
+                        f"Say which half of the lead [{tile_str(tile)}] stays open (open).")
+                ok = False
+            else:
+                opened = tile[0]
+        elif not _pip(opened) or opened not in tile:
+            p.error(path + ".open", "bad_open",
+                    f"The open pip of the lead must be one of its halves, {tile[0]} or {tile[1]}.")
+            ok = False
+    elif opened is not None:
+        p.error(path + ".open", "bad_move", "Only the lead names an open pip.")
+        ok = False
+    return (is_play, tile, to, opened) if ok else None
 
 
 class Watch(Protocol):
     """Hooks a game may hang on the replay (Ding Niu: SuanZhang detection)."""
+
+    def reset(self) -> None:
+        """Back to the start of the deal (the careful replay runs after a quick one gave up)."""
+        ...
 
     def lead(self, tile: Tile) -> None: ...
 
@@ -168,88 +200,263 @@ class Replay:
         return self.used[s][k // self.n:] + left[s]
 
 
+_WHY_OVER = {COMPLETE: "every dealt tile had been used (CG-11)",
+             BLOCKED: "{n} passes in a row had blocked it (CG-12)",
+             SMOTHERED: "a smothered SuanZhang had ended it (DN-SZ-6)"}
+
+
+def _after_end(k: int, end: str, n: int, p: Problems) -> None:
+    why = _WHY_OVER[end].format(n=n)
+    p.error(f"moves[{k}]", "after_end", f"The deal was already over, as {why}; the log must stop there.")
+
+
 def replay(moves: list[Move], n: int, deal: int, two_arms: bool, p: Problems,
            watch: Watch | None = None) -> Replay | None:
     """Lay the log out move by move (CG-4 … CG-12). Stops at the first move that does not
     match its end, or that comes after the deal has ended; None then (error recorded)."""
-    used: list[list[Tile]] = [[] for _ in range(n)]
-    down: list[list[Tile]] = [[] for _ in range(n)]
     pass_ends: list[tuple[int, tuple[int, ...]]] = []
     total = n * deal
+    count = len(moves)
     in_row = 0
     end = None
     e0 = e1 = 0
-    for k, (is_play, tile, to, opened) in enumerate(moves):
-        if end is not None:
-            why = {COMPLETE: "every dealt tile has been used",
-                   BLOCKED: f"{n} passes in a row blocked the deal (CG-12)",
-                   SMOTHERED: "a smothered SuanZhang ended the deal (DN-SZ-6)"}[end]
-            p.error(f"moves[{k}]", "after_end", f"The deal is already over ({why}); the log must stop there.")
-            return None
-        s = k % n
-        used[s].append(tile)
+    for k in range(min(count, total)):
+        is_play, tile, to, opened = moves[k]
         if not is_play:
-            down[s].append(tile)
             pass_ends.append((k, (e0, e1) if two_arms else (e0,)))
             in_row += 1
             if in_row == n:
-                end = BLOCKED
-        else:
-            in_row = 0
-            a, b = tile
-            if k == 0:
-                if two_arms:
-                    e0, e1 = a, b
-                    if watch is not None:
-                        watch.lead(tile)
-                else:
-                    e0 = opened
-            elif two_arms:
-                if to is None:
-                    fits0 = e0 == a or e0 == b
-                    fits1 = e1 == a or e1 == b
-                    if fits0 and fits1 and e0 != e1:
-                        p.error(f"moves[{k}].to", "ambiguous_end",
-                                f"[{tile_str(tile)}] fits both open ends ({e0} and {e1}); say which with to.")
-                        return None
-                    if not (fits0 or fits1):
-                        p.error(f"moves[{k}].play", "not_matching",
-                                f"[{tile_str(tile)}] matches neither open end ({e0} and {e1}).")
-                        return None
-                    side = 0 if fits0 else 1
-                else:
-                    if to == e0:
-                        side = 0
-                    elif to == e1:
-                        side = 1
-                    else:
-                        p.error(f"moves[{k}].to", "no_such_end",
-                                f"No open end shows {to}; the open ends are {e0} and {e1}.")
-                        return None
-                    if a != to and b != to:
-                        p.error(f"moves[{k}].play", "not_matching",
-                                f"[{tile_str(tile)}] does not match the open end {to}.")
-                        return None
-                if a != b and watch is not None:
-                    if watch.play(k, tile, side, (e0, e1)):
-                        end = SMOTHERED
-                if side == 0:
-                    e0 = a + b - e0
-                else:
-                    e1 = a + b - e1
+                # CG-12, unless these passes used up the last dealt tiles anyway (CG-11).
+                end = BLOCKED if k + 1 < total else COMPLETE
+                break
+            continue
+        in_row = 0
+        a, b = tile
+        if k == 0:
+            if two_arms:
+                e0, e1 = a, b
+                if watch is not None:
+                    watch.lead(tile)
             else:
-                if to is not None and to != e0:
-                    p.error(f"moves[{k}].to", "no_such_end", f"The open end shows {e0}, not {to}.")
+                e0 = opened
+        elif two_arms:
+            if to is None:
+                fits0 = e0 == a or e0 == b
+                fits1 = e1 == a or e1 == b
+                if fits0 and fits1 and e0 != e1:
+                    p.error(f"moves[{k}].to", "ambiguous_end",
+                            f"[{tile_str(tile)}] fits both open ends ({e0} and {e1}); say which with to.")
                     return None
-                if a != e0 and b != e0:
+                if not (fits0 or fits1):
                     p.error(f"moves[{k}].play", "not_matching",
-                            f"[{tile_str(tile)}] does not match the open end {e0}.")
+                            f"[{tile_str(tile)}] matches neither open end ({e0} and {e1}).")
                     return None
+                side = 0 if fits0 else 1
+            else:
+                if to == e0:
+                    side = 0
+                elif to == e1:
+                    side = 1
+                else:
+                    p.error(f"moves[{k}].to", "no_such_end",
+                            f"No open end shows {to}; the open ends are {e0} and {e1}.")
+                    return None
+                if a != to and b != to:
+                    p.error(f"moves[{k}].play", "not_matching",
+                            f"[{tile_str(tile)}] does not match the open end {to}.")
+                    return None
+            smothered = a != b and watch is not None and watch.play(k, tile, side, (e0, e1))
+            if side == 0:
                 e0 = a + b - e0
-        if end is None and k + 1 == total:
+            else:
+                e1 = a + b - e1
+            if smothered:
+                end = SMOTHERED
+                break
+        else:
+            if to is not None and to != e0:
+                p.error(f"moves[{k}].to", "no_such_end", f"The open end shows {e0}, not {to}.")
+                return None
+            if a != e0 and b != e0:
+                p.error(f"moves[{k}].play", "not_matching",
+                        f"[{tile_str(tile)}] does not match the open end {e0}.")
+                return None
+            e0 = a + b - e0
+    else:
+        if count >= total:
             end = COMPLETE
+    if end is not None:
+        last = min(count, total) if end == COMPLETE else k + 1  # moves the deal used
+        if count > last:
+            _after_end(last, end, n, p)
+            return None
+    # Seat s made moves s, s + n, s + 2n, ...: slicing rebuilds every seat's tiles at C speed.
+    used = [[m[1] for m in moves[s::n]] for s in range(n)]
+    down = [[m[1] for m in moves[s::n] if not m[0]] for s in range(n)]
     return Replay(n=n, deal=deal, used=used, down=down, pass_ends=pass_ends, end=end,
                   ends=(e0, e1) if two_arms else (e0,))
+
+
+def quick_replay(raw: object, raw_left: object, n: int, deal: int, two_arms: bool, deck,
+                 watch: Watch | None) -> tuple[Replay, list[list[Tile]]] | None:
+    """The common case in one pass: a well-formed log (and ``left_in_hand``, or ``None`` when
+    the record has none) that fits the deck, matches at every move, ends where it should and
+    gives every seat its deal. Returns the replay and the tiles kept, or None at the first
+    doubt: then ``read_moves`` and ``replay`` go through the record again and word the errors.
+    A valid record gives exactly what the careful path gives; this one is only faster (one
+    loop, no intermediate move tuples, the deck counted on the way).
+    """
+    if type(raw) is not list or not raw:
+        return None
+    total = n * deal
+    count = len(raw)
+    if count > total:
+        return None
+    lookup = TILE_BY_TEXT.get
+    in_deck = deck.get
+    seen: dict[Tile, int] = {}
+    m = raw[0]
+    if type(m) is not dict:
+        return None
+    text = m.get("play")
+    tile = lookup(text) if type(text) is str else None
+    if tile is None or in_deck(tile, 0) < 1:
+        return None
+    seen[tile] = 1
+    a, b = tile
+    e0 = e1 = 0
+    if two_arms:
+        if len(m) != 1:
+            return None
+        e0, e1 = a, b
+        if watch is not None:
+            watch.lead(tile)
+    elif len(m) == 1:
+        if a != b:
+            return None
+        e0 = a
+    else:
+        e0 = m.get("open")
+        if len(m) != 2 or type(e0) is not int or (e0 != a and e0 != b):
+            return None
+    tiles = [tile]
+    append = tiles.append
+    pass_ends: list[tuple[int, tuple[int, ...]]] = []
+    in_row = 0
+    end = None
+    k = 0
+    for k in range(1, count):
+        m = raw[k]
+        if type(m) is not dict:
+            return None
+        size = len(m)
+        text = m.get("play")
+        if text is None:
+            if size != 1:
+                return None
+            text = m.get("pass")
+            tile = lookup(text) if type(text) is str else None
+            if tile is None:
+                return None
+            c = seen.get(tile, 0) + 1
+            if c > in_deck(tile, 0):
+                return None
+            seen[tile] = c
+            append(tile)
+            pass_ends.append((k, (e0, e1) if two_arms else (e0,)))
+            in_row += 1
+            if in_row == n:
+                end = BLOCKED if k + 1 < total else COMPLETE
+                break
+            continue
+        tile = lookup(text) if type(text) is str else None
+        if tile is None:
+            return None
+        c = seen.get(tile, 0) + 1
+        if c > in_deck(tile, 0):
+            return None
+        seen[tile] = c
+        append(tile)
+        in_row = 0
+        a, b = tile
+        if size == 1:
+            to = None
+        elif size == 2:
+            to = m.get("to")
+            if type(to) is not int:
+                return None
+        else:
+            return None
+        if two_arms:
+            if to is None:
+                fits0 = e0 == a or e0 == b
+                fits1 = e1 == a or e1 == b
+                if fits0:
+                    if fits1 and e0 != e1:
+                        return None
+                    side = 0
+                elif fits1:
+                    side = 1
+                else:
+                    return None
+            elif a != to and b != to:
+                return None
+            elif to == e0:
+                side = 0
+            elif to == e1:
+                side = 1
+            else:
+                return None
+            smothered = a != b and watch is not None and watch.play(k, tile, side, (e0, e1))
+            if side == 0:
+                e0 = a + b - e0
+            else:
+                e1 = a + b - e1
+            if smothered:
+                end = SMOTHERED
+                break
+        else:
+            if (to is not None and to != e0) or (a != e0 and b != e0):
+                return None
+            e0 = a + b - e0
+    if end is None:
+        if count < total:
+            return None
+        end = COMPLETE
+    elif k + 1 < count:
+        return None  # moves after the end
+    used_count = k + 1 if end != COMPLETE else count
+    if raw_left is None:
+        if used_count < total:
+            return None
+        left: list[list[Tile]] = [[] for _ in range(n)]
+    else:
+        if type(raw_left) is not list or len(raw_left) != n:
+            return None
+        left = []
+        for row in raw_left:
+            if type(row) is not list:
+                return None
+            kept = []
+            for text in row:
+                tile = lookup(text) if type(text) is str else None
+                if tile is None:
+                    return None
+                c = seen.get(tile, 0) + 1
+                if c > in_deck(tile, 0):
+                    return None
+                seen[tile] = c
+                kept.append(tile)
+            left.append(kept)
+    for s in range(n):
+        if (used_count - s + n - 1) // n + len(left[s]) != deal:
+            return None
+    used = [tiles[s::n] for s in range(n)]
+    down = [[] for _ in range(n)]
+    for k2, _ in pass_ends:
+        down[k2 % n].append(tiles[k2])
+    return Replay(n=n, deal=deal, used=used, down=down, pass_ends=pass_ends, end=end,
+                  ends=(e0, e1) if two_arms else (e0,)), left
 
 
 def fits(tile: Tile, ends: tuple[int, ...]) -> bool:
@@ -265,7 +472,8 @@ def must_play_warnings(rep: Replay, left: list[list[Tile]], seats: list[str], p:
         for tile in rep.used[s][k // n:] + left[s]:
             if tile[0] in ends or tile[1] in ends:
                 passed = rep.used[s][k // n]
+                which = "it" if tile == passed else f"[{tile_str(tile)}] in the same hand"
                 p.warn(f"moves[{k}]", "must_play",
-                       f"{seats[s]} put [{tile_str(passed)}] face down although [{tile_str(tile)}] fits "
+                       f"{seats[s]} put [{tile_str(passed)}] face down although {which} fits "
                        f"{ends_text(ends)}; a player who can play must play (CG-9).")
                 break

@@ -23,7 +23,8 @@ MILITARY: frozenset[Tile] = frozenset(t for t in ALL_TILES if t not in CIVIL)
 #: Tiles that may count 3 or 6 where a rule says "wild" (§0.2.5).
 WILD: frozenset[Tile] = frozenset([(4, 2), (2, 1)])
 
-_TILE_RE = re.compile(r"^\[?([1-6]):([1-6])\]?$")
+# Brackets both or neither; fullmatch so a trailing newline is not a tile either.
+_TILE_RE = re.compile(r"([1-6]):([1-6])|\[([1-6]):([1-6])\]")
 
 
 def make_tile(a: int, b: int) -> Tile:
@@ -35,10 +36,11 @@ def parse_tile(text: object) -> Tile | None:
     """Read ``"a:b"`` or ``"[a:b]"`` (either order); None when it is not a tile."""
     if not isinstance(text, str) or len(text) > 5:
         return None
-    m = _TILE_RE.match(text)
+    m = _TILE_RE.fullmatch(text)
     if m is None:
         return None
-    return make_tile(int(m.group(1)), int(m.group(2)))
+    a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return make_tile(int(a), int(b))
 
 
 def tile_str(tile: Tile) -> str:

@@ -181,3 +181,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO" if not TESTING else "WARNING")},
 }
+
+# Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
+CELERY_BEAT_SCHEDULE = {
+    "idempotency-keys-cleanup": {"task": "scoring.idempotency_keys_cleanup", "schedule": 3600.0},
+}

@@ -1,0 +1,305 @@
+"""Data of Gupai Club: clubs, players, tournaments, tables, deals and their revisions.
+
+No business logic lives here (no work in ``save()``): every write goes through
+``scoring.services``; every read beyond a plain get through ``scoring.selectors``. The database
+holds the invariants it can (unique numbers, one seat per position, status values, ...).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+import games
+
+GAME_CHOICES = [(g, games.GAME_NAMES[g]) for g in games.GAMES]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A club's registry of players, reused across tournaments. Names are unique per club
+    (the engine needs distinct names at a table)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_per_club")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    #: The full variant (engine defaults merged with the director's choices), checked on create.
+    variant = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    public = models.BooleanField(default=False)
+    require_confirmation = models.BooleanField(default=False)
+    chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    currency = models.CharField(max_length=3, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=["draft", "running", "finished"]),
+                                   name="tournament_status_valid"),
+            models.CheckConstraint(condition=Q(game__in=list(games.GAMES)), name="tournament_game_valid"),
+            models.CheckConstraint(condition=Q(chip_value__gte=0), name="tournament_chip_value_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_connecting(self) -> bool:
+        return self.game in games.CONNECTING_GAMES
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+
+class Entry(models.Model):
+    """A player registered in a tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Session(models.Model):
+    """A sitting of the tournament: session 1, 2, ..."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="session_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — session {self.number}"
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    name = models.CharField(max_length=60)
+    #: sha256 hex of the scorer token; the plain token is shown once (create / rotate) and never stored.
+    scorer_token_hash = models.CharField(max_length=64, unique=True)
+    scorer_token_created_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [models.UniqueConstraint(fields=["session", "name"], name="table_unique_name_per_session")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.session.tournament
+
+
+class Seat(models.Model):
+    """Seat positions 0..N-1 of a table, counter-clockwise = playing order."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "entry"], name="seat_unique_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.entry.player}"
+
+
+class Round(models.Model):
+    """One deal at a table. Its content lives in RoundRevision rows (immutable);
+    ``current_revision`` points at the one in force. Seat indexes stored here (leader, banker,
+    entered_by, confirmed_by, next_leader, next_banker) are table seat positions."""
+
+    class Status(models.TextChoices):
+        RECORDED = "recorded", "Recorded"
+        CONFIRMED = "confirmed", "Confirmed"
+        VOIDED = "voided", "Voided"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECORDED)
+    current_revision = models.OneToOneField("RoundRevision", on_delete=models.PROTECT, null=True,
+                                            blank=True, related_name="+")
+    leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    banker = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_banker = models.PositiveSmallIntegerField(null=True, blank=True)
+    entered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_by_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                          blank=True, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True, default="")
+    disputed = models.BooleanField(default=False)
+    dispute_message = models.TextField(blank=True, default="")
+    disputed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_unique_number_per_table"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(condition=Q(status__in=["recorded", "confirmed", "voided"]),
+                                   name="round_status_valid"),
+            models.CheckConstraint(condition=~Q(status="confirmed") | Q(confirmed_at__isnull=False),
+                                   name="round_confirmed_has_time"),
+            models.CheckConstraint(condition=Q(entered_by__isnull=True) | Q(confirmed_by__isnull=True)
+                                   | ~Q(entered_by=models.F("confirmed_by")),
+                                   name="round_confirmed_by_other_seat"),
+        ]
+        indexes = [models.Index(fields=["table", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.number}"
+
+
+class RoundRevision(models.Model):
+    """One immutable version of a round: what the engine saw and said, who sent it and why,
+    chained by hash to the previous revision of the same round."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="revisions")
+    number = models.PositiveIntegerField()
+    #: The request body as understood (with leader/banker/entered_by resolved), seats by table position.
+    body = models.JSONField()
+    #: The full round record sent to the engine (seats in playing order).
+    record = models.JSONField()
+    #: The engine's result, exactly as returned.
+    result = models.JSONField()
+    engine_version = models.CharField(max_length=40)
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    actor_label = models.CharField(max_length=200)
+    reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64, blank=True, default="")
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="revision_unique_number_per_round"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="revision_number_positive"),
+            models.CheckConstraint(condition=Q(number=1, prev_hash="") | (Q(number__gt=1) & ~Q(prev_hash="")),
+                                   name="revision_chain_link"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} rev {self.number}"
+
+
+class ActionLog(models.Model):
+    """Every service call that changes anything: who, what, when, from where."""
+
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    actor_label = models.CharField(max_length=200)
+    action = models.CharField(max_length=60)
+    target_model = models.CharField(max_length=60, blank=True, default="")
+    target_id = models.CharField(max_length=40, blank=True, default="")
+    tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="action_logs")
+    data = models.JSONField(default=dict, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action} {self.target_model}#{self.target_id}"
+
+
+class Standing(models.Model):
+    """An entry's running total in its tournament, kept fresh by ``services.standings_refresh``."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="standing")
+    total = models.BigIntegerField(default=0)
+    rounds_counted = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "-total"]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.total}"
+
+
+class IdempotencyKey(models.Model):
+    """The stored answer to a round creation sent with an ``Idempotency-Key`` (per table)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="idempotency_keys")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField(default=0)
+    response_body = models.JSONField(default=dict, blank=True)
+    round = models.ForeignKey(Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="idempotency_unique_key_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} key {self.key}"

@@ -1,7 +1,29 @@
 from django.urls import path
 
+from . import views
 from .evaluate import EvaluateView
 
 urlpatterns = [
     path("evaluate/", EvaluateView.as_view(), name="api-evaluate"),
+    path("auth/token/", views.AuthTokenView.as_view(), name="api-auth-token"),
+    path("clubs/", views.ClubListView.as_view(), name="api-clubs"),
+    path("clubs/<int:pk>/", views.ClubDetailView.as_view(), name="api-club"),
+    path("clubs/<int:pk>/players/", views.ClubPlayersView.as_view(), name="api-club-players"),
+    path("tournaments/", views.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/<int:pk>/", views.TournamentDetailView.as_view(), name="api-tournament"),
+    path("tournaments/<int:pk>/start/", views.TournamentStartView.as_view(), name="api-tournament-start"),
+    path("tournaments/<int:pk>/finish/", views.TournamentFinishView.as_view(), name="api-tournament-finish"),
+    path("tournaments/<int:pk>/entries/", views.TournamentEntriesView.as_view(), name="api-tournament-entries"),
+    path("tournaments/<int:pk>/tables/", views.TournamentTablesView.as_view(), name="api-tournament-tables"),
+    path("tournaments/<int:pk>/standings/", views.TournamentStandingsView.as_view(), name="api-tournament-standings"),
+    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="api-table"),
+    path("tables/<int:pk>/scorer-token/", views.TableScorerTokenView.as_view(), name="api-table-scorer-token"),
+    path("tables/<int:pk>/rounds/", views.TableRoundsView.as_view(), name="api-table-rounds"),
+    path("tables/<int:pk>/rounds/preview/", views.TableRoundPreviewView.as_view(), name="api-table-rounds-preview"),
+    path("rounds/<int:pk>/", views.RoundDetailView.as_view(), name="api-round"),
+    path("rounds/<int:pk>/confirm/", views.RoundConfirmView.as_view(), name="api-round-confirm"),
+    path("rounds/<int:pk>/void/", views.RoundVoidView.as_view(), name="api-round-void"),
+    path("rounds/<int:pk>/dispute/", views.RoundDisputeView.as_view(), name="api-round-dispute"),
+    path("rounds/<int:pk>/resolve/", views.RoundResolveView.as_view(), name="api-round-resolve"),
+    path("rounds/<int:pk>/revisions/", views.RoundRevisionsView.as_view(), name="api-round-revisions"),
 ]

@@ -1,0 +1,48 @@
+"""A real headless browser: Debian's Chromium driven by Playwright (which cannot download its
+own browsers here, so it is pointed at /usr/bin/chromium). Pages are served by pytest-django's
+live server against the test database."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+# Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls from a
+# thread with a running loop unless told that this is intended (it is: the test is synchronous).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+#: The narrowest phone the pages must serve (issue 4: usable at 360 px).
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM:
+        pytest.skip("no Chromium on this machine: `apt-get install chromium` (CI installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def assert_no_horizontal_scroll(page) -> None:
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 1, f"the page scrolls sideways by {overflow}px at {PHONE['width']}px wide"

@@ -1,0 +1,158 @@
+"""Shared fixtures: a director, a club, running tournaments of Ding Niu / Jie Long / Tau Ngau
+with a four-player table (and its plain scorer token), and API clients."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+
+from scoring import services
+from scoring.actors import Actor
+from scoring.models import Entry, Table, Tournament
+
+# SQLite: test in a file, not in shared-cache memory. In shared-cache mode two connections that
+# write at once fail at once ("database table is locked") instead of waiting for each other, so
+# the concurrency tests (two threads, two connections) could not run. pytest-xdist adds _gwN.
+_db = django_settings.DATABASES["default"]
+# The file is per process, so that two test runs at once (a developer's and an editor's) never
+# share one; pytest-django deletes it at the end.
+if _db["ENGINE"].endswith("sqlite3") and not _db.get("TEST", {}).get("NAME"):
+    _db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / f"gupai-test-{os.getpid()}.sqlite3")
+
+NAMES = {
+    "jie_long": ["Anna", "Bob", "Celine", "Dominic"],
+    "ding_niu": ["Adam", "Boris", "Valentine", "George"],
+    "tau_ngau": ["Bank", "Six", "One", "NoBull"],
+}
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager():
+    """Unit tests run Celery tasks in-process even when REDIS_URL is set (no worker needed)."""
+    from gupai_site.celery import app
+
+    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def director(db):
+    return services.director_create(username="alice", password="alice-secret-1")
+
+
+@pytest.fixture
+def director_actor(director):
+    return Actor(user=director, ip="127.0.0.1")
+
+
+@pytest.fixture
+def club(director_actor):
+    return services.club_create(actor=director_actor, name="Golden Tile Club")
+
+
+@pytest.fixture
+def other_director(db):
+    """A director of another club."""
+    user = services.director_create(username="bruno", password="bruno-secret-1")
+    services.club_create(actor=Actor(user=user), name="Other Club")
+    return user
+
+
+@dataclass
+class Setup:
+    tournament: Tournament
+    table: Table
+    token: str
+    entries: list[Entry]
+    names: list[str]
+    director: object
+
+    @property
+    def director_actor(self):
+        return Actor(user=self.director, ip="127.0.0.1")
+
+    @property
+    def scorer_actor(self):
+        return Actor(table=self.table, ip="10.0.0.7")
+
+
+@pytest.fixture
+def make_setup(club, director, director_actor):
+    counter = {"n": 0}
+
+    def make(game: str = "jie_long", *, names: list[str] | None = None, variant: dict | None = None,
+             require_confirmation: bool = False, start: bool = True, table_name: str = "Table 1") -> Setup:
+        counter["n"] += 1
+        names = names or NAMES.get(game, ["P1", "P2", "P3", "P4"])
+        t = services.tournament_create(actor=director_actor, club=club, name=f"{game} open {counter['n']}", game=game,
+                                       variant=variant, require_confirmation=require_confirmation, chip_value="0.50",
+                                       currency="EUR", public=True)
+        entries = []
+        for name in names:
+            player = club.players.filter(name=name).first() or services.player_create(
+                actor=director_actor, club=club, name=name)
+            entries.append(services.entry_create(actor=director_actor, tournament=t, player=player))
+        table, token = services.table_create(actor=director_actor, tournament=t, name=table_name, entries=entries)
+        if start:
+            services.tournament_start(actor=director_actor, tournament=t)
+        return Setup(t, table, token, entries, names, director)
+
+    return make
+
+
+@pytest.fixture
+def jie_long(make_setup):
+    return make_setup("jie_long")
+
+
+@pytest.fixture
+def ding_niu(make_setup):
+    return make_setup("ding_niu")
+
+
+@pytest.fixture
+def tau_ngau(make_setup):
+    return make_setup("tau_ngau", variant={"settlement": "v1"})
+
+
+# --- API clients --------------------------------------------------------------------------------
+
+@pytest.fixture
+def anon_client():
+    from rest_framework.test import APIClient
+    return APIClient()
+
+
+@pytest.fixture
+def director_client(director):
+    from rest_framework.test import APIClient
+
+    token = services.auth_token_obtain(username="alice", password="alice-secret-1")
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return c
+
+
+@pytest.fixture
+def scorer_client_for():
+    from rest_framework.test import APIClient
+
+    def make(token: str):
+        c = APIClient()
+        c.credentials(HTTP_AUTHORIZATION=f"Scorer {token}")
+        return c
+
+    return make

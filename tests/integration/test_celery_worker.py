@@ -1,0 +1,122 @@
+"""A real Celery worker on a real Redis, against the test database (PostgreSQL in CI).
+
+The plain test run (no REDIS_URL) runs tasks eagerly in-process; this module proves the same
+tasks work through the broker: a deal recorded through the service enqueues the standings job
+on commit, a separate `celery worker` process picks it up and writes the standings.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from scoring import services
+from scoring.models import ActionLog, Standing
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see README, Services)"),
+    pytest.mark.skipif(not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
+                       reason="the worker process needs a database it can share: PostgreSQL (DATABASE_URL)"),
+]
+
+
+def _database_url_of_test_db() -> str:
+    s = connection.settings_dict
+    user = s.get("USER") or "postgres"
+    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """Start `celery -A gupai_site worker` on a queue of its own (xdist runs several at once)."""
+    from gupai_site.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    old = (app.conf.task_always_eager, app.conf.task_default_queue)
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    env = dict(os.environ, DATABASE_URL=_database_url_of_test_db(), PYTHONUNBUFFERED="1",
+               SECRET_KEY="integration-test-key", DEBUG="0")
+    log = open(ROOT / "var" / f"celery-{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo", "--concurrency=1",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue, "-n", f"{queue}@localhost",
+         "--loglevel=INFO"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        # Wait until the worker answers a ping on its queue.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"celery worker exited early with {proc.returncode}")
+            replies = app.control.ping(destination=[f"{queue}@localhost"], timeout=1.0) or []
+            if replies:
+                break
+        else:
+            pytest.fail("celery worker did not answer within 60 s")
+        yield app
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        app.conf.task_always_eager, app.conf.task_default_queue = old
+        if log is not subprocess.DEVNULL:
+            log.close()
+
+
+def _wait_for(predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_recording_a_deal_refreshes_standings_through_the_worker(celery_worker, make_setup):
+    setup = make_setup("jie_long")
+    # Nothing counted yet: no standings rows before the first deal.
+    assert not Standing.objects.filter(tournament=setup.tournament).exists()
+
+    services.round_record(actor=setup.scorer_actor, table=setup.table,
+                          body={"points": [2, 12, 34, 18], "leader": 0, "entered_by": 0})
+
+    def refreshed():
+        return Standing.objects.filter(tournament=setup.tournament).count() == 4
+    assert _wait_for(refreshed), "the worker did not write the standings"
+    totals = {s.entry.player.name: s.total for s in Standing.objects.filter(tournament=setup.tournament)}
+    assert totals == {"Anna": 58, "Bob": 18, "Celine": -70, "Dominic": -6}
+    # The job ran as the system actor, in the worker, and left its audit row.
+    assert ActionLog.objects.filter(action="standings_refresh", actor_label="system",
+                                    tournament=setup.tournament).exists()
+
+
+def test_a_correction_is_reflected_by_the_worker(celery_worker, make_setup):
+    setup = make_setup("jie_long")
+    rnd = services.round_record(actor=setup.scorer_actor, table=setup.table,
+                                body={"points": [2, 12, 34, 18], "leader": 0})
+    assert _wait_for(lambda: Standing.objects.filter(tournament=setup.tournament, total=58).exists())
+    services.round_correct(actor=setup.director_actor, round=rnd, body={"points": [12, 2, 34, 18], "leader": 0},
+                           reason="Anna and Bob swapped", expected_revision=1)
+    assert _wait_for(lambda: Standing.objects.filter(tournament=setup.tournament, entry__player__name="Bob",
+                                                     total=58).exists())
+
+
+def test_tasks_run_in_the_worker_and_return_results(celery_worker):
+    from scoring import tasks
+
+    assert tasks.idempotency_keys_cleanup.delay().get(timeout=30) == 0

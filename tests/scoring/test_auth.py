@@ -1,0 +1,62 @@
+"""Scorer authentication and actors."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework import exceptions
+from rest_framework.test import APIRequestFactory
+
+from scoring import services
+from scoring.actors import Actor, can_access_table
+from scoring.auth import ScorerAuthentication, ScorerPrincipal, actor_from_request
+
+pytestmark = pytest.mark.django_db
+
+
+def _request(header=None):
+    kwargs = {"HTTP_AUTHORIZATION": header} if header else {}
+    return APIRequestFactory().get("/", REMOTE_ADDR="10.9.8.7", **kwargs)
+
+
+def test_scorer_token_authenticates_as_its_table(jie_long):
+    user, table = ScorerAuthentication().authenticate(_request(f"Scorer {jie_long.token}"))
+    assert isinstance(user, ScorerPrincipal) and table == jie_long.table
+    assert user.is_authenticated and not user.is_staff
+
+
+@pytest.mark.parametrize("header", ["Scorer", "Scorer a b", "Scorer nope"])
+def test_bad_scorer_headers_are_refused(jie_long, header):
+    with pytest.raises(exceptions.AuthenticationFailed):
+        ScorerAuthentication().authenticate(_request(header))
+
+
+def test_other_schemes_are_left_alone(db):
+    assert ScorerAuthentication().authenticate(_request("Token abc")) is None
+    assert ScorerAuthentication().authenticate(_request()) is None
+
+
+def test_a_rotated_token_no_longer_authenticates(jie_long, director_actor):
+    services.table_scorer_token_rotate(actor=director_actor, table=jie_long.table)
+    with pytest.raises(exceptions.AuthenticationFailed):
+        ScorerAuthentication().authenticate(_request(f"Scorer {jie_long.token}"))
+
+
+def test_actor_from_request(jie_long, director):
+    req = _request()
+    req.user = ScorerPrincipal(jie_long.table)
+    actor = actor_from_request(req)
+    assert actor.is_scorer and actor.table == jie_long.table and actor.ip == "10.9.8.7"
+    assert actor.label == f"scorer of table Table 1 (#{jie_long.table.pk})"
+    req.user = director
+    actor = actor_from_request(req)
+    assert actor.is_director and actor.label == "director alice"
+    assert actor_from_request(_request(), table=jie_long.table).is_scorer
+
+
+def test_table_access(jie_long, make_setup, director, other_director):
+    other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
+    assert can_access_table(Actor(table=jie_long.table), jie_long.table)
+    assert not can_access_table(Actor(table=other.table), jie_long.table)
+    assert can_access_table(Actor(user=director), jie_long.table)
+    assert not can_access_table(Actor(user=other_director), jie_long.table)
+    assert not can_access_table(Actor(), jie_long.table)

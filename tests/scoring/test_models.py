@@ -1,0 +1,66 @@
+"""Database constraints that hold the invariants."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring import services
+from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Tournament
+
+from .bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+
+def _fails(fn):
+    with pytest.raises(IntegrityError):
+        with transaction.atomic():
+            fn()
+
+
+def test_round_numbers_are_unique_per_table(jie_long):
+    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    _fails(lambda: Round.objects.create(table=jie_long.table, number=rnd.number))
+    _fails(lambda: Round.objects.create(table=jie_long.table, number=0))
+
+
+def test_one_current_revision_and_unique_revision_numbers(jie_long):
+    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rev = rnd.current_revision
+    other = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    # a revision is the current one of at most one round
+    _fails(lambda: Round.objects.filter(pk=other.pk).update(current_revision=rev))
+
+    def dup():
+        RoundRevision.objects.create(round=rnd, number=1, body={}, record={}, result={}, engine_version="x",
+                                     actor_label="x", created_at=timezone.now(), hash="0" * 64)
+    _fails(dup)
+
+    def unchained():
+        RoundRevision.objects.create(round=rnd, number=2, body={}, record={}, result={}, engine_version="x",
+                                     actor_label="x", created_at=timezone.now(), prev_hash="", hash="0" * 64)
+    _fails(unchained)
+
+
+def test_status_values_are_checked(jie_long):
+    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    _fails(lambda: Round.objects.filter(pk=rnd.pk).update(status="lost"))
+    _fails(lambda: Round.objects.filter(pk=rnd.pk).update(status="confirmed"))   # without confirmed_at
+    _fails(lambda: Tournament.objects.filter(pk=jie_long.tournament.pk).update(status="paused"))
+
+
+def test_confirming_seat_differs_from_entering_seat(jie_long):
+    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    _fails(lambda: Round.objects.filter(pk=rnd.pk).update(confirmed_by=1))
+
+
+def test_seats_are_unique(jie_long):
+    _fails(lambda: Seat.objects.create(table=jie_long.table, position=0, entry=jie_long.entries[1]))
+    _fails(lambda: Seat.objects.create(table=jie_long.table, position=9, entry=jie_long.entries[1]))
+
+
+def test_idempotency_keys_are_unique_per_table(jie_long):
+    IdempotencyKey.objects.create(table=jie_long.table, key="k", request_hash="h")
+    _fails(lambda: IdempotencyKey.objects.create(table=jie_long.table, key="k", request_hash="h"))

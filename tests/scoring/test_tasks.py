@@ -1,0 +1,49 @@
+"""Celery tasks (eager here; the lead's integration test runs a real worker)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from scoring import services, tasks
+from scoring.models import IdempotencyKey, Standing
+
+from .bodies import JIE_LONG, JIE_LONG_NETS
+
+pytestmark = pytest.mark.django_db
+
+
+def test_round_writes_refresh_standings_on_commit(jie_long, django_capture_on_commit_callbacks):
+    s = jie_long
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    assert len(callbacks) == 1
+    totals = {st.entry.player.name: (st.total, st.rounds_counted) for st in Standing.objects.filter(tournament=s.tournament)}
+    assert totals == {name: (net, 1) for name, net in zip(s.names, JIE_LONG_NETS)}
+
+
+def test_nothing_is_enqueued_for_a_refused_round(jie_long, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        with pytest.raises(Exception):
+            services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [1]})
+    assert callbacks == []
+
+
+def test_standings_refresh_task(jie_long):
+    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    assert tasks.standings_refresh.delay(jie_long.tournament.pk).get() == 4
+    assert Standing.objects.get(entry=jie_long.entries[0]).total == 58
+    assert tasks.standings_refresh(999999) == 0
+
+
+def test_idempotency_keys_cleanup_task(jie_long):
+    IdempotencyKey.objects.create(table=jie_long.table, key="k", request_hash="h")
+    IdempotencyKey.objects.update(created_at=timezone.now() - timedelta(days=2))
+    assert tasks.idempotency_keys_cleanup.delay().get() == 1
+
+
+def test_beat_schedule_runs_the_cleanup():
+    from django.conf import settings
+    assert any(e["task"] == "scoring.idempotency_keys_cleanup" for e in settings.CELERY_BEAT_SCHEDULE.values())
