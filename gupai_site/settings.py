@@ -106,6 +106,10 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Wait for a busy writer instead of failing at once (concurrent scorers on a laptop).
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # BEGIN IMMEDIATE: a transaction takes the write lock when it starts (waiting up to the
+    # timeout), so two writers queue instead of one failing with "database is locked" when both
+    # read first and then try to write (SQLite's lock-upgrade deadlock).
+    DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

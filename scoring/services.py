@@ -89,7 +89,9 @@ def _jsonable(value: Any) -> Any:
 
 def _enqueue_standings(tournament_id: int) -> None:
     from . import tasks  # late import: tasks import services
-    transaction.on_commit(lambda: tasks.standings_refresh.delay(tournament_id))
+    # robust: the deal is stored whatever happens to the refresh (broker down, ...); the error
+    # is logged and the next write refreshes again.
+    transaction.on_commit(lambda: tasks.standings_refresh.delay(tournament_id), robust=True)
 
 
 def _unique_slug(model, base: str, *, max_length: int = 80) -> str:

@@ -172,3 +172,77 @@ def test_must_play_names_the_move_and_a_fitting_tile():
 def test_ends_text():
     assert ends_text((6,)) == "the open end 6"
     assert ends_text((6, 4)) == "either open end (6 and 4)"
+
+
+# ---------------------------------------------------------------------------------------
+# The quick one-pass replay must agree with the careful path on every record, valid or not.
+
+import copy  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import games.connecting as connecting  # noqa: E402
+from games import evaluate  # noqa: E402
+from games.simulate import simulate  # noqa: E402
+
+_CASES = [("jie_long", 4, None), ("jie_long", 3, {"arms": 2}), ("ce_deng", 4, None), ("kko_li_but_i_gi", 2, None),
+          ("ding_niu", 4, None), ("ding_niu", 4, {"voluntary_pass": True})]
+_TEXTS = ["6:4", "4:6", "[6:4]", "2:1", "6:6", "7:1", 6, None, ["6:4"], "5:5", "3:1"]
+
+
+def _mutate(record: dict, rng) -> dict:
+    record = copy.deepcopy(record)
+    moves = record["moves"]
+    what = rng.randrange(11)
+    k = rng.randrange(len(moves))
+    if what == 0:
+        key = "play" if "play" in moves[k] else "pass"
+        moves[k][key] = rng.choice(_TEXTS)
+    elif what == 1:
+        moves[k]["to"] = rng.choice([1, 2, 3, 4, 5, 6, 9, "6", True, None])
+    elif what == 2:
+        del moves[k]
+    elif what == 3:
+        moves.insert(k, {"pass": rng.choice(_TEXTS)})
+    elif what == 4:
+        moves.append({"play": rng.choice(_TEXTS)})
+    elif what == 5:
+        moves[k]["open"] = rng.choice([1, 4, 6])
+    elif what == 6:
+        moves[k] = {"pass": moves[k].get("play", moves[k].get("pass"))}
+    elif what == 7:
+        record.pop("left_in_hand", None)
+    elif what == 8:
+        record["left_in_hand"] = [[rng.choice(_TEXTS)], [], {"6:4": 1}, "6:4"][: rng.randrange(5)]
+    elif what == 9:
+        moves[k] = rng.choice([[], "6:4", {"play": "6:4", "side": 1}, {}])
+    else:
+        moves[k] = {"play": moves[k].get("play", moves[k].get("pass"))}
+    return record
+
+
+def _careful(record: dict) -> dict:
+    saved = connecting.quick_replay
+    connecting.quick_replay = lambda *args: None
+    try:
+        return evaluate(record)
+    finally:
+        connecting.quick_replay = saved
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32), case=st.sampled_from(_CASES), rate=st.sampled_from([0.0, 0.3]),
+       mutations=st.integers(0, 3))
+def test_quick_replay_agrees_with_the_careful_path(seed, case, rate, mutations):
+    import random
+
+    game, players, variant = case
+    record = next(simulate(game, deals=1, seed=seed, level="moves", players=players, variant=variant,
+                           pass_rate=rate))
+    if "moves" not in record:
+        return  # a Ce Deng redeal
+    rng = random.Random(seed)
+    for _ in range(mutations):
+        record = _mutate(record, rng)
+    assert evaluate(record) == _careful(record)

@@ -13,6 +13,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -66,7 +67,7 @@ def celery_worker(transactional_db):
                 break
         else:
             pytest.fail("celery worker did not answer within 60 s")
-        yield app
+        yield SimpleNamespace(app=app, name=f"{queue}@localhost")
     finally:
         proc.terminate()
         try:
@@ -89,18 +90,21 @@ def _wait_for(predicate, timeout=30.0):
 
 def test_recording_a_deal_refreshes_standings_through_the_worker(celery_worker, make_setup):
     setup = make_setup("jie_long")
-    # Nothing counted yet: no standings rows before the first deal.
-    assert not Standing.objects.filter(tournament=setup.tournament).exists()
+    # Nothing counted yet: every total is 0 before the first deal.
+    assert not Standing.objects.filter(tournament=setup.tournament).exclude(total=0).exists()
 
     services.round_record(actor=setup.scorer_actor, table=setup.table,
                           body={"points": [2, 12, 34, 18], "leader": 0, "entered_by": 0})
 
     def refreshed():
-        return Standing.objects.filter(tournament=setup.tournament).count() == 4
+        return Standing.objects.filter(tournament=setup.tournament, rounds_counted=1).count() == 4
     assert _wait_for(refreshed), "the worker did not write the standings"
     totals = {s.entry.player.name: s.total for s in Standing.objects.filter(tournament=setup.tournament)}
     assert totals == {"Anna": 58, "Bob": 18, "Celine": -70, "Dominic": -6}
-    # The job ran as the system actor, in the worker, and left its audit row.
+    # The job ran in the worker process (its own count of tasks says so) as the system actor,
+    # and left its audit row.
+    stats = celery_worker.app.control.inspect(destination=[celery_worker.name], timeout=5).stats()
+    assert stats[celery_worker.name]["total"].get("scoring.standings_refresh", 0) >= 1
     assert ActionLog.objects.filter(action="standings_refresh", actor_label="system",
                                     tournament=setup.tournament).exists()
 
