@@ -28,7 +28,9 @@ class Outcome:
     level: str                                  # "points" | "unplayed_tiles" | "moves"
     points: list[int]
     unplayed: list[int] | None                  # None when a points record leaves it out
-    blocked: bool | None = None                 # known only from a full log (CG-12)
+    # CG-12: only a full log can show a block; the shorter levels report false, as the
+    # output contract's example does (ROUND_RECORD.md §2).
+    blocked: bool = False
     tiles: list[list[Tile]] | None = None      # unplayed tiles per seat (not at points level)
     left: list[list[Tile]] | None = None       # kept in hand at the end (moves level only)
     replay: Replay | None = None

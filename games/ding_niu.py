@@ -231,12 +231,24 @@ def _check_agreement(field: dict | None, found: dict | None, common: Common, p: 
         p.error("suanzhang", "suanzhang_mismatch",
                 f"The log shows no SuanZhang, but the record names {common.seats[field['seat']]} as blocker.")
         return
+    shown = (f"{common.seats[found['seat']]}'s SuanZhang at move {found['move']} "
+             f"({KIND_WORDS[found['kind']]}, {'blamed' if found['blamed'] else 'not blamed'})")
     for key in _SZ_KEYS:
-        if key in field and field[key] != found[key]:
-            shown = (f"{common.seats[found['seat']]} blocked with move {found['move']} "
-                     f"({KIND_WORDS[found['kind']]}, {'blamed' if found['blamed'] else 'not blamed'})")
-            p.error(f"suanzhang.{key}", "suanzhang_mismatch", f"The log shows {shown}; the record says otherwise.")
+        if key in field and (type(field[key]) is not type(found[key]) or field[key] != found[key]):
+            said = common.seats[field["seat"]] if key == "seat" else _said(key, field[key])
+            p.error(f"suanzhang.{key}", "suanzhang_mismatch", f"The log shows {shown}, but the record says {said}.")
             return
+
+
+def _said(key: str, value: object) -> str:
+    """How the record's own (disagreeing) suanzhang value reads in a sentence."""
+    if key == "move" and is_int(value):
+        return f"move {value}"
+    if key == "kind" and isinstance(value, str) and value in KIND_WORDS:
+        return KIND_WORDS[value]
+    if key == "blamed" and isinstance(value, bool):
+        return "blamed" if value else "not blamed"
+    return f"something else for {key}"
 
 
 def evaluate(record: dict, common: Common, p: Problems) -> dict | None:

@@ -1,11 +1,14 @@
 """The line of tiles of the connecting games: reading a move log and replaying it
 (RULES.md CG-4 … CG-13; ROUND_RECORD.md §2c).
 
-A parsed move is a tuple ``(is_play, tile, to, open)``. The replay keeps only ints and
-tuples (the open ends, the tiles each seat used) so that a whole Ding Niu log replays in
-well under a tenth of a millisecond. Move ``k`` is made by seat ``k % n``, so seat ``s``'s
-``j``-th tile is move ``s + j*n``: a seat's hand at any move is the tiles it uses from
-that move on plus what it kept in hand, with no per-move bookkeeping.
+A valid log goes through ``quick_replay``: one pass over the raw moves with only ints and
+tuples (the open ends, the tiles used), so that a whole Ding Niu log replays in a few tens of
+microseconds. Anything doubtful is read again by ``read_moves`` (moves as tuples
+``(is_play, tile, to, open)``) and ``replay``, which word every error.
+
+Move ``k`` is made by seat ``k % n``, so seat ``s``'s ``j``-th tile is move ``s + j*n``: a
+seat's hand at any move is the tiles it uses from that move on plus what it kept in hand,
+with no per-move bookkeeping.
 
 Game-specific watching (Ding Niu's SuanZhang) plugs in through a small ``Watch`` object.
 """
@@ -443,11 +446,6 @@ def _quick(raw: list, raw_left: object, n: int, deal: int, two_arms: bool, deck,
         down[j % n].append(tiles[j])
     return Replay(n=n, deal=deal, used=used, down=down, pass_ends=pass_ends, end=end,
                   ends=(e0, e1) if two_arms else (e0,)), left
-
-
-def fits(tile: Tile, ends: tuple[int, ...]) -> bool:
-    a, b = tile
-    return a in ends or b in ends
 
 
 def must_play_warnings(rep: Replay, left: list[list[Tile]], seats: list[str], p: Problems) -> None:

@@ -6,8 +6,6 @@ written ``"6:4"``. Tuples keep the engine fast and hashable, and need no class.
 
 from __future__ import annotations
 
-import re
-
 Tile = tuple[int, int]
 
 #: All 21 distinct tiles with pips 1..6 (no blanks), high pip first.
@@ -23,24 +21,25 @@ MILITARY: frozenset[Tile] = frozenset(t for t in ALL_TILES if t not in CIVIL)
 #: Tiles that may count 3 or 6 where a rule says "wild" (§0.2.5).
 WILD: frozenset[Tile] = frozenset([(4, 2), (2, 1)])
 
-# Brackets both or neither; fullmatch so a trailing newline is not a tile either.
-_TILE_RE = re.compile(r"([1-6]):([1-6])|\[([1-6]):([1-6])\]")
-
-
 def make_tile(a: int, b: int) -> Tile:
     """The tile with halves a and b, high pip first."""
     return (a, b) if a >= b else (b, a)
 
 
+#: Every accepted spelling: "a:b" in either order, bare or in brackets (72 strings). The dict
+#: is the whole grammar, and a lookup is several times faster than a regular expression.
+_SPELLINGS: dict[str, Tile] = {}
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        _SPELLINGS[f"{_a}:{_b}"] = _SPELLINGS[f"[{_a}:{_b}]"] = make_tile(_a, _b)
+del _a, _b
+
+
 def parse_tile(text: object) -> Tile | None:
     """Read ``"a:b"`` or ``"[a:b]"`` (either order); None when it is not a tile."""
-    if not isinstance(text, str) or len(text) > 5:
+    if type(text) is not str:  # plain strings only: a str subclass could hash or compare oddly
         return None
-    m = _TILE_RE.fullmatch(text)
-    if m is None:
-        return None
-    a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    return make_tile(int(a), int(b))
+    return _SPELLINGS.get(text)
 
 
 def tile_str(tile: Tile) -> str:

@@ -10,5 +10,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("scoring.api.urls")),
+    path("director/", include("scoring.urls_director")),
+    path("s/", include("scoring.urls_scorer")),
     path("", include("scoring.urls_public")),
 ]

@@ -362,6 +362,13 @@ def standings_for(tournament: Tournament) -> list[dict]:
     return rows
 
 
+def payouts_for(tournament: Tournament) -> list[dict]:
+    """What each entry wins (+) or pays (-) in money: ``name, total, payout, currency``
+    (total × the tournament's chip value), best first."""
+    return [{"entry": r["entry"], "name": r["name"], "total": r["total"], "payout": r["payout"],
+             "currency": r["currency"]} for r in standings_for(tournament)]
+
+
 def tournament_dashboard(tournament: Tournament) -> dict:
     """What a director's tournament page shows: ``tournament``, ``disputed`` (round_detail
     dicts, oldest dispute first), ``sessions`` (each ``{"session", "tables": [{"table", "seats"

@@ -759,8 +759,6 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
                             reason=reason.strip(), prev_hash=current.hash)
         _apply_preview(rnd, preview)
         rnd.current_revision = rev
-        if rnd.confirmed_by is not None and rnd.confirmed_by == rnd.entered_by:
-            rnd.confirmed_by = None
         if rnd.status == Round.Status.CONFIRMED:  # only a director gets here
             rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
         rnd.save()

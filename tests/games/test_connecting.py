@@ -63,7 +63,7 @@ def test_jl4_differences():
     assert nets(r) == {"Anna": 58, "Bob": 18, "Celine": -70, "Dominic": -6}
     assert r["winner"] == 0 and r["next_leader"] == 0
     assert [s["place"] for s in r["seats"]] == [1, 2, 4, 3]
-    assert r["blocked"] is None and r["suanzhang"] is None
+    assert r["blocked"] is False and r["suanzhang"] is None
     assert [s["unplayed"] for s in r["seats"]] == [None] * 4
 
 
@@ -512,3 +512,39 @@ def test_output_shape():
         assert set(s) >= {"name", "points", "unplayed", "place", "net"}
     assert sorted(s["place"] for s in r["seats"]) == [1, 2, 3, 4]
     assert r["seats"][r["winner"]]["place"] == 1 and r["next_leader"] == r["winner"]
+
+
+# ---------------------------------------------------------------------------------------
+# Never raises (ROUND_RECORD.md §5)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False, width=16)
+    | st.sampled_from(["6:4", "4:6", "[6:6]", "1:1", "2:1", "7:1", "", "x"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(
+        st.sampled_from(["play", "pass", "to", "open", "seat", "move", "kind", "blamed", "x"]), inner, max_size=4),
+    max_leaves=30)
+_FIELDS = ["points", "unplayed", "unplayed_tiles", "moves", "left_in_hand", "suanzhang", "redeal", "hands"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["jie_long", "ce_deng", "kko_li_but_i_gi", "ding_niu"]),
+       players=st.integers(1, 5), fields=st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=3))
+def test_junk_never_raises(game, players, fields):
+    result = evaluate({"game": game, "seats": FOUR[:players] + ["Eve"] * (players > 4), **fields})
+    assert result["ok"] in (True, False)
+    if not result["ok"]:
+        assert result["errors"] and all(set(e) == {"path", "code", "message"} for e in result["errors"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32), game=st.sampled_from(["jie_long", "ding_niu", "kko_li_but_i_gi"]),
+       junk=_JSON, where=st.integers(0, 40), key=st.sampled_from(["play", "pass", "to", "open", "x"]))
+def test_junk_inside_a_real_log_never_raises(seed, game, junk, where, key):
+    record = next(simulate(game, deals=1, seed=seed, level="moves"))
+    moves = record["moves"]
+    moves[where % len(moves)][key] = junk
+    result = evaluate(record)
+    assert result["ok"] in (True, False)

@@ -109,7 +109,7 @@ def test_example_2_groups():
     assert result["absolute_winner"] is None
     assert result["group_winners"] == [0, 0, None]
     assert [[(g["matches"], g["colour_pips"]) for g in s["groups"]] for s in result["seats"]] == [
-        [(True, 4), (True, 13), (False, 25)], [(True, 3), (True, 6), (False, 15)]]
+        [(True, 4), (True, 13), (False, 22)], [(True, 3), (True, 6), (False, 16)]]
     assert nets(result) == [10, -10]
 
 
@@ -135,47 +135,47 @@ def test_example_3_as_written_is_refused_by_the_deck_check():
 # Winners and variants
 
 def test_a_single_full_match_wins_even_with_fewer_colour_pips():
-    # Target 7 (red). P1 matches all three with few red pips; P2 matches two groups with many.
-    result = ok(record("6:6 3:2", "5:2 | 6:5 3:3 | 6:6 6:3 6:2", "4:3 | 4:4 4:1 | 4:1 4:4 1:1", "6:1 | 5:5 5:3 | 5:4 2:2 3:1"))
-    assert result["absolute_winner"] == 0
+    # Target 7, red. P1 matches all three groups; P2 matches two with more red pips.
+    result = ok(record("6:6 3:2", "6:1 | 6:5 2:1 | 2:2 6:3 3:1", "4:3 | 1:1 6:1 | 3:1 4:1 6:2",
+                       "3:3 | 5:1 5:5 | 5:2 4:4 5:4"))
+    p1, p2 = result["seats"][0], result["seats"][1]
+    assert [g["matches"] for g in p2["groups"]].count(True) == 2 and p2["colour_pips"] > p1["colour_pips"]
+    assert result["absolute_winner"] == 0 and result["group_winners"] == [None, None, None]
     assert nets(result) == [50, -25, -25]
 
 
+# Target 6, black. Both match in full with 23 black pips each (6+8+9 and 2+8+13).
+TIE = ("2:2 1:1", "3:3 | 5:3 4:4 | 1:1 3:1 6:4", "4:2 | 6:2 4:4 | 3:1 5:1 5:1")
+
+
 def test_absolute_tie_falls_back_to_groups():
-    # Both match everywhere with 6 red pips each (target 7, red).
-    rec = record("6:6 3:2", "4:3 | 6:5 5:2 | 6:1 6:5 5:5", "4:3 | 5:1 5:1 | 3:3 3:1 6:3"[:0] + "6:1 | 5:1 5:1 | 6:3 3:3 3:3")
-    # Replace with a hand known to tie: built explicitly below.
-    rec = record("6:6 3:2", "6:1 | 6:5 5:1 | 3:3 5:3 6:5", "6:1 | 5:1 6:5 | 3:3 6:4 4:1")
-    result = ok(rec)
+    result = ok(record(*TIE))
     seats = result["seats"]
     assert all(g["matches"] for s in seats for g in s["groups"])
-    assert seats[0]["colour_pips"] == seats[1]["colour_pips"] == 2 + 0 + 0 + 0 + 0
+    assert seats[0]["colour_pips"] == seats[1]["colour_pips"] == 23
     assert result["absolute_winner"] is None
-    # Group by group: 1-tile tie, 2-tile 1 vs 1 tie, 3-tile 0 vs 5... see colour pips.
-    expected = []
-    for g in range(3):
-        a, b = seats[0]["groups"][g]["colour_pips"], seats[1]["groups"][g]["colour_pips"]
-        expected.append(None if a == b else (0 if a > b else 1))
-    assert result["group_winners"] == expected
+    assert result["group_winners"] == [0, None, 1]  # 6 > 2; 8 = 8 (no winner); 9 < 13
+    assert nets(result) == [3 - 15, 15 - 3]
 
 
 def test_absolute_tie_push_variant():
-    rec = record("6:6 3:2", "6:1 | 6:5 5:1 | 3:3 5:3 6:5", "6:1 | 5:1 6:5 | 3:3 6:4 4:1",
-                 variant={"absolute_tie": "push"})
-    result = ok(rec)
+    result = ok(record(*TIE, variant={"absolute_tie": "push"}))
     assert result["absolute_winner"] is None and result["group_winners"] == [None, None, None]
     assert nets(result) == [0, 0] and result["transfers"] == [] and result["house"] == 0
 
 
+def test_absolute_tie_push_does_not_touch_a_clear_winner():
+    assert nets(ok(record(*EX1, variant={"absolute_tie": "push"}))) == [-25, 25]
+
+
 def test_group_winner_collects_from_everyone_including_non_matching_players():
-    # Target 4, black. Only P1 matches the 1-tile group; P3 takes the 2-tile group.
-    result = ok(record("6:5 2:1", "2:2 | 3:3 1:1 | 6:6 5:5 3:3", "3:2 | 6:6 5:1 | 6:4 3:1 1:1",
-                       "6:3 | 6:5 5:3 | 5:4 4:1 4:3"))
-    assert result["group_winners"][0] == 0
-    g1 = [s["groups"][1] for s in result["seats"]]
-    assert [g["matches"] for g in g1] == [False, False, True]
-    assert result["group_winners"][1] == 2
-    assert sum(nets(result)) == 0
+    # Target 4, black. Only P1 matches the 1-tile group, only P3 the 2-tile group; P2 wins the 3-tile.
+    result = ok(record("6:5 2:1", "3:1 | 2:2 4:3 | 1:1 6:6 4:1", "5:1 | 6:5 5:3 | 6:4 4:4 3:3",
+                       "5:1 | 6:4 3:1 | 3:3 5:5 5:4"))
+    assert [[g["matches"] for g in s["groups"]][:2] for s in result["seats"]] == [
+        [True, False], [False, False], [False, True]]
+    assert result["absolute_winner"] is None and result["group_winners"] == [0, 2, 1]
+    assert nets(result) == [6 - 7 - 15, -3 - 7 + 30, -3 + 14 - 15]
 
 
 def test_custom_stakes():

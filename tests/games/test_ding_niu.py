@@ -11,7 +11,6 @@ from games import evaluate
 from games.decks import DING_NIU_24
 from games.ding_niu import (COMPONENTS, START_COPIES, START_LEFT, Block, SuanZhangWatch, ding_niu_transfers,
                             had_safe_play, report)
-from games.simulate import simulate
 from games.tiles import parse_tile, tile_str
 
 SEATS = ["Adam", "Boris", "Valentine", "George"]
@@ -355,8 +354,15 @@ def test_had_safe_play_skips_the_play_itself_and_passes():
 
 
 def test_a_blocker_ending_on_zero_points_keeps_the_blame():
-    # Deal 37 of seed 9: seat 2 blocks (two_three, move 18), then plays out and ends on 0.
-    record = list(simulate("ding_niu", deals=38, seed=9, level="moves"))[37]
+    # Ends 2|1 at move 18: seat 2 blocks (two_three) with [3:1] although his [2:2] fitted the
+    # 2, then plays out and ends on 0 points, like seat 1. (A simulated deal, seed 9, deal 37.)
+    moves = [{"play": "6:4"}, {"play": "6:5", "to": 6}, {"play": "4:4", "to": 4}, {"play": "5:1", "to": 5},
+             {"play": "6:1", "to": 1}, {"play": "6:1", "to": 6}, {"play": "1:1", "to": 1}, {"play": "4:4", "to": 4},
+             {"play": "6:4", "to": 4}, {"play": "5:1", "to": 1}, {"play": "6:3", "to": 6}, {"play": "6:5", "to": 5},
+             {"play": "6:2", "to": 6}, {"play": "3:1", "to": 3}, {"play": "2:2", "to": 2}, {"pass": "6:6"},
+             {"pass": "5:5"}, {"play": "1:1", "to": 1}, {"play": "3:1", "to": 1}, {"pass": "6:6"},
+             {"play": "3:3", "to": 3}, {"play": "3:3", "to": 3}, {"play": "2:2", "to": 2}, {"pass": "5:5"}]
+    record = {"game": "ding_niu", "seats": SEATS, "moves": moves}
     r = ok(record)
     assert r["suanzhang"] == {"seat": 2, "move": 18, "kind": "two_three", "blamed": True}
     assert r["seats"][2]["points"] == 0 and r["seats"][1]["points"] == 0

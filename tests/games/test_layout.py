@@ -194,8 +194,12 @@ _TEXTS = ["6:4", "4:6", "[6:4]", "2:1", "6:6", "7:1", 6, None, ["6:4"], "5:5", "
 def _mutate(record: dict, rng) -> dict:
     record = copy.deepcopy(record)
     moves = record["moves"]
+    if not moves:
+        moves.append({"play": "6:6"})
     what = rng.randrange(11)
     k = rng.randrange(len(moves))
+    if not isinstance(moves[k], dict):
+        moves[k] = {"pass": "6:4"}
     if what == 0:
         key = "play" if "play" in moves[k] else "pass"
         moves[k][key] = rng.choice(_TEXTS)

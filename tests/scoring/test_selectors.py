@@ -120,6 +120,8 @@ def test_standings_for_ranks_ties(jie_long):
     services.standings_refresh(tournament=s.tournament)
     rows = selectors.standings_for(s.tournament)
     assert [r["rank"] for r in rows] == [1, 1, 3, 3]
+    payouts = selectors.payouts_for(s.tournament)
+    assert sum(p["payout"] for p in payouts) == 0 and payouts[0]["currency"] == "EUR"
 
 
 def test_table_by_scorer_token(jie_long):

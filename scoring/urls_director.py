@@ -1,0 +1,29 @@
+"""The director's pages (mounted at ``director/``): login, clubs, tournaments, tables, deals."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from .views import director
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(template_name="director/login.html", redirect_authenticated_user=True),
+         name="director-login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="director-logout"),
+    path("", director.home, name="director-home"),
+    path("clubs/new/", director.club_create, name="director-club-create"),
+    path("clubs/<int:club_id>/", director.club_page, name="director-club"),
+    path("clubs/<int:club_id>/players/", director.players_add, name="director-players-add"),
+    path("clubs/<int:club_id>/tournaments/new/", director.tournament_create, name="director-tournament-create"),
+    path("tournaments/<int:tournament_id>/", director.tournament_page, name="director-tournament"),
+    path("tournaments/<int:tournament_id>/entries/", director.entries_add, name="director-entries-add"),
+    path("tournaments/<int:tournament_id>/start/", director.tournament_start, name="director-tournament-start"),
+    path("tournaments/<int:tournament_id>/finish/", director.tournament_finish, name="director-tournament-finish"),
+    path("tournaments/<int:tournament_id>/tables/new/", director.table_create, name="director-table-create"),
+    path("tables/<int:table_id>/", director.table_page, name="director-table"),
+    path("tables/<int:table_id>/link/", director.table_link, name="director-table-link"),
+    path("tables/<int:table_id>/rotate/", director.table_rotate, name="director-table-rotate"),
+    path("deals/<int:round_id>/void/", director.round_void, name="director-round-void"),
+    path("deals/<int:round_id>/resolve/", director.round_resolve, name="director-round-resolve"),
+    path("deals/<int:round_id>/confirm/", director.round_confirm, name="director-round-confirm"),
+    path("deals/<int:round_id>/correct/", director.round_correct, name="director-round-correct"),
+]

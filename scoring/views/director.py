@@ -1,0 +1,418 @@
+"""The director's pages under ``/director/``: clubs, players, tournaments, tables, deals.
+
+Every page needs a logged-in director (a staff user, see ``scoring.actors``) and, for a club's
+things, a director of that club; others get the login page or a 403 page. Views are thin:
+read the form, call a service (every write) or a selector, redirect after a write.
+
+A table's scorer link exists in plain text only right after ``table_create`` /
+``table_scorer_token_rotate``: the view keeps it in the session for exactly one showing on the
+link page (popped when shown), so a reload cannot show it again.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import games
+
+from .. import selectors, services
+from ..actors import require_director_of
+from ..auth import actor_from_request
+from ..errors import DomainError, NotFound, PermissionDenied
+from ..models import Club, Player
+from ..presentation import describe_deal
+from . import _reads
+from .scorer import correction_page
+
+SESSION_LINKS = "scorer_links"
+
+
+# ---------------------------------------------------------------------------------------------
+# Access
+
+def _forbidden(request, message: str):
+    return render(request, "director/forbidden.html", {"message": message}, status=403)
+
+
+def director_required(view):
+    """Login (else the login page), a director (else 403); the view gets the Actor. Domain
+    PermissionDenied → 403 page, NotFound → 404."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        actor = actor_from_request(request)
+        if not actor.is_director:
+            return _forbidden(request, "Only tournament directors may open these pages.")
+        try:
+            return view(request, actor, *args, **kwargs)
+        except PermissionDenied as e:
+            return _forbidden(request, e.message)
+        except NotFound as e:
+            raise Http404(e.message) from None
+
+    return login_required(wrapped)
+
+
+def _club(actor, pk) -> Club:
+    club = selectors.get_or_404(Club, pk=pk)
+    require_director_of(actor, club)
+    return club
+
+
+def _tournament(actor, pk):
+    t = selectors.tournament_get(pk)
+    require_director_of(actor, t.club)
+    return t
+
+
+def _table(actor, pk):
+    table = selectors.table_get(pk)
+    require_director_of(actor, table.session.tournament.club)
+    return table
+
+
+def _round(actor, pk):
+    rnd = selectors.round_get(pk)
+    require_director_of(actor, rnd.table.session.tournament.club)
+    return rnd
+
+
+def _errors_by_field(errors: list[dict], fields: tuple[str, ...]) -> dict[str, list[str]]:
+    """Service errors by form field (the first part of the path); the rest under ``general``."""
+    out: dict[str, list[str]] = {}
+    for e in errors:
+        head = (e.get("path") or "").split(".")[0].split("[")[0]
+        out.setdefault(head if head in fields else "general", []).append(e.get("message", ""))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Home, clubs, players
+
+@director_required
+@require_GET
+def home(request, actor):
+    return _home(request, actor)
+
+
+def _home(request, actor, *, club_errors=None, club_name="", status=200):
+    return render(request, "director/home.html", {
+        "clubs": selectors.club_list_for_user(request.user),
+        "tournaments": selectors.tournament_list_for_director(request.user),
+        "club_errors": club_errors or {}, "club_name": club_name,
+    }, status=status)
+
+
+@director_required
+@require_POST
+def club_create(request, actor):
+    name = request.POST.get("name", "")
+    try:
+        club = services.club_create(actor=actor, name=name)
+    except DomainError as e:
+        return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
+                     status=e.http_status)
+    messages.success(request, f"Club {club.name} created.")
+    return redirect("director-club", club.pk)
+
+
+def _club_page(request, actor, club, *, status=200, **extra):
+    ctx = {
+        "club": club,
+        "players": selectors.player_list(club),
+        "tournaments": _reads.club_tournaments(club),
+        "game_choices": [(g, games.GAME_NAMES[g]) for g in games.GAMES],
+        "t": {"name": "", "game": "", "variant": "{}", "public": True, "require_confirmation": False,
+              "chip_value": "0", "currency": ""},
+        "t_errors": {}, "player_names": "", "player_errors": [],
+    }
+    ctx.update(extra)
+    return render(request, "director/club.html", ctx, status=status)
+
+
+@director_required
+@require_GET
+def club_page(request, actor, club_id: int):
+    return _club_page(request, actor, _club(actor, club_id))
+
+
+@director_required
+@require_POST
+def players_add(request, actor, club_id: int):
+    """One player per line; each is its own service call, so good names are added even when
+    another line is refused (the refused lines stay in the box with the reason)."""
+    club = _club(actor, club_id)
+    names = [n.strip() for n in (request.POST.get("names") or "").splitlines() if n.strip()]
+    added, refused, errors = [], [], []
+    for name in names:
+        try:
+            services.player_create(actor=actor, club=club, name=name)
+        except DomainError as e:
+            refused.append(name)
+            errors.append(f"{name}: {e.message}")
+        else:
+            added.append(name)
+    if not names:
+        errors.append("Type at least one name.")
+    if added:
+        messages.success(request, f"Added {len(added)} player{'s' if len(added) != 1 else ''}: {', '.join(added)}.")
+    if errors:
+        return _club_page(request, actor, club, player_names="\n".join(refused), player_errors=errors, status=400)
+    return redirect(reverse("director-club", args=[club.pk]) + "#players")
+
+
+@director_required
+@require_POST
+def tournament_create(request, actor, club_id: int):
+    club = _club(actor, club_id)
+    p = request.POST
+    t = {"name": p.get("name", ""), "game": p.get("game", ""), "variant": p.get("variant", "") or "{}",
+         "public": p.get("public") == "on", "require_confirmation": p.get("require_confirmation") == "on",
+         "chip_value": p.get("chip_value", "") or "0", "currency": p.get("currency", "")}
+    try:
+        variant = json.loads(t["variant"])
+    except (ValueError, RecursionError):
+        return _club_page(request, actor, club, t=t, status=400, t_errors={
+            "variant": ['The rules must be a JSON object, like {"settlement": "v1"} (or {} for the defaults).']})
+    try:
+        tournament = services.tournament_create(
+            actor=actor, club=club, name=t["name"], game=t["game"], variant=variant, public=t["public"],
+            require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
+    except DomainError as e:
+        fields = ("name", "game", "variant", "chip_value", "currency")
+        return _club_page(request, actor, club, t=t, t_errors=_errors_by_field(e.errors, fields), status=e.http_status)
+    messages.success(request, f"Tournament {tournament.name} created. Add entries and tables, then start it.")
+    return redirect("director-tournament", tournament.pk)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tournaments
+
+def _dashboard(request, actor, tournament, *, status=200, **extra):
+    data = selectors.tournament_dashboard(tournament)
+    tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
+    for d in data["disputed"]:
+        d["table_obj"] = tables.get(d["table"])
+        d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+    seat_range = services.SEAT_COUNTS[tournament.game]
+    ctx = {
+        **data,
+        "game_name": games.GAME_NAMES[tournament.game],
+        "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
+        "candidates": _reads.players_not_entered(tournament),
+        "seat_slots": list(range(seat_range.stop - 1)),
+        "seat_min": seat_range.start,
+        "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
+    }
+    ctx.update(extra)
+    raw = ctx["table_form"].get("seats") or []
+    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": f"Seat {i + 1}" + (" (optional)" if i >= seat_range.start else ""),
+                           "value": raw[i] if i < len(raw) else "",
+                           "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
+    return render(request, "director/tournament.html", ctx, status=status)
+
+
+@director_required
+@require_GET
+def tournament_page(request, actor, tournament_id: int):
+    return _dashboard(request, actor, _tournament(actor, tournament_id))
+
+
+@director_required
+@require_POST
+def entries_add(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    ids = request.POST.getlist("player")
+    players = {str(p.pk): p for p in Player.objects.filter(club=tournament.club, pk__in=[i for i in ids if i.isdigit()])}
+    added, errors = [], []
+    for pid in ids:
+        player = players.get(pid)
+        if player is None:
+            errors.append("No such player in this club.")
+            continue
+        try:
+            services.entry_create(actor=actor, tournament=tournament, player=player)
+        except DomainError as e:
+            errors.append(f"{player.name}: {e.message}")
+        else:
+            added.append(player.name)
+    if not ids:
+        errors.append("Tick the players to enter.")
+    if added:
+        messages.success(request, f"Entered {', '.join(added)}.")
+    if errors:
+        return _dashboard(request, actor, tournament, entry_errors=errors, status=400)
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#entries")
+
+
+def _status_change(request, actor, tournament_id, call, done):
+    tournament = _tournament(actor, tournament_id)
+    try:
+        call(actor=actor, tournament=tournament)
+    except DomainError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, done)
+    return redirect("director-tournament", tournament.pk)
+
+
+@director_required
+@require_POST
+def tournament_start(request, actor, tournament_id: int):
+    return _status_change(request, actor, tournament_id, services.tournament_start,
+                          "The tournament is running: scorers can enter deals.")
+
+
+@director_required
+@require_POST
+def tournament_finish(request, actor, tournament_id: int):
+    return _status_change(request, actor, tournament_id, services.tournament_finish,
+                          "The tournament is finished and read-only.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and scorer links
+
+def _keep_link(request, table, token: str) -> None:
+    links = request.session.get(SESSION_LINKS, {})
+    links[str(table.pk)] = token
+    request.session[SESSION_LINKS] = links
+
+
+@director_required
+@require_POST
+def table_create(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    name = request.POST.get("name", "")
+    raw = [request.POST.get(f"seat_{i}", "") for i in range(services.SEAT_COUNTS[tournament.game].stop - 1)]
+    chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
+    entries = [int(r) if r.isdigit() else r for _, r in chosen]
+    try:
+        table, token = services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
+    except DomainError as e:
+        errors: dict[str, list[str]] = {}
+        for err in e.errors:
+            path = err.get("path") or ""
+            key = "general"
+            if path == "name":
+                key = "name"
+            elif path.startswith("entries[") and path[8:-1].isdigit() and int(path[8:-1]) < len(chosen):
+                key = f"seat_{chosen[int(path[8:-1])][0]}"
+            errors.setdefault(key, []).append(err.get("message", ""))
+        return _dashboard(request, actor, tournament, status=e.http_status, table_errors=errors,
+                          table_form={"name": name, "seats": raw})
+    _keep_link(request, table, token)
+    messages.success(request, f"Table {table.name} created.")
+    return redirect("director-table-link", table.pk)
+
+
+@director_required
+@require_POST
+def table_rotate(request, actor, table_id: int):
+    table = _table(actor, table_id)
+    try:
+        token = services.table_scorer_token_rotate(actor=actor, table=table)
+    except DomainError as e:
+        messages.error(request, e.message)
+        return redirect("director-table", table.pk)
+    _keep_link(request, table, token)
+    messages.success(request, f"{table.name} has a new scorer link; the old one no longer works.")
+    return redirect("director-table-link", table.pk)
+
+
+@director_required
+@require_GET
+def table_link(request, actor, table_id: int):
+    """The scorer link and its QR code, shown once after create / rotate."""
+    table = _table(actor, table_id)
+    links = request.session.get(SESSION_LINKS, {})
+    token = links.pop(str(table.pk), None)
+    request.session[SESSION_LINKS] = links
+    ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table)}
+    if token:
+        url = selectors.scorer_url(token, request)
+        ctx.update(url=url, qr=selectors.qr_svg(url))
+    response = render(request, "director/table_link.html", ctx)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@director_required
+@require_GET
+def table_page(request, actor, table_id: int):
+    table = _table(actor, table_id)
+    return _table_page(request, table)
+
+
+def _table_page(request, table, *, round_errors=None, status=200):
+    tournament = table.session.tournament
+    return render(request, "director/table.html", {
+        "table": table, "tournament": tournament, "writable": tournament.is_running,
+        "totals": selectors.table_running_totals(table),
+        "deals": _reads.table_history(table)[::-1],
+        "round_errors": round_errors or {},
+    }, status=status)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deals
+
+def _round_action(request, actor, round_id, call, done):
+    rnd = _round(actor, round_id)
+    try:
+        call(rnd)
+    except DomainError as e:
+        return _table_page(request, rnd.table, round_errors={rnd.pk: [x["message"] for x in e.errors]},
+                           status=e.http_status)
+    messages.success(request, done.format(number=rnd.number, table=rnd.table.name))
+    return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
+
+
+@director_required
+@require_POST
+def round_void(request, actor, round_id: int):
+    reason = request.POST.get("reason", "")
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_void(actor=actor, round=rnd, reason=reason),
+                         "Deal {number} of {table} voided.")
+
+
+@director_required
+@require_POST
+def round_resolve(request, actor, round_id: int):
+    note = request.POST.get("note", "")
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_dispute_resolve(actor=actor, round=rnd, note=note),
+                         "The dispute about deal {number} of {table} is settled.")
+
+
+@director_required
+@require_POST
+def round_confirm(request, actor, round_id: int):
+    raw = request.POST.get("confirmed_by", "")
+    confirmed_by = int(raw) if raw.isdigit() else None
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
+                         "Deal {number} of {table} confirmed.")
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def round_correct(request, actor, round_id: int):
+    rnd = _round(actor, round_id)
+    return correction_page(request, table=rnd.table, rnd=rnd, actor=actor,
+                           page_url=reverse("director-table", args=[rnd.table_id]),
+                           action_url=reverse("director-round-correct", args=[rnd.pk]))
+
+
+__all__ = ["home", "club_create", "club_page", "players_add", "tournament_create", "tournament_page",
+           "entries_add", "tournament_start", "tournament_finish", "table_create", "table_rotate", "table_link",
+           "table_page", "round_void", "round_resolve", "round_confirm", "round_correct"]

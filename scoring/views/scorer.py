@@ -1,0 +1,239 @@
+"""The scorer's pages: one table's private link ``/s/<token>/``.
+
+Thin views: read the form (``scoring.forms``), authorise through the link (the token resolves
+one table; rotated or unknown → a 404 page), call a service or selector, render. Writes answer
+with a redirect (Post/Redirect/Get); a refused write re-renders the filled form with the errors
+at their inputs, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .. import selectors, services
+from ..auth import actor_from_request
+from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired,
+                      ValidationFailed)
+from ..forms import DealForm
+from ..presentation import describe_deal
+from . import _reads
+
+RECENT_DEALS = 10
+
+
+def _invalid_link(request):
+    return render(request, "scorer/invalid.html", status=404)
+
+
+def _table_or_none(token: str):
+    return selectors.table_by_scorer_token(token)
+
+
+def _state(tournament) -> tuple[bool, str]:
+    """(writable, notice) of a tournament for its scorers."""
+    if tournament.is_running:
+        return True, ""
+    if tournament.is_finished:
+        return False, "This tournament is finished: the table is read-only."
+    return False, "This tournament has not started yet: deals can be entered once the director starts it."
+
+
+def _deal_form(table, *, data=None, initial=None, require_entered_by=True) -> DealForm:
+    t = table.session.tournament
+    return DealForm(game=t.game, variant=t.variant, seats=selectors.table_seats(table), data=data,
+                    initial=initial, require_entered_by=require_entered_by)
+
+
+def preview_context(preview, game: str) -> dict:
+    """What the preview card shows: seats with nets, who pays whom, notes, warnings."""
+    if preview is None or not preview.ok:
+        return {}
+    return {"described": describe_deal(game, preview.players, preview.outcome), "warnings": preview.warnings}
+
+
+def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), round_errors=None,
+          status=200):
+    tournament = table.session.tournament
+    writable, notice = _state(tournament)
+    if form is None:
+        defaults = selectors.round_defaults(table)
+        form = _deal_form(table, initial={k: v for k, v in defaults.items() if k in ("leader", "banker")})
+    return render(request, "scorer/table.html", {
+        "table": table,
+        "tournament": tournament,
+        "token": token,
+        "writable": writable,
+        "notice": notice,
+        "totals": selectors.table_running_totals(table),
+        "next": selectors.round_defaults(table),
+        "deals": _reads.deal_rows(table, limit=RECENT_DEALS),
+        "form": form.context(),
+        "preview": preview_context(preview, tournament.game),
+        "idem_key": idem_key or uuid.uuid4().hex,
+        "problems": list(problems),
+        "round_errors": round_errors or {},
+        "page_url": reverse("scorer-table", args=[token]),
+    }, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def table_page(request, token: str):
+    table = _table_or_none(token)
+    if table is None:
+        return _invalid_link(request)
+    if request.method == "GET":
+        return _page(request, table, token)
+    tournament = table.session.tournament
+    writable, notice = _state(tournament)
+    form = _deal_form(table, data=request.POST)
+    key = (request.POST.get("idem_key") or "").strip()
+    if not writable:
+        return _page(request, table, token, form=form, idem_key=key, problems=[notice], status=409)
+    body = form.body()
+    if body is None:
+        return _page(request, table, token, form=form, idem_key=key, status=400)
+    action = request.POST.get("action", "preview")
+    if action != "submit":
+        preview = services.round_preview(table=table, body=body)
+        if not preview.ok:
+            form.add_service_errors(preview.errors)
+        return _page(request, table, token, form=form, preview=preview, idem_key=key,
+                     status=200 if preview.ok else 400)
+    if not key:
+        return _page(request, table, token, form=form, problems=["This form is out of date: check it and submit again."],
+                     status=400)
+    actor = actor_from_request(request, table=table)
+    try:
+        outcome = services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+    except ValidationFailed as e:
+        form.add_service_errors(e.errors)
+        return _page(request, table, token, form=form, idem_key=key, status=400)
+    except IdempotencyKeyReused:
+        return _page(request, table, token, form=form, status=409, problems=[
+            "This form was already used to record a deal. The deal you see below was recorded; "
+            "check the list, and enter a new deal in the fresh form."])
+    except DomainError as e:
+        return _page(request, table, token, form=form, idem_key=key, problems=[e.message], status=e.http_status)
+    number = outcome.body.get("number")
+    if outcome.replayed:
+        messages.info(request, f"Deal {number} was already recorded from this form; it was not recorded twice.")
+    else:
+        messages.success(request, f"Deal {number} recorded.")
+    return redirect(reverse("scorer-table", args=[token]) + "#deals")
+
+
+def _round_or_404(request, table, round_id):
+    try:
+        return _reads.round_of_table(table, round_id)
+    except NotFound:
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def round_correct(request, token: str, round_id: int):
+    table = _table_or_none(token)
+    if table is None:
+        return _invalid_link(request)
+    rnd = _round_or_404(request, table, round_id)
+    if rnd is None:
+        return _invalid_link(request)
+    return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
+                           page_url=reverse("scorer-table", args=[token]),
+                           action_url=reverse("scorer-round-correct", args=[token, rnd.pk]))
+
+
+def correction_page(request, *, table, rnd, actor, page_url: str, action_url: str):
+    """The correction form of a deal (scorer link or director): GET pre-fills it from the current
+    revision's body with that revision's number hidden; POST previews or saves
+    (``services.round_correct`` with ``expected_revision``: a concurrent change is a conflict)."""
+    tournament = table.session.tournament
+    writable, notice = _state(tournament)
+    problems = [notice] if notice else []
+    if rnd.status == rnd.Status.VOIDED:
+        problems.append("This deal is voided; it cannot be corrected.")
+    elif rnd.status == rnd.Status.CONFIRMED and actor.is_scorer:
+        problems.append("This deal is confirmed; only a director can correct it now.")
+    ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
+           "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,
+           "preview": {}, "reason": "", "revision": rnd.current_revision.number}
+    if request.method == "GET":
+        form = _deal_form(table, initial=rnd.current_revision.body, require_entered_by=False)
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()})
+    form = _deal_form(table, data=request.POST, require_entered_by=False)
+    reason = (request.POST.get("reason") or "").strip()[:2000]
+    revision = request.POST.get("revision", "")
+    ctx.update(reason=reason, revision=revision)
+    if problems:
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=409)
+    body = form.body()
+    if body is None:
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
+    if request.POST.get("action") != "save":
+        preview = services.round_preview(table=table, body=body, round=rnd)
+        if not preview.ok:
+            form.add_service_errors(preview.errors)
+        ctx["preview"] = preview_context(preview, tournament.game)
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()},
+                      status=200 if preview.ok else 400)
+    try:
+        services.round_correct(actor=actor, round=rnd, body=body, reason=reason, expected_revision=revision)
+    except (PreconditionFailed, PreconditionRequired):
+        ctx["conflict"] = True
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=409)
+    except ValidationFailed as e:
+        ctx["reason_errors"] = [err["message"] for err in e.errors if err.get("path") == "reason"]
+        form.add_service_errors([err for err in e.errors if err.get("path") != "reason"])
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
+    except DomainError as e:
+        ctx["problems"] = [e.message]
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=e.http_status)
+    messages.success(request, f"Deal {rnd.number} corrected.")
+    return redirect(page_url + f"#deal-{rnd.number}")
+
+
+def _round_action(request, token, round_id, call, done: str):
+    table = _table_or_none(token)
+    if table is None:
+        return _invalid_link(request)
+    rnd = _round_or_404(request, table, round_id)
+    if rnd is None:
+        return _invalid_link(request)
+    actor = actor_from_request(request, table=table)
+    try:
+        call(actor, rnd)
+    except DomainError as e:
+        return _page(request, table, token, round_errors={rnd.pk: [x["message"] for x in e.errors]},
+                     status=e.http_status)
+    messages.success(request, done.format(number=rnd.number))
+    return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
+
+
+def _seat_or_none(raw):
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+@require_POST
+def round_confirm(request, token: str, round_id: int):
+    confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
+    return _round_action(request, token, round_id,
+                         lambda actor, rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
+                         "Deal {number} confirmed.")
+
+
+@require_POST
+def round_dispute(request, token: str, round_id: int):
+    message = (request.POST.get("message") or "")[:2000]
+    return _round_action(request, token, round_id,
+                         lambda actor, rnd: services.round_dispute(actor=actor, round=rnd, message=message),
+                         "Deal {number} is flagged for the referee.")
+
+
+__all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "preview_context"]
