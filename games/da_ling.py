@@ -111,7 +111,7 @@ def _read_groups(record: dict, common: Common, n: int | None,
     if "groups" not in record:
         p.error("groups", "missing_field", "List every player's 1-, 2- and 3-tile groups (groups).")
         return None
-    raw = read_list(record["groups"], "groups", p, "groups", length=n)
+    raw = read_list(record["groups"], "groups", p, "The groups list", length=n)
     if raw is None:
         return None
     out: list[list[list[Tile] | None] | None] = []

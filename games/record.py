@@ -233,14 +233,19 @@ def read_tile(value: object, path: str, p: Problems) -> Tile | None:
     return tile
 
 
+_SINGULAR = {"entries": "entry", "tiles": "tile"}
+
+
 def read_list(value: object, path: str, p: Problems, what: str, *, length: int | None = None,
-              max_len: int = MAX_LIST) -> list | None:
-    """A list (of the given length, if any), else an error and None."""
+              max_len: int = MAX_LIST, noun: str = "entries") -> list | None:
+    """A list (of the given length, if any), else an error and None. ``noun`` (plural) names
+    what the list holds in the message, e.g. "must have 5 tiles, not 4"."""
     if not isinstance(value, list):
         p.error(path, "bad_type", f"{what} must be a list.")
         return None
     if length is not None and len(value) != length:
-        p.error(path, "wrong_count", f"{what} must have {length} entries, not {len(value)}.")
+        unit = _SINGULAR.get(noun, noun) if length == 1 else noun
+        p.error(path, "wrong_count", f"{what} must have {length} {unit}, not {len(value)}.")
         return None
     if len(value) > max_len:
         p.error(path, "too_long", f"{what} has too many entries.")
@@ -251,7 +256,7 @@ def read_list(value: object, path: str, p: Problems, what: str, *, length: int |
 def read_tile_list(value: object, path: str, p: Problems, what: str, *, length: int | None = None,
                    max_len: int = 32) -> list[Tile] | None:
     """A list of tiles; None if it is not a list of the right length or any tile is bad."""
-    items = read_list(value, path, p, what, length=length, max_len=max_len)
+    items = read_list(value, path, p, what, length=length, max_len=max_len, noun="tiles")
     if items is None:
         return None
     tiles = [read_tile(v, f"{path}[{i}]", p) for i, v in enumerate(items)]

@@ -319,7 +319,7 @@ class DealForm:
         elif self.game == "tau_ngau":
             out.append(self._field("banker", "Banker", "select", options=self._seat_options()))
         elif self.game == "da_ling":
-            out.append(self._field("table_tiles", "Table tiles (2)", "tiles", placeholder="6:6 3:2"))
+            out.append(self._field("table_tiles", "Table tiles (2)", "tiles", placeholder="e.g. 6:6 3:2"))
         return out
 
     def seat_rows(self) -> list[dict]:
@@ -331,14 +331,14 @@ class DealForm:
                 fields.append(self._field(f"unplayed_{i}", "Tiles left" + (" *" if self.game == "ce_deng" else ""),
                                           "number", level="points", min="0"))
                 fields.append(self._field(f"tiles_{i}", "Unplayed tiles", "tiles", level="unplayed_tiles",
-                                          placeholder="6:4 3:1"))
+                                          placeholder="none: played out"))
             elif self.game == "tau_ngau":
-                fields.append(self._field(f"hand_{i}", "Hand (5 tiles)", "tiles", placeholder="6:6 4:4 6:4 5:5 3:1"))
+                fields.append(self._field(f"hand_{i}", "Hand (5 tiles)", "tiles", placeholder="e.g. 6:6 4:4 6:4 5:5 3:1"))
                 fields.append(self._field(f"stake_{i}", "Stake (not the banker)", "number", min="1"))
             elif self.game == "da_ling":
-                fields.append(self._field(f"group1_{i}", "1 tile", "tiles", placeholder="4:3"))
-                fields.append(self._field(f"group2_{i}", "2 tiles", "tiles", placeholder="6:5 5:1"))
-                fields.append(self._field(f"group3_{i}", "3 tiles", "tiles", placeholder="1:1 6:3 3:3"))
+                fields.append(self._field(f"group1_{i}", "1 tile", "tiles", placeholder="e.g. 4:3"))
+                fields.append(self._field(f"group2_{i}", "2 tiles", "tiles", placeholder="e.g. 6:5 5:1"))
+                fields.append(self._field(f"group3_{i}", "3 tiles", "tiles", placeholder="e.g. 1:1 6:3 3:3"))
             rows.append({"position": i, "name": name, "fields": fields})
         return rows
 

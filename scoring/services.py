@@ -35,7 +35,7 @@ import games
 from . import selectors
 from .actors import Actor, require_director, require_director_of, require_table_access
 from .chain import canonical_json, revision_hash, sha256_hex
-from .errors import (Conflict, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed,
+from .errors import (Conflict, IdempotencyKeyReused, PermissionDenied, PreconditionFailed,
                      PreconditionRequired, ValidationFailed, problem)
 from .models import (ActionLog, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session,
                      Standing, Table, Tournament)
@@ -57,8 +57,6 @@ TABLE_FIELDS = ("game", "variant", "seats")
 #: Per-seat lists of connecting-game records: by table position in the body, rotated to
 #: playing order (leader first) in the record.
 PER_SEAT_FIELDS = ("points", "unplayed", "unplayed_tiles", "left_in_hand", "hands")
-#: Top-level result fields that hold a seat index (mapped to table positions in ``outcome``).
-_SEAT_INDEX_FIELDS = ("winner", "next_leader", "absolute_winner")
 
 DIRECTORS_GROUP = "Directors"
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)

@@ -20,8 +20,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-import games
-
 from .. import selectors, services
 from ..actors import require_director, require_director_of, require_table_access
 from ..auth import ScorerAuthentication, actor_from_request, client_ip

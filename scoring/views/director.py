@@ -339,7 +339,7 @@ def table_link(request, actor, table_id: int):
     ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table)}
     if token:
         url = selectors.scorer_url(token, request)
-        ctx.update(url=url, qr=selectors.qr_svg(url))
+        ctx.update(url=url, qr=selectors.qr_svg(url, scale=6))
     response = render(request, "director/table_link.html", ctx)
     response["Cache-Control"] = "no-store"
     return response

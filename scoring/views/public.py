@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 import games
 from games.samples import SAMPLES
 
+from .. import selectors
 from ..presentation import describe_result
 from ._reads import home_tournaments
 
@@ -31,6 +32,7 @@ def home(request):
         "games": [{"key": k, "name": games.GAME_NAMES[k], "blurb": GAME_BLURBS[k]} for k in games.GAMES],
         "samples": list(SAMPLES),
         "tournaments": home_tournaments(request.user),
+        "my_club_ids": set(selectors.club_list_for_user(request.user).values_list("pk", flat=True)),
     })
 
 

@@ -13,6 +13,7 @@ import uuid
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import selectors, services
@@ -60,9 +61,12 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
           status=200):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
+    deals = _reads.deal_rows(table, limit=RECENT_DEALS)
     if form is None:
-        defaults = selectors.round_defaults(table)
-        form = _deal_form(table, initial={k: v for k, v in defaults.items() if k in ("leader", "banker")})
+        initial = {k: v for k, v in selectors.round_defaults(table).items() if k in ("leader", "banker")}
+        if deals:  # the phone usually stays with the same player
+            initial["entered_by"] = deals[0].get("entered_by")
+        form = _deal_form(table, initial=initial)
     return render(request, "scorer/table.html", {
         "table": table,
         "tournament": tournament,
@@ -71,7 +75,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "notice": notice,
         "totals": selectors.table_running_totals(table),
         "next": selectors.round_defaults(table),
-        "deals": _reads.deal_rows(table, limit=RECENT_DEALS),
+        "deals": deals,
         "form": form.context(),
         "preview": preview_context(preview, tournament.game),
         "idem_key": idem_key or uuid.uuid4().hex,
@@ -81,6 +85,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
     }, status=status)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def table_page(request, token: str):
     table = _table_or_none(token)
@@ -115,8 +120,8 @@ def table_page(request, token: str):
         return _page(request, table, token, form=form, idem_key=key, status=400)
     except IdempotencyKeyReused:
         return _page(request, table, token, form=form, status=409, problems=[
-            "This form was already used to record a deal. The deal you see below was recorded; "
-            "check the list, and enter a new deal in the fresh form."])
+            "This form had already recorded a deal (see the list below). If this is another deal, "
+            "check it and submit again."])
     except DomainError as e:
         return _page(request, table, token, form=form, idem_key=key, problems=[e.message], status=e.http_status)
     number = outcome.body.get("number")
@@ -134,6 +139,7 @@ def _round_or_404(request, table, round_id):
         return None
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def round_correct(request, token: str, round_id: int):
     table = _table_or_none(token)
@@ -220,6 +226,7 @@ def _seat_or_none(raw):
         return None
 
 
+@never_cache
 @require_POST
 def round_confirm(request, token: str, round_id: int):
     confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
@@ -228,6 +235,7 @@ def round_confirm(request, token: str, round_id: int):
                          "Deal {number} confirmed.")
 
 
+@never_cache
 @require_POST
 def round_dispute(request, token: str, round_id: int):
     message = (request.POST.get("message") or "")[:2000]

@@ -56,7 +56,7 @@ def errors(rec) -> set[tuple[str, str]]:
     ("6:5 2:1", 4, "black"),   # [2:1] at face value 3, red 1
     ("2:2 1:1", 6, "black"),   # red 2
     ("4:2 1:1", 8, "red"),     # [4:2] at face value 6, red 4 + 2 = 6
-    ("4:1 5:5", 5, "red"),     # red exactly 4... 5 here
+    ("4:1 5:5", 5, "red"),     # red 5
     ("4:3 2:2", 1, "red"),     # red exactly 4
     ("3:1 2:1", 7, "black"),   # red 1 + 1
     ("5:5 5:5", 0, "black"),   # target 0: groups must make a multiple of 10
@@ -70,7 +70,7 @@ def test_wild_tiles_count_either_way_in_groups():
     assert residues(tiles("4:2 2:1")) == {6, 9, 2}
     assert matches(tiles("4:2 6:5"), 4) and matches(tiles("4:2 6:5"), 7)
     assert not matches(tiles("6:6 5:5 3:3"), 4)
-    assert matches(tiles("5:5"), 0) and matches(tiles("6:4 5:5 3:2 "), 5)
+    assert matches(tiles("5:5"), 0) and matches(tiles("6:4 5:5 3:2"), 5)
 
 
 def test_colour_pips_use_face_value():

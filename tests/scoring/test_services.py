@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from datetime import timedelta
 
 import pytest
@@ -11,9 +10,9 @@ from django.utils import timezone
 
 from scoring import selectors, services
 from scoring.actors import Actor
-from scoring.errors import (Conflict, IdempotencyKeyReused, PermissionDenied, PreconditionFailed,
+from scoring.errors import (Conflict, PermissionDenied, PreconditionFailed,
                             PreconditionRequired, ValidationFailed)
-from scoring.models import ActionLog, IdempotencyKey, Player, Round, RoundRevision, Seat, Session, Standing, Tournament
+from scoring.models import ActionLog, IdempotencyKey, Round, RoundRevision, Session, Standing, Tournament
 
 from .bodies import (DING_NIU_LED_BY_1, DING_NIU_LED_BY_1_NETS, JIE_LONG, JIE_LONG_NETS, TAU_NGAU_V1,
                      TAU_NGAU_V1_NETS)

@@ -1,0 +1,96 @@
+"""python manage.py load_demo: loads once, through the services, and prints a working login and
+scorer link."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+import games
+from scoring import selectors
+from scoring.management.commands.load_demo import body_from_record
+from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+MODELS = (Club, Player, Tournament, Entry, Table, Seat, Round, RoundRevision, ActionLog)
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command("load_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict:
+    return {m.__name__: m.objects.count() for m in MODELS}
+
+
+def test_load_demo_twice_changes_nothing(client):
+    first = run()
+    before = counts()
+    hashes = list(Table.objects.order_by("pk").values_list("scorer_token_hash", flat=True))
+    second = run()
+    assert counts() == before
+    assert list(Table.objects.order_by("pk").values_list("scorer_token_hash", flat=True)) == hashes
+    assert "nothing changed" in second and "nothing changed" not in first
+    assert "username demo" in second and "password gupai-demo" in second
+
+    assert before["Player"] == 12 and before["Table"] == 4
+    running = Tournament.objects.filter(status="running", public=True)
+    assert sorted(running.values_list("game", flat=True)) == ["ding_niu", "tau_ngau"]
+    for table in Table.objects.all():
+        n = table.seats.count()
+        assert n == 4 if table.session.tournament.game == "ding_niu" else n in (4, 5)
+        assert table.rounds.count() >= 3
+
+
+def test_load_demo_used_the_services():
+    run()
+    actions = set(ActionLog.objects.values_list("action", flat=True))
+    assert {"director_create", "club_create", "player_create", "tournament_create", "entry_create", "table_create",
+            "tournament_start", "round_record", "round_confirm"} <= actions
+    assert ActionLog.objects.filter(action="round_record", actor_label__startswith="scorer of table").count() == \
+        Round.objects.count()
+    for rev in RoundRevision.objects.all():
+        assert games.evaluate(rev.record)["ok"]
+        assert selectors.round_verify_chain(rev.round).ok
+    assert Round.objects.filter(disputed=True).exists()
+
+
+def test_printed_login_and_link_work(client):
+    out = run()
+    link = re.search(r"http://127\.0\.0\.1:8000(/s/[^/\s]+/)", out).group(1)
+    assert client.get(link).status_code == 200
+    assert client.login(username="demo", password="gupai-demo")
+    assert client.get("/director/").status_code == 200
+    page = client.get("/").content.decode()
+    assert "Ding Niu open (demo)" in page and "Tau Ngau night (demo)" in page
+
+
+def test_new_link_replaces_the_first_tables_link(client):
+    first = re.search(r"(/s/[^/\s]+/)", run()).group(1)
+    out = run("--new-link")
+    second = re.search(r"(/s/[^/\s]+/)", out).group(1)
+    assert "replaced" in out and first != second
+    assert client.get(first).status_code == 404
+    assert client.get(second).status_code == 200
+
+
+@pytest.mark.parametrize("leader", [0, 1, 3])
+def test_body_from_record_rotates_connecting_games(leader):
+    record = {"game": "ding_niu", "seats": ["P1", "P2", "P3", "P4"], "points": [10, 6, 6, 10], "suanzhang": {"seat": 1}}
+    body = body_from_record(record, game="ding_niu", leader=leader)
+    assert body["leader"] == leader
+    assert body["points"][leader] == 10 and body["points"][(leader + 1) % 4] == 6
+    assert body["suanzhang"] == {"seat": (leader + 1) % 4}
+
+
+def test_body_from_record_moves_the_banker():
+    record = {"game": "tau_ngau", "seats": ["P1", "P2", "P3"], "banker": 2, "stakes": [1, 2, None],
+              "hands": [["a"], ["b"], ["c"]]}
+    body = body_from_record(record, game="tau_ngau", banker=0)
+    assert body == {"banker": 0, "stakes": [None, 1, 2], "hands": [["c"], ["a"], ["b"]]}

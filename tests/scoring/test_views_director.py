@@ -1,0 +1,249 @@
+"""The director's pages: login, club membership, building a tournament, the dashboard, tables and
+their one-time scorer links, deal history with revisions, and the director's deal actions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from scoring import services
+from scoring.models import ActionLog, Entry, Player, Round, Table, Tournament
+
+from .bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dclient(client, director):
+    client.force_login(director)
+    return client
+
+
+def record(setup, body=None) -> Round:
+    return services.round_record(actor=setup.scorer_actor, table=setup.table, body={**(body or JIE_LONG), "entered_by": 1})
+
+
+# --- access -----------------------------------------------------------------------------------------
+
+def test_pages_need_a_login(client, jie_long):
+    rnd = record(jie_long)
+    for path in ["/director/", f"/director/clubs/{jie_long.tournament.club_id}/",
+                 f"/director/tournaments/{jie_long.tournament.pk}/", f"/director/tables/{jie_long.table.pk}/",
+                 f"/director/deals/{rnd.pk}/correct/"]:
+        response = client.get(path)
+        assert response.status_code == 302, path
+        assert response["Location"].startswith("/director/login/?next=")
+    response = client.post(f"/director/deals/{rnd.pk}/void/", {"reason": "x"})
+    assert response.status_code == 302
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.RECORDED
+
+
+def test_login_and_logout(client, director):
+    assert client.get("/director/login/").status_code == 200
+    response = client.post("/director/login/", {"username": "alice", "password": "wrong"})
+    assert response.status_code == 200 and "errors" in response.content.decode()
+    response = client.post("/director/login/", {"username": "alice", "password": "alice-secret-1"})
+    assert response.status_code == 302 and response["Location"] == "/director/"
+    assert client.get("/director/").status_code == 200
+    assert client.post("/director/logout/").status_code == 302
+    assert client.get("/director/").status_code == 302
+
+
+def test_directors_of_another_club_are_refused(client, jie_long, other_director):
+    rnd = record(jie_long)
+    client.force_login(other_director)
+    assert client.get("/director/").status_code == 200
+    assert jie_long.tournament.name not in client.get("/director/").content.decode()
+    for path in [f"/director/clubs/{jie_long.tournament.club_id}/", f"/director/tournaments/{jie_long.tournament.pk}/",
+                 f"/director/tables/{jie_long.table.pk}/", f"/director/deals/{rnd.pk}/correct/"]:
+        assert client.get(path).status_code == 403, path
+    assert client.post(f"/director/deals/{rnd.pk}/void/", {"reason": "mine now"}).status_code == 403
+    assert client.post(f"/director/tables/{jie_long.table.pk}/rotate/").status_code == 403
+    assert client.post(f"/director/clubs/{jie_long.tournament.club_id}/players/", {"names": "Spy"}).status_code == 403
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.RECORDED
+    assert not Player.objects.filter(name="Spy").exists()
+    assert client.get(f"/s/{jie_long.token}/").status_code == 200  # the old link still works
+
+
+def test_non_director_users_are_refused(client, db):
+    user = get_user_model().objects.create_user(username="visitor", password="visitor-pass-1")
+    client.force_login(user)
+    assert client.get("/director/").status_code == 403
+
+
+def test_unknown_things_are_404(dclient):
+    assert dclient.get("/director/tournaments/999/").status_code == 404
+    assert dclient.get("/director/tables/999/").status_code == 404
+
+
+# --- building a tournament through the pages ------------------------------------------------------------
+
+def test_club_players_tournament_entries_table_start(dclient, director):
+    response = dclient.post("/director/clubs/new/", {"name": "Jade Club"})
+    assert response.status_code == 302
+    club = director.clubs.get(name="Jade Club")
+    assert response["Location"] == f"/director/clubs/{club.pk}/"
+
+    response = dclient.post(f"/director/clubs/{club.pk}/players/", {"names": "Anna\nBob\n\nCeline\nDominic\nAnna"})
+    assert response.status_code == 400  # the second Anna is refused, the others are added
+    assert "Anna: Anna is already a player" in response.content.decode()
+    assert sorted(club.players.values_list("name", flat=True)) == ["Anna", "Bob", "Celine", "Dominic"]
+
+    base = {"name": "Spring cup", "game": "jie_long", "public": "on"}
+    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": "{arms: 2"})
+    assert response.status_code == 400 and "must be a JSON object" in response.content.decode()
+    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 3, "x": 1}'})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "arms must be" in page and "no rule option" in page
+    assert not Tournament.objects.exists()
+    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 2}'})
+    t = Tournament.objects.get()
+    assert response["Location"] == f"/director/tournaments/{t.pk}/"
+    assert t.variant["arms"] == 2 and t.public and not t.require_confirmation
+
+    players = list(club.players.order_by("name"))
+    response = dclient.post(f"/director/tournaments/{t.pk}/entries/", {"player": [p.pk for p in players]})
+    assert response.status_code == 302
+    entries = {e.player.name: e for e in Entry.objects.filter(tournament=t)}
+    assert len(entries) == 4
+
+    order = ["Celine", "Anna", "Dominic", "Bob"]
+    data = {"name": "Table 1", **{f"seat_{i}": entries[n].pk for i, n in enumerate(order)}}
+    response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", data)
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert [s.entry.player.name for s in table.seats.order_by("position")] == order
+
+    response = dclient.post(f"/director/tournaments/{t.pk}/start/")
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.is_running
+    assert ActionLog.objects.filter(action="tournament_start", actor_label="director alice").exists()
+
+
+def test_table_creation_shows_the_link_and_qr_once(client, dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    t = setup.tournament
+    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
+                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+             for n in ("Wu", "Xi", "Yan")]
+    response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/",
+                            {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk})
+    table = Table.objects.get(name="Table 2")
+    assert response["Location"] == f"/director/tables/{table.pk}/link/"
+    page = dclient.get(response["Location"]).content.decode()
+    link = re.search(r'href="(http://testserver/s/[^"]+/)"', page).group(1)
+    assert "<svg" in page
+    services.tournament_start(actor=setup.director_actor, tournament=t)
+    assert client.get(link.replace("http://testserver", "")).status_code == 200
+    # only once
+    again = dclient.get(response["Location"]).content.decode()
+    assert "/s/" not in again and "<svg" not in again and "shown only once" in again
+
+
+def test_table_form_errors_point_at_the_seat(dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    t = setup.tournament
+    seated = setup.entries[0]
+    response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", {"name": "Table 2", "seat_0": seated.pk})
+    assert response.status_code == 400
+    assert "played by 2 to 4 players" in response.content.decode()
+    assert Table.objects.count() == 1
+
+
+def test_rotating_gives_a_new_link_and_kills_the_old(client, dclient, jie_long):
+    response = dclient.post(f"/director/tables/{jie_long.table.pk}/rotate/")
+    assert response.status_code == 302
+    page = dclient.get(response["Location"]).content.decode()
+    new_path = re.search(r'href="http://testserver(/s/[^"]+/)"', page).group(1)
+    assert client.get(f"/s/{jie_long.token}/").status_code == 404
+    assert client.get(new_path).status_code == 200
+
+
+def test_start_and_finish_buttons(dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    t = setup.tournament
+    assert "Start the tournament" in dclient.get(f"/director/tournaments/{t.pk}/").content.decode()
+    dclient.post(f"/director/tournaments/{t.pk}/start/")
+    page = dclient.get(f"/director/tournaments/{t.pk}/").content.decode()
+    assert "Finish the tournament" in page
+    dclient.post(f"/director/tournaments/{t.pk}/finish/")
+    t.refresh_from_db()
+    assert t.is_finished
+    page = dclient.get(f"/director/tournaments/{t.pk}/").content.decode()
+    assert "New table" not in page and "New scorer link" not in page
+    response = dclient.post(f"/director/tournaments/{t.pk}/finish/", follow=True)
+    assert "Only a running" in response.content.decode() or "finished" in response.content.decode()
+
+
+# --- dashboard and history ------------------------------------------------------------------------
+
+def test_dashboard_lists_disputed_rounds_first(dclient, jie_long):
+    record(jie_long)
+    second = record(jie_long)
+    services.round_dispute(actor=jie_long.scorer_actor, round=second, message="Celine had a double left")
+    page = dclient.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
+    assert page.index("Celine had a double left") < page.index('id="tables"') < page.index('id="standings"')
+    assert "deal 2" in page
+    assert "Anna" in page[page.index('id="standings"'):]
+
+
+def test_dashboard_resolve_dispute(dclient, jie_long):
+    rnd = record(jie_long)
+    services.round_dispute(actor=jie_long.scorer_actor, round=rnd, message="check")
+    response = dclient.post(f"/director/deals/{rnd.pk}/resolve/", {"note": "checked the tiles"})
+    assert response.status_code == 302
+    rnd.refresh_from_db()
+    assert not rnd.disputed
+    assert ActionLog.objects.get(action="round_dispute_resolve").data["note"] == "checked the tiles"
+
+
+def test_round_history_shows_every_revision_and_the_chain(dclient, jie_long):
+    rnd = record(jie_long)
+    services.round_correct(actor=jie_long.scorer_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
+                           reason="Celine recounted", expected_revision=1)
+    page = dclient.get(f"/director/tables/{jie_long.table.pk}/").content.decode()
+    assert "Revision 2 (current)" in page and "Revision 1" in page
+    assert "Celine recounted" in page
+    assert "chain ok (2)" in page
+    assert "scorer of table" in page  # who
+    assert "&quot;points&quot;" in page  # the record as sent to the engine
+
+
+def test_director_void_confirm_and_correct(dclient, jie_long):
+    a, b, c = record(jie_long), record(jie_long), record(jie_long)
+    assert dclient.post(f"/director/deals/{a.pk}/void/", {"reason": ""}).status_code == 400
+    assert dclient.post(f"/director/deals/{a.pk}/void/", {"reason": "dealt twice"}).status_code == 302
+    assert dclient.post(f"/director/deals/{b.pk}/confirm/", {"confirmed_by": ""}).status_code == 302
+    a.refresh_from_db(), b.refresh_from_db()
+    assert a.status == Round.Status.VOIDED and a.void_reason == "dealt twice"
+    assert b.status == Round.Status.CONFIRMED and b.confirmed_by_user.username == "alice"
+    # a director may correct a confirmed deal
+    form = dclient.get(f"/director/deals/{b.pk}/correct/").content.decode()
+    assert 'name="revision" value="1"' in form
+    data = {"level": "points", "leader": "0", "entered_by": "1", "points_0": "2", "points_1": "12",
+            "points_2": "30", "points_3": "18", "revision": "1", "reason": "referee", "action": "save"}
+    response = dclient.post(f"/director/deals/{b.pk}/correct/", data)
+    assert response.status_code == 302 and response["Location"].startswith(f"/director/tables/{jie_long.table.pk}/")
+    b.refresh_from_db()
+    assert b.current_revision.number == 2 and b.status == Round.Status.CONFIRMED
+    assert b.current_revision.actor_label == "director alice"
+    # stale
+    response = dclient.post(f"/director/deals/{b.pk}/correct/", {**data, "points_2": "26"})
+    assert response.status_code == 409 and "Someone changed this deal" in response.content.decode()
+    assert c.status == Round.Status.RECORDED
+
+
+def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
+    private = make_setup("jie_long", table_name="T")
+    services.tournament_update(actor=private.director_actor, tournament=private.tournament, public=False)
+    page = client.get("/").content.decode()
+    assert jie_long.tournament.name in page
+    assert private.tournament.name not in page
+    assert "Jie Long" in page and "Rules calculator" in page
