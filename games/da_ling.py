@@ -68,7 +68,8 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
            absolute_tie: str = "groups", casino_chip: bool = False) -> dict:
     """Decide the winners and the payments from per-seat, per-group matches and colour pips.
 
-    Returns ``absolute_winner``, ``group_winners``, ``house`` and ``transfers`` (DL-6 … DL-12).
+    Returns ``absolute_winner``, ``group_winners``, ``house`` and ``transfers`` (DL-6 … DL-12);
+    what one seat pays another over several groups is one transfer.
     """
     n = len(matched)
     totals = [sum(row) for row in pips]

@@ -66,3 +66,17 @@ def describe_deal(game: str, players: list[dict], outcome: dict) -> dict:
         if isinstance(v, int) and 0 <= v < len(names):
             notes.append(f"{label}: {names[v]}")
     return {"seats": seats, "payments": payments_by_position(outcome, names), "notes": notes}
+
+
+def describe_rows(game: str, rows: list[dict]) -> list[dict]:
+    """Add ``described`` (see ``describe_deal``) to deal dicts (``round_detail`` shape) and to
+    their ``revisions`` if present, with the record and result as indented JSON for display."""
+    import json
+
+    for d in rows:
+        d["described"] = describe_deal(game, d["players"], d["outcome"])
+        for rev in d.get("revisions", []):
+            rev["described"] = describe_deal(game, rev["players"], rev["outcome"])
+            rev["record_json"] = json.dumps(rev["record"], ensure_ascii=False, indent=1)
+            rev["result_json"] = json.dumps(rev["result"], ensure_ascii=False, indent=1)
+    return rows

@@ -63,6 +63,14 @@ def round_get(round_id: Any) -> Round:
         raise NotFound("No such round.") from None
 
 
+def round_of_table(table: Table, round_id: Any) -> Round:
+    """A deal of this table; NotFound for any other (a scorer link sees one table only)."""
+    rnd = round_get(round_id)
+    if rnd.table_id != table.pk:
+        raise NotFound("No such deal at this table.")
+    return rnd
+
+
 def table_by_scorer_token(token: str | None) -> Table | None:
     """The table whose scorer link holds ``token`` (None if no table does: unknown or rotated)."""
     if not token or not isinstance(token, str) or len(token) > 200:
@@ -107,6 +115,15 @@ def tournament_list_for_home(user=None) -> list[Tournament]:
 
 def entry_list(tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__name")
+
+
+def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
+    """The club's players not yet entered in the tournament, by name."""
+    return Player.objects.filter(club=tournament.club_id).exclude(entries__tournament=tournament).order_by("name")
+
+
+def tournament_list_for_club(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).order_by("-created_at")
 
 
 def table_list(tournament: Tournament) -> QuerySet[Table]:
@@ -301,6 +318,36 @@ def round_revisions(rnd: Round) -> list[dict]:
     game = rnd.table.session.tournament.game
     return [revision_detail(rev, seats=seats, game=game)
             for rev in RoundRevision.objects.filter(round=rnd).order_by("number")]
+
+
+def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = None) -> list[dict]:
+    """The table's deals for its pages: ``round_detail`` dicts plus ``entered_by_name``,
+    ``confirmed_by_name`` and ``confirm_options`` (``(position, name)`` of the seats that may
+    confirm: all but the one that entered it); newest first unless asked otherwise."""
+    rows = round_history(table)
+    if newest_first:
+        rows = rows[::-1]
+    if limit is not None:
+        rows = rows[:limit]
+    for d in rows:
+        names = [p["name"] for p in d["players"]]
+        d["entered_by_name"] = names[d["entered_by"]] if isinstance(d.get("entered_by"), int) else None
+        d["confirmed_by_name"] = names[d["confirmed_by"]] if isinstance(d.get("confirmed_by"), int) else None
+        d["confirm_options"] = [(p["position"], p["name"]) for p in d["players"] if p["position"] != d.get("entered_by")]
+    return rows
+
+
+def table_history(table: Table) -> list[dict]:
+    """Every deal of the table (newest first) as ``round_rows``, each with ``revisions`` (every
+    revision, newest first, as ``revision_detail``) and ``chain`` (``round_verify_chain``)."""
+    rounds = {r.pk: r for r in Round.objects.filter(table=table)}
+    out = []
+    for d in round_rows(table):
+        rnd = rounds[d["id"]]
+        d["revisions"] = round_revisions(rnd)[::-1]
+        d["chain"] = round_verify_chain(rnd)
+        out.append(d)
+    return out
 
 
 @dataclass

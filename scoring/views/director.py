@@ -28,8 +28,7 @@ from ..actors import require_director_of
 from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
 from ..models import Club, Player
-from ..presentation import describe_deal
-from . import _reads
+from ..presentation import describe_deal, describe_rows
 from .scorer import correction_page
 
 SESSION_LINKS = "scorer_links"
@@ -128,7 +127,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
     ctx = {
         "club": club,
         "players": selectors.player_list(club),
-        "tournaments": _reads.club_tournaments(club),
+        "tournaments": selectors.tournament_list_for_club(club),
         "game_choices": [(g, games.GAME_NAMES[g]) for g in games.GAMES],
         "t": {"name": "", "game": "", "variant": "{}", "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
@@ -207,7 +206,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         **data,
         "game_name": games.GAME_NAMES[tournament.game],
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
-        "candidates": _reads.players_not_entered(tournament),
+        "candidates": selectors.players_not_entered(tournament),
         "seat_slots": list(range(seat_range.stop - 1)),
         "seat_min": seat_range.start,
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
@@ -357,7 +356,7 @@ def _table_page(request, table, *, round_errors=None, status=200):
     return render(request, "director/table.html", {
         "table": table, "tournament": tournament, "writable": tournament.is_running,
         "totals": selectors.table_running_totals(table),
-        "deals": _reads.table_history(table)[::-1],
+        "deals": describe_rows(tournament.game, selectors.table_history(table)),
         "round_errors": round_errors or {},
     }, status=status)
 

@@ -12,7 +12,6 @@ from games.samples import SAMPLES
 
 from .. import selectors
 from ..presentation import describe_result
-from ._reads import home_tournaments
 
 GAME_BLURBS = {
     "jie_long": "Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
@@ -31,7 +30,7 @@ def home(request):
     return render(request, "public/home.html", {
         "games": [{"key": k, "name": games.GAME_NAMES[k], "blurb": GAME_BLURBS[k]} for k in games.GAMES],
         "samples": list(SAMPLES),
-        "tournaments": home_tournaments(request.user),
+        "tournaments": selectors.tournament_list_for_home(request.user),
         "my_club_ids": set(selectors.club_list_for_user(request.user).values_list("pk", flat=True)),
     })
 

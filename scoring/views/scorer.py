@@ -21,8 +21,7 @@ from ..auth import actor_from_request
 from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired,
                       ValidationFailed)
 from ..forms import DealForm
-from ..presentation import describe_deal
-from . import _reads
+from ..presentation import describe_deal, describe_rows
 
 RECENT_DEALS = 10
 
@@ -61,7 +60,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
           status=200):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
-    deals = _reads.deal_rows(table, limit=RECENT_DEALS)
+    deals = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS))
     if form is None:
         initial = {k: v for k, v in selectors.round_defaults(table).items() if k in ("leader", "banker")}
         if deals:  # the phone usually stays with the same player
@@ -134,7 +133,7 @@ def table_page(request, token: str):
 
 def _round_or_404(request, table, round_id):
     try:
-        return _reads.round_of_table(table, round_id)
+        return selectors.round_of_table(table, round_id)
     except NotFound:
         return None
 

@@ -247,3 +247,22 @@ def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
     assert jie_long.tournament.name in page
     assert private.tournament.name not in page
     assert "Jie Long" in page and "Rules calculator" in page
+
+
+def test_page_selectors(make_setup, club, director_actor):
+    from scoring import selectors
+    from scoring.errors import NotFound
+
+    a = make_setup("jie_long", table_name="A")
+    b = make_setup("jie_long", table_name="B")
+    services.player_create(actor=director_actor, club=club, name="Newcomer")
+    assert [p.name for p in selectors.players_not_entered(a.tournament)] == ["Newcomer"]
+    assert list(selectors.tournament_list_for_club(club)) == [b.tournament, a.tournament]
+    rnd = record(b)
+    assert selectors.round_of_table(b.table, rnd.pk) == rnd
+    with pytest.raises(NotFound):
+        selectors.round_of_table(a.table, rnd.pk)
+    row = selectors.round_rows(b.table)[0]
+    assert row["entered_by_name"] == "Bob" and [p for p, _ in row["confirm_options"]] == [0, 2, 3]
+    history = selectors.table_history(b.table)
+    assert history[0]["chain"].ok and [r["number"] for r in history[0]["revisions"]] == [1]
