@@ -207,7 +207,8 @@ def _read_suanzhang_field(record: dict, common: Common, p: Problems) -> dict | N
             p.error(f"suanzhang.{str(key)[:40]}", "unknown_field", "suanzhang has only seat, move, kind and blamed.")
     seat = raw.get("seat")
     if not (is_int(seat) and 0 <= seat < common.n):
-        p.error("suanzhang.seat", "bad_seat", f"suanzhang.seat must be a seat number from 0 to {common.n - 1}.")
+        # Ding Niu has four seats; say so even when the seats themselves are missing.
+        p.error("suanzhang.seat", "bad_seat", "suanzhang.seat must be a seat number from 0 to 3.")
     if p:
         return None
     return raw

@@ -184,7 +184,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO" if not TESTING else "WARNING")},
+    # One line per eager task drowns the demo's output; workers log their own progress.
+    "loggers": {"celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")}},
 }
+if not REDIS_URL:
+    # The in-memory broker has no host; kombu warns about that on every connection.
+    LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
 # Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
 CELERY_BEAT_SCHEDULE = {
