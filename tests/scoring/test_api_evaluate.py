@@ -71,3 +71,21 @@ def test_endpoint_is_in_the_openapi_schema(client):
     assert response.status_code == 200
     assert "/api/v1/evaluate/" in response.content.decode()
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [
+    "[" * 100_000 + "]" * 100_000,
+    '{"game": "jie_long", "seats": ' + "[" * 100_000 + "]" * 100_000 + "}",
+])
+def test_deeply_nested_json_is_a_400_not_a_crash(client, body):
+    response = client.post("/api/v1/evaluate/", data=body, content_type="application/json")
+    assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_deeply_nested_json_on_an_authenticated_endpoint_is_a_400(director_client, jie_long):
+    body = '{"points": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = director_client.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", data=body,
+                                    content_type="application/json")
+    assert response.status_code == 400
