@@ -34,13 +34,39 @@ def browser():
         b.close()
 
 
+#: A director's laptop.
+DESKTOP = {"width": 1280, "height": 800}
+
+
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+def make_page(browser):
+    """``make_page(kind="phone"|"desktop")``: a page in a new browser context (its own cookies,
+    like another device); all are closed after the test."""
+    contexts = []
+
+    def make(kind: str = "phone"):
+        if kind == "phone":
+            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        else:
+            context = browser.new_context(viewport=DESKTOP)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(make_page):
+    return make_page("phone")
+
+
+@pytest.fixture
+def desktop(make_page):
+    return make_page("desktop")
 
 
 def assert_no_horizontal_scroll(page) -> None:
