@@ -229,7 +229,6 @@ def tournament_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
 def result_by_position(*, built: "BuiltRecord", result: dict, seats: list[Seat]) -> tuple[list[dict], dict]:
     """The engine's per-seat results by table position (``players``), and the top-level seat
     indexes mapped to table positions (``outcome``)."""
-    n = len(seats)
     res_seats = result.get("seats", [])
     players = []
     for s in seats:
