@@ -24,6 +24,7 @@ run: install
 
 # The whole test suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
 test: install
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 bench: install
