@@ -271,7 +271,8 @@ def _read_moves(record: dict, common: Common, deck, deal: int, two_arms: bool, w
     tiles = [rep.down[s] + left[s] for s in range(n)]
     if not common.variant.get("voluntary_pass", False):
         must_play_warnings(rep, left, common.seats, p)
-    return Outcome(level="moves", points=[sum(a + b for a, b in ts) for ts in tiles],
+    # sum(tile) is a tile's pips: the whole sum runs in C.
+    return Outcome(level="moves", points=[sum(map(sum, ts)) for ts in tiles],
                    unplayed=[len(ts) for ts in tiles], blocked=rep.end == BLOCKED, tiles=tiles,
                    left=left, replay=rep)
 
@@ -349,9 +350,10 @@ def result_body(common: Common, out: Outcome, places: list[int], transfers: list
                 status: list[str] | None = None, suanzhang: dict | None = None) -> dict:
     nets = nets_from_transfers(common.n, transfers)
     seats = []
+    points, unplayed = out.points, out.unplayed
     for s, name in enumerate(common.seats):
-        entry = {"name": name, "points": out.points[s],
-                 "unplayed": out.unplayed[s] if out.unplayed is not None else None,
+        entry = {"name": name, "points": points[s],
+                 "unplayed": unplayed[s] if unplayed is not None else None,
                  "place": places[s], "net": nets[s]}
         if status is not None:
             entry["status"] = status[s]

@@ -7,14 +7,14 @@ by colour pips, or one player matching all three takes everything (DL-6 … DL-1
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations_with_replacement, product
 from typing import Sequence
 
-from .decks import CHINESE_32
+from .decks import CHINESE_32, PACK_WEIGHT, packed_fits
 from .record import (Common, Problems, check_deck, check_seat_count, read_list, read_tile_list,
                      seats_readable)
 from .settlement import nets_from_transfers
-from .tiles import RED_BLACK, Tile, pip_choices
+from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
 
 GROUP_SIZES = (1, 2, 3)
 GROUP_NAMES = ("1-tile group", "2-tile group", "3-tile group")
@@ -55,6 +55,34 @@ def colour_pips(tiles: Sequence[Tile], colour: str) -> int:
     return sum(RED_BLACK[t][i] for t in tiles)
 
 
+# ---------------------------------------------------------------------------------------
+# Precomputed groups. A group is a multiset of 1 to 3 of the 21 tile kinds: only 2,023 of them
+# (21 + 231 + 1,771), so what the settlement needs of a group is worked out once, at import.
+# A group's KEY is its packed multiset (decks.PACK_WEIGHT): adding three weights needs no
+# sorting, the order of the tiles does not change it, and the keys of a whole deal add up to
+# the packed deal for the deck check.
+
+#: Every accepted tile spelling -> its weight, so the quick reader goes from text to key at once.
+_WEIGHT_BY_TEXT: dict[str, int] = {text: PACK_WEIGHT[t] for text, t in _SPELLINGS.items()}
+
+
+def group_key(group: Sequence[Tile]) -> int:
+    return sum(PACK_WEIGHT[t] for t in group)
+
+
+def _group_table() -> dict[int, tuple[frozenset[int], int, int]]:
+    table = {}
+    for size in GROUP_SIZES:
+        for group in combinations_with_replacement(ALL_TILES, size):
+            table[group_key(group)] = (residues(group), colour_pips(group, "red"), colour_pips(group, "black"))
+    return table
+
+
+#: group key -> (mod-10 values it can reach, red pips, black pips), from ``residues`` and
+#: ``colour_pips`` themselves (a test checks every entry against them).
+GROUPS: dict[int, tuple[frozenset[int], int, int]] = _group_table()
+
+
 def _top(candidates: list[int], score: Sequence[int]) -> int | None:
     """The one candidate with the highest score, or None if there is none or a tie."""
     if not candidates:
@@ -72,34 +100,34 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
     what one seat pays another over several groups is one transfer.
     """
     n = len(matched)
-    totals = [sum(row) for row in pips]
     full = [s for s in range(n) if all(matched[s])]
-    absolute = _top(full, totals)  # DL-6, DL-7
+    # DL-6, DL-7 (the hand's colour pips only matter when someone matches all three groups).
+    absolute = _top(full, [sum(row) for row in pips]) if full else None
     pushed = absolute is None and len(full) > 1 and absolute_tie == "push"  # DL-8 variant
-    owed: dict[tuple[int, int | None], int] = {}  # (payer, receiver) -> amount, in order of first payment
-
-    def owe(payer: int, receiver: int | None, amount: int) -> None:
-        owed[(payer, receiver)] = owed.get((payer, receiver), 0) + amount
-
     group_winners: list[int | None] = [None] * len(GROUP_SIZES)
     house = 0
+    transfers: list[dict] = []
     if absolute is not None:
+        # Every other seat pays the whole stake once, so no payments need adding up.
         whole = sum(stakes)
-        for s in range(n):
-            if s != absolute:
-                owe(s, absolute, whole)
+        if whole > 0:
+            transfers = [{"from": s, "to": absolute, "amount": whole} for s in range(n) if s != absolute]
         if casino_chip:  # DL-11
-            owe(absolute, None, CASINO_CHIP)
+            transfers.append({"from": absolute, "to": None, "amount": CASINO_CHIP})
             house = CASINO_CHIP
     elif not pushed:
+        # (payer, receiver) -> amount, in order of first payment: what one seat pays another
+        # over several groups is one transfer.
+        owed: dict[tuple[int, int], int] = {}
+        get = owed.get
         for g, stake in enumerate(stakes):  # DL-9, DL-10
-            winner = _top([s for s in range(n) if matched[s][g]], [pips[s][g] for s in range(n)])
+            winner = _top([s for s in range(n) if matched[s][g]], [row[g] for row in pips])
             group_winners[g] = winner
             if winner is not None:
                 for s in range(n):
                     if s != winner:
-                        owe(s, winner, stake)
-    transfers = [{"from": a, "to": b, "amount": amt} for (a, b), amt in owed.items() if amt > 0]
+                        owed[s, winner] = get((s, winner), 0) + stake
+        transfers = [{"from": a, "to": b, "amount": amt} for (a, b), amt in owed.items() if amt > 0]
     return {"absolute_winner": absolute, "group_winners": group_winners, "house": house,
             "transfers": transfers}
 
@@ -128,12 +156,51 @@ def _read_groups(record: dict, common: Common, n: int | None,
     return out
 
 
-def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
-    """Check and settle a Da Ling record (ROUND_RECORD.md §4, RULES.md §8)."""
-    variant = common.variant
-    n: int | None = None
-    if seats_readable(record) and check_seat_count(common, range(2, 6), p):
-        n = common.n  # DL-1: 2 to 5 players; the banker is not a seat (DL-12)
+def _quick_read(record: dict, n: int) -> tuple[list[Tile], list[list[int]]] | None:
+    """The common case in one pass: a table of two tiles and n seats of three groups of 1, 2
+    and 3 tiles, all spelt right and within the deck. Returns the table and every group's key,
+    or None at the first doubt: the careful reader then goes through the record again and
+    words the errors. A valid record gives exactly what the careful path gives."""
+    table = record.get("table")
+    rows = record.get("groups")
+    if type(table) is not list or len(table) != 2 or type(rows) is not list or len(rows) != n:
+        return None
+    tile0, tile1 = parse_tile(table[0]), parse_tile(table[1])
+    if tile0 is None or tile1 is None:
+        return None
+    weight = _WEIGHT_BY_TEXT
+    total = PACK_WEIGHT[tile0] + PACK_WEIGHT[tile1]
+    keys = []
+    for three in rows:
+        # Written out for the one shape GROUP_SIZES allows, [[a], [b, c], [d, e, f]]: this
+        # loop is most of the reading, and a loop over sizes and tiles costs twice as much.
+        if type(three) is not list or len(three) != 3:
+            return None
+        g1, g2, g3 = three
+        if not (type(g1) is type(g2) is type(g3) is list and len(g1) == 1 and len(g2) == 2 and len(g3) == 3):
+            return None
+        a, = g1
+        b, c = g2
+        d, e, f = g3
+        # Plain strings only, as parse_tile (and so nothing unhashable reaches the dict).
+        if not (type(a) is type(b) is type(c) is type(d) is type(e) is type(f) is str):
+            return None
+        try:
+            k1 = weight[a]
+            k2 = weight[b] + weight[c]
+            k3 = weight[d] + weight[e] + weight[f]
+        except KeyError:  # not a tile
+            return None
+        keys.append([k1, k2, k3])
+        total += k1 + k2 + k3
+    if not packed_fits(total, CHINESE_32):  # at most 2 + 5 × 6 = MAX_PACKED tiles
+        return None
+    return [tile0, tile1], keys
+
+
+def _read_carefully(record: dict, common: Common, n: int | None,
+                    p: Problems) -> tuple[list[Tile], list[list[int]]] | None:
+    """Read the table and the groups step by step, wording every error (ROUND_RECORD.md §4)."""
     if "table" in record:
         table = read_tile_list(record["table"], "table", p, "The table", length=2)
     else:
@@ -148,16 +215,40 @@ def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
     check_deck(placed, CHINESE_32, p)
     if p.errors or n is None or table is None or groups is None:
         return None
+    return table, [[group_key(grp) for grp in three] for three in groups]  # type: ignore[union-attr]
+
+
+def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
+    """Check and settle a Da Ling record (ROUND_RECORD.md §4, RULES.md §8)."""
+    variant = common.variant
+    n: int | None = None
+    if seats_readable(record) and check_seat_count(common, range(2, 6), p):
+        n = common.n  # DL-1: 2 to 5 players; the banker is not a seat (DL-12)
+    read = _quick_read(record, n) if n is not None else None
+    if read is None:
+        read = _read_carefully(record, common, n, p)
+    if read is None or p.errors:
+        return None
+    table, keys = read
 
     target, colour = target_and_colour(table)
-    matched = [[matches(grp, target) for grp in three] for three in groups]  # type: ignore[union-attr]
-    pips = [[colour_pips(grp, colour) for grp in three] for three in groups]  # type: ignore[union-attr]
+    i = 1 if colour == "red" else 2  # index of the colour's pips in a GROUPS entry
+    matched = []
+    pips = []
+    shown = []  # per seat, the output's three group entries
+    for k1, k2, k3 in keys:  # three groups a seat, written out: this runs for every seat
+        g1, g2, g3 = GROUPS[k1], GROUPS[k2], GROUPS[k3]
+        m1, m2, m3 = target in g1[0], target in g2[0], target in g3[0]
+        c1, c2, c3 = g1[i], g2[i], g3[i]
+        matched.append([m1, m2, m3])
+        pips.append([c1, c2, c3])
+        shown.append([{"matches": m1, "colour_pips": c1}, {"matches": m2, "colour_pips": c2},
+                      {"matches": m3, "colour_pips": c3}])
     result = settle(matched, pips, variant["stakes"], variant["absolute_tie"], variant["casino_chip"])
     nets = nets_from_transfers(n, result["transfers"])
-    seats = [{"name": common.seats[s],
-              "groups": [{"matches": m, "colour_pips": c} for m, c in zip(matched[s], pips[s])],
-              "colour_pips": sum(pips[s]),
-              "net": nets[s]} for s in range(n)]
+    names = common.seats
+    seats = [{"name": names[s], "groups": shown[s], "colour_pips": sum(pips[s]), "net": nets[s]}
+             for s in range(n)]
     return {"target": target, "colour": colour, "absolute_winner": result["absolute_winner"],
             "group_winners": result["group_winners"], "house": result["house"],
             "seats": seats, "transfers": result["transfers"]}

@@ -40,6 +40,35 @@ CONNECTING_DEALS: dict[str, dict[int, tuple[Counter, int]]] = {
 }
 
 
+# ---------------------------------------------------------------------------------------
+# Packed multisets: the deck check of the quick readers without a Counter.
+#
+# A multiset of tiles packs into one int, the sum of one weight per tile: 1 << 6·index of its
+# kind in ALL_TILES (21 kinds, a 6-bit field each). Summing weights counts the tiles in C
+# (``sum(map(PACK_WEIGHT.__getitem__, tiles))``), in any order. A field holds up to 63; the
+# quick readers pack at most MAX_PACKED tiles, so no field ever spills into the next.
+
+PACK_BITS = 6
+MAX_PACKED = 32
+PACK_WEIGHT: dict[Tile, int] = {t: 1 << (PACK_BITS * i) for i, t in enumerate(ALL_TILES)}
+#: The top bit of every field.
+_PACK_TOP = sum((1 << (PACK_BITS - 1)) * w for w in PACK_WEIGHT.values())
+#: id(deck) -> (deck, bias). The entry holds the deck itself, so its id cannot be reused.
+_PACK_BIAS: dict[int, tuple[Counter, int]] = {}
+
+
+def packed_fits(packed: int, deck: Counter) -> bool:
+    """True when the packed multiset (at most MAX_PACKED tiles) can be drawn from the deck.
+
+    Adding (31 − copies in the deck) to each field makes it reach 32, its top bit, exactly
+    when the multiset holds more copies of that kind than the deck (a field stays below 64)."""
+    entry = _PACK_BIAS.get(id(deck))
+    if entry is None:
+        bias = sum(((1 << (PACK_BITS - 1)) - 1 - deck.get(t, 0)) * w for t, w in PACK_WEIGHT.items())
+        entry = _PACK_BIAS[id(deck)] = (deck, bias)
+    return not (packed + entry[1]) & _PACK_TOP
+
+
 def tiles_fit(tiles: list[Tile], deck: Counter) -> bool:
     """True when the multiset of tiles can be drawn from the deck."""
     seen: Counter = Counter(tiles)

@@ -43,6 +43,27 @@ def _components(mask: int) -> tuple[int, ...]:
 #: 128 possibilities, so the connectivity is looked up, never searched.
 COMPONENTS: tuple[tuple[int, ...], ...] = tuple(_components(m) for m in range(_FULL + 1))
 
+
+# What ``report`` must look at, by the graph after the play and the open ends after it:
+_SAME = 4        # both ends show 1, 4 or 5: a classic SuanZhang if that pip is used up
+_TWO_THREE = 8   # the ends show 2 and 3: classic if both are used up
+_CUT_4 = 1       # pip 4 is in neither open end's component: smothered if a 4 is still hidden
+_CUT_5 = 2       # the same for 5
+
+
+def _checks(comp: tuple[int, ...]) -> tuple[int, ...]:
+    """Index lo·7 + hi: the bits above that apply."""
+    return tuple((_SAME if lo == hi and lo in (1, 4, 5) else 0)
+                 | (_TWO_THREE if {lo, hi} == {2, 3} else 0)
+                 | (_CUT_4 if comp[4] not in (comp[lo], comp[hi]) else 0)
+                 | (_CUT_5 if comp[5] not in (comp[lo], comp[hi]) else 0)
+                 for lo in range(7) for hi in range(7))
+
+
+#: The tests of §6.4 that can apply, for every graph and pair of open ends (128 × 49 entries):
+#: ``report`` looks them up once per play, and most plays need nothing more (entry 0).
+CHECKS: tuple[tuple[int, ...], ...] = tuple(_checks(c) for c in COMPONENTS)
+
 ONES, FOURS, FIVES, TWO_THREE = "ones", "fours", "fives", "two_three"
 SMOTHERED_FOURS, SMOTHERED_FIVES = "smothered_fours", "smothered_fives"
 CLASSIC_KINDS = (ONES, FOURS, FIVES, TWO_THREE)
@@ -64,21 +85,17 @@ def report(left, copies: dict[Tile, int], mask: int, tile: Tile, side: int, ends
         lo, hi = other, ends[1]
     else:
         lo, hi = ends[0], other
+    check = CHECKS[mask if copies[tile] > 1 else mask & ~_BIT[tile]][lo * 7 + hi]
+    if not check:
+        return None
     # left[] after the play: the two halves of the tile are now face up.
-    if lo == hi:
-        if lo in _CLASSIC_SAME and left[lo] - (lo == a) - (lo == b) == 0:
-            return _CLASSIC_SAME[lo]
-    elif lo + hi == 5 and lo * hi == 6:  # {2, 3}
-        if left[2] - (a == 2) - (b == 2) == 0 and left[3] - (a == 3) - (b == 3) == 0:
-            return TWO_THREE
-    m = mask if copies[tile] > 1 else mask & ~_BIT[tile]
-    comp = COMPONENTS[m]
-    cl, cr = comp[lo], comp[hi]
-    c4 = comp[4]
-    if left[4] - (a == 4) - (b == 4) > 0 and c4 != cl and c4 != cr:
+    if check & _SAME and left[lo] - (lo == a) - (lo == b) == 0:
+        return _CLASSIC_SAME[lo]
+    if check & _TWO_THREE and left[2] - (a == 2) - (b == 2) == 0 and left[3] - (a == 3) - (b == 3) == 0:
+        return TWO_THREE
+    if check & _CUT_4 and left[4] - (a == 4) - (b == 4) > 0:
         return SMOTHERED_FOURS
-    c5 = comp[5]
-    if left[5] - (a == 5) - (b == 5) > 0 and c5 != cl and c5 != cr:
+    if check & _CUT_5 and left[5] - (a == 5) - (b == 5) > 0:
         return SMOTHERED_FIVES
     return None
 
@@ -129,12 +146,13 @@ class SuanZhangWatch:
         """Returns True when a smothered SuanZhang ends the deal at once (DN-SZ-6)."""
         left = self.left
         copies = self.copies
-        kind = None
         if self.block is None:  # at most one per deal (DN-SZ-9)
             kind = report(left, copies, self.mask, tile, side, ends)
             if kind is not None:
                 self.block = Block(move=k, tile=tile, side=side, ends=ends, kind=kind, left=tuple(left),
                                    copies=dict(copies), mask=self.mask)
+        else:
+            kind = None
         # The tile is now face up (inlined _take: this runs on every play).
         a, b = tile
         left[a] -= 1
@@ -184,8 +202,9 @@ def ding_niu_transfers(points: list[int], blamed_blocker: int | None) -> tuple[l
         pay(transfers, blamed_blocker, winner, 12)
     else:
         factor = 2 if blamed_blocker is not None else 1
-        for s in range(len(points)):
-            pay(transfers, s, winner, factor * (places[s] - 1))
+        # What pay() would add, seat by seat: everyone but the winner (place 1) pays.
+        transfers = [{"from": s, "to": winner, "amount": factor * (place - 1)}
+                     for s, place in enumerate(places) if place > 1]
     return places, transfers
 
 

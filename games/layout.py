@@ -15,10 +15,10 @@ Game-specific watching (Ding Niu's SuanZhang) plugs in through a small ``Watch``
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .decks import MAX_PACKED, PACK_WEIGHT, packed_fits
 from .record import Problems, read_tile
 from .tiles import ALL_TILES, Tile, tile_str
 
@@ -310,8 +310,8 @@ def quick_replay(raw: object, raw_left: object, n: int, deal: int, two_arms: boo
     A valid record gives exactly what the careful path gives; this one is only faster (one
     loop, no move tuples, the deck counted once at the end).
     """
-    if type(raw) is not list or not raw or len(raw) > n * deal:
-        return None
+    if type(raw) is not list or not raw or len(raw) > n * deal or n * deal > MAX_PACKED:
+        return None  # (no game deals more than MAX_PACKED tiles; the careful path would cope)
     try:
         return _quick(raw, raw_left, n, deal, two_arms, deck, watch)
     except (TypeError, KeyError, AttributeError):
@@ -350,6 +350,7 @@ def _quick(raw: list, raw_left: object, n: int, deal: int, two_arms: bool, deck,
     tiles = [tile]
     append = tiles.append
     pass_ends: list[tuple[int, tuple[int, ...]]] = []
+    play = watch.play if watch is not None else None
     in_row = 0
     end = None
     k = 0
@@ -402,7 +403,7 @@ def _quick(raw: list, raw_left: object, n: int, deal: int, two_arms: bool, deck,
                 side = 1
             else:
                 return None
-            smothered = a != b and watch is not None and watch.play(k, tile, side, (e0, e1))
+            smothered = a != b and play is not None and play(k, tile, side, (e0, e1))
             if side == 0:
                 e0 = a + b - e0
             else:
@@ -436,10 +437,9 @@ def _quick(raw: list, raw_left: object, n: int, deal: int, two_arms: bool, deck,
         if (used_count - s + n - 1) // n + len(kept) != deal or None in kept:
             return None
         everything += kept
-    in_deck = deck.get
-    for tile, c in Counter(everything).items():
-        if in_deck(tile, 0) < c:
-            return None
+    # n·deal tiles in all (at most MAX_PACKED, checked on entry), counted as one packed int.
+    if not packed_fits(sum(map(PACK_WEIGHT.__getitem__, everything)), deck):
+        return None
     used = [tiles[s::n] for s in range(n)]
     down: list[list[Tile]] = [[] for _ in range(n)]
     for j, _ in pass_ends:

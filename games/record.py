@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from .decks import deck_name
 from .tiles import Tile, parse_tile, tile_str
@@ -43,6 +43,11 @@ GAME_FIELDS: dict[str, tuple[str, ...]] = {
     "tau_ngau": ("banker", "stakes", "bet", "hands", "declared"),
     "da_ling": ("table", "groups"),
 }
+
+
+#: game -> every top-level field its records may hold, built once rather than per record.
+_ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+    game: frozenset(COMMON_FIELDS) | frozenset(fields) for game, fields in GAME_FIELDS.items()}
 
 
 def is_int(value: object) -> bool:
@@ -160,7 +165,7 @@ def read_common(record: object, p: Problems) -> Common | None:
         else:
             p.error("game", "unknown_game", "Unknown game; it must be one of: " + ", ".join(GAMES) + ".")
         return None
-    allowed = set(COMMON_FIELDS) | set(GAME_FIELDS[game])
+    allowed = _ALLOWED_FIELDS[game]
     for key in record:
         if key not in allowed:
             shown = key if isinstance(key, str) and len(key) <= 40 else "this field"
@@ -286,10 +291,10 @@ def check_deck(placed: Iterable[tuple[Tile, str]], deck: Counter, p: Problems) -
     return ok
 
 
-def check_seat_count(common: Common, allowed: Iterable[int], p: Problems) -> bool:
-    allowed = sorted(allowed)
-    if common.n in allowed:
+def check_seat_count(common: Common, allowed: Collection[int], p: Problems) -> bool:
+    if common.n in allowed:  # the usual case: no sorting, no message
         return True
+    allowed = sorted(allowed)
     if len(allowed) == 1:
         need = f"exactly {allowed[0]}"
     else:

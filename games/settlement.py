@@ -59,12 +59,13 @@ def places_ding_niu(points: Sequence[int]) -> list[int]:
     """DN-5: the winner is the first by (points, seat); the rest go by (points, −seat), so a tie
     below first place favours the upper hand."""
     n = len(points)
-    winner = min(range(n), key=lambda s: (points[s], s))
-    rest = sorted((s for s in range(n) if s != winner), key=lambda s: (points[s], -s))
+    winner = points.index(min(points))  # the first seat with the fewest points
+    # Plain (points, −seat) tuples sort without a key function.
+    rest = sorted([(points[s], -s) for s in range(n) if s != winner])
     places = [0] * n
     places[winner] = 1
-    for place, seat in enumerate(rest, start=2):
-        places[seat] = place
+    for place, (_, minus_seat) in enumerate(rest, start=2):
+        places[-minus_seat] = place
     return places
 
 
