@@ -299,35 +299,39 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
     return t
 
 
-def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
-    """draft → running."""
+#: The status pipeline: action -> (from, to, the time field it stamps, the verb of the refusal).
+_TOURNAMENT_MOVES = {
+    "tournament_start": (Tournament.Status.DRAFT, Tournament.Status.RUNNING, "started_at", "start"),
+    "tournament_finish": (Tournament.Status.RUNNING, Tournament.Status.FINISHED, "finished_at", "finish"),
+}
+
+
+def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> Tournament:
+    source, target, stamp, verb = _TOURNAMENT_MOVES[action]
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require_director_of(actor, t.club)
-        if t.status != Tournament.Status.DRAFT:
-            raise Conflict(f"Only a draft tournament can start; this one is {t.status}.", code="bad_status")
-        t.status = Tournament.Status.RUNNING
-        t.started_at = timezone.now()
-        t.save(update_fields=["status", "started_at"])
-        _log(actor, "tournament_start", t, tournament=t)
-    tournament.status, tournament.started_at = t.status, t.started_at
+        if t.status != source:
+            raise Conflict(f"Only a {source} tournament can {verb}; this one is {t.status}.", code="bad_status")
+        t.status = target
+        setattr(t, stamp, timezone.now())
+        t.save(update_fields=["status", stamp])
+        _log(actor, action, t, tournament=t)
+        if target == Tournament.Status.FINISHED:
+            _enqueue_standings(t.pk)
+    tournament.status = t.status
+    setattr(tournament, stamp, getattr(t, stamp))
     return t
+
+
+def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
+    """draft → running."""
+    return _tournament_move(actor=actor, tournament=tournament, action="tournament_start")
 
 
 def tournament_finish(*, actor: Actor, tournament: Tournament) -> Tournament:
     """running → finished (read-only from then on). Standings are refreshed on commit."""
-    with transaction.atomic():
-        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        require_director_of(actor, t.club)
-        if t.status != Tournament.Status.RUNNING:
-            raise Conflict(f"Only a running tournament can finish; this one is {t.status}.", code="bad_status")
-        t.status = Tournament.Status.FINISHED
-        t.finished_at = timezone.now()
-        t.save(update_fields=["status", "finished_at"])
-        _log(actor, "tournament_finish", t, tournament=t)
-        _enqueue_standings(t.pk)
-    tournament.status, tournament.finished_at = t.status, t.finished_at
-    return t
+    return _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
 
 
 def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:

@@ -13,42 +13,18 @@ from games.connecting import (ce_deng_status, deck_totals, kko_li_payers, neares
 from games.decks import CHINESE_32, DING_NIU_24, KKO_LI_24
 from games.simulate import record_from_hands, simulate
 from games.tiles import parse_tile
+from .helpers import error_at, ok, refused
+from .helpers import nets_by_name as nets
 
 FOUR = ["Anna", "Bob", "Celine", "Dominic"]
 
 
-def ok(record: dict) -> dict:
-    result = evaluate(record)
-    assert result["ok"] is True, result.get("errors")
-    nets = [s["net"] for s in result["seats"]]
-    assert sum(nets) == 0
-    by_seat = [0] * len(nets)
-    for t in result["transfers"]:
-        assert t["amount"] > 0 and t["from"] != t["to"]
-        by_seat[t["from"]] -= t["amount"]
-        by_seat[t["to"]] += t["amount"]
-    assert by_seat == nets
-    return result
 
 
-def refused(record: dict) -> list[dict]:
-    result = evaluate(record)
-    assert result["ok"] is False, result
-    assert set(result) == {"ok", "errors"}
-    return result["errors"]
 
 
-def error_at(record: dict, path: str, code: str | None = None) -> dict:
-    errors = refused(record)
-    found = [e for e in errors if e["path"] == path]
-    assert found, errors
-    if code is not None:
-        assert found[0]["code"] == code, found
-    return found[0]
 
 
-def nets(result: dict) -> dict[str, int]:
-    return {s["name"]: s["net"] for s in result["seats"]}
 
 
 def tiles(*texts: str) -> list:

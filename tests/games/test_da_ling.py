@@ -7,10 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import evaluate
 from games.da_ling import colour_pips, matches, residues, settle, target_and_colour
 from games.decks import CHINESE_32
 from games.tiles import parse_tile, tile_str
+from .helpers import error_set as errors
+from .helpers import nets_in_order as nets
+from .helpers import ok
 
 DECK_LIST = [tile_str(t) for t, n in sorted(CHINESE_32.items()) for _ in range(n)]
 
@@ -32,20 +34,10 @@ def record(table: str, *hands: str, variant=None) -> dict:
     return rec
 
 
-def ok(rec) -> dict:
-    result = evaluate(rec)
-    assert result["ok"] is True, result.get("errors")
-    return result
 
 
-def nets(result) -> list[int]:
-    return [s["net"] for s in result["seats"]]
 
 
-def errors(rec) -> set[tuple[str, str]]:
-    result = evaluate(rec)
-    assert result["ok"] is False
-    return {(e["path"], e["code"]) for e in result["errors"]}
 
 
 # ---------------------------------------------------------------------------------------

@@ -7,40 +7,20 @@ import random
 
 import pytest
 
-from games import evaluate
 from games.decks import DING_NIU_24
 from games.ding_niu import (COMPONENTS, START_COPIES, START_LEFT, Block, SuanZhangWatch, ding_niu_transfers,
                             had_safe_play, report)
 from games.tiles import parse_tile, tile_str
+from .helpers import error_at, ok
+from .helpers import nets_by_name as nets
 
 SEATS = ["Adam", "Boris", "Valentine", "George"]
 
 
-def ok(record: dict) -> dict:
-    result = evaluate(record)
-    assert result["ok"] is True, result.get("errors")
-    nets = [s["net"] for s in result["seats"]]
-    assert sum(nets) == 0
-    by_seat = [0] * 4
-    for t in result["transfers"]:
-        by_seat[t["from"]] -= t["amount"]
-        by_seat[t["to"]] += t["amount"]
-    assert by_seat == nets
-    return result
 
 
-def error_at(record: dict, path: str, code: str | None = None) -> dict:
-    result = evaluate(record)
-    assert result["ok"] is False, result
-    found = [e for e in result["errors"] if e["path"] == path]
-    assert found, result["errors"]
-    if code is not None:
-        assert found[0]["code"] == code
-    return found[0]
 
 
-def nets(result: dict) -> dict[str, int]:
-    return {s["name"]: s["net"] for s in result["seats"]}
 
 
 def places(result: dict) -> dict[str, int]:

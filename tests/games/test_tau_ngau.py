@@ -15,6 +15,9 @@ from games.decks import CHINESE_32
 from games.tau_ngau import (SeatPlay, build_table, distinct_hands, hand_value, is_bull, next_banker,
                             rest_values, settle)
 from games.tiles import parse_tile, tile_str
+from .helpers import error_set as errors
+from .helpers import nets_in_order as nets
+from .helpers import ok
 
 DECK_LIST = [tile_str(t) for t, n in sorted(CHINESE_32.items()) for _ in range(n)]
 
@@ -48,20 +51,10 @@ def record(hands, banker=0, stakes=None, variant=None, **extra) -> dict:
     return rec
 
 
-def ok(rec) -> dict:
-    result = evaluate(rec)
-    assert result["ok"] is True, result.get("errors")
-    return result
 
 
-def nets(result) -> list[int]:
-    return [s["net"] for s in result["seats"]]
 
 
-def errors(rec) -> set[tuple[str, str]]:
-    result = evaluate(rec)
-    assert result["ok"] is False
-    return {(e["path"], e["code"]) for e in result["errors"]}
 
 
 # ---------------------------------------------------------------------------------------
