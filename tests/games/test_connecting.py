@@ -13,18 +13,11 @@ from games.connecting import (ce_deng_status, deck_totals, kko_li_payers, neares
 from games.decks import CHINESE_32, DING_NIU_24, KKO_LI_24
 from games.simulate import record_from_hands, simulate
 from games.tiles import parse_tile
+
 from .helpers import error_at, ok, refused
 from .helpers import nets_by_name as nets
 
 FOUR = ["Anna", "Bob", "Celine", "Dominic"]
-
-
-
-
-
-
-
-
 
 
 def tiles(*texts: str) -> list:

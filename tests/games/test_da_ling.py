@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from games.da_ling import colour_pips, matches, residues, settle, target_and_colour
 from games.decks import CHINESE_32
 from games.tiles import parse_tile, tile_str
+
 from .helpers import error_set as errors
 from .helpers import nets_in_order as nets
 from .helpers import ok
@@ -32,12 +33,6 @@ def record(table: str, *hands: str, variant=None) -> dict:
     if variant:
         rec["variant"] = variant
     return rec
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------

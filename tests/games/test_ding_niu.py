@@ -11,16 +11,11 @@ from games.decks import DING_NIU_24
 from games.ding_niu import (COMPONENTS, START_COPIES, START_LEFT, Block, SuanZhangWatch, ding_niu_transfers,
                             had_safe_play, report)
 from games.tiles import parse_tile, tile_str
+
 from .helpers import error_at, ok
 from .helpers import nets_by_name as nets
 
 SEATS = ["Adam", "Boris", "Valentine", "George"]
-
-
-
-
-
-
 
 
 def places(result: dict) -> dict[str, int]:

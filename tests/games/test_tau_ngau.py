@@ -15,6 +15,7 @@ from games.decks import CHINESE_32
 from games.tau_ngau import (SeatPlay, build_table, distinct_hands, hand_value, is_bull, next_banker,
                             rest_values, settle)
 from games.tiles import parse_tile, tile_str
+
 from .helpers import error_set as errors
 from .helpers import nets_in_order as nets
 from .helpers import ok
@@ -49,12 +50,6 @@ def record(hands, banker=0, stakes=None, variant=None, **extra) -> dict:
         rec["variant"] = variant
     rec.update(extra)
     return rec
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------
