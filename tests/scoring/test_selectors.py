@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 
 from scoring import selectors, services
 from scoring.models import RoundRevision
@@ -47,6 +48,30 @@ def test_round_history_and_revisions(jie_long):
     assert revs[1]["actor"] == "director alice" and revs[1]["reason"] == "wrong leader"
 
 
+def _disable_revision_guard():
+    """Switch off the trigger of migration 0002 inside this test's transaction (rolled back
+    with it), as an attacker with the database owner's rights could."""
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            # Run the deferred foreign-key checks now: ALTER TABLE refuses while they are pending.
+            cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cur.execute("ALTER TABLE scoring_roundrevision DISABLE TRIGGER scoring_roundrevision_immutable")
+        else:
+            cur.execute("DROP TRIGGER scoring_roundrevision_immutable")
+
+
+def test_a_stored_revision_cannot_be_changed_in_the_database(jie_long):
+    s = jie_long
+    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    rev = RoundRevision.objects.get(round=rnd, number=1)
+    for change in ({"reason": "rewritten"}, {"result": {}}, {"hash": "0" * 64}):
+        with pytest.raises(DatabaseError, match="immutable"), transaction.atomic():
+            RoundRevision.objects.filter(pk=rev.pk).update(**change)
+    rev.refresh_from_db()
+    assert rev.reason == "" and rev.result["ok"] is True
+    assert selectors.round_verify_chain(rnd).ok
+
+
 def test_round_verify_chain_detects_tampering(jie_long):
     s = jie_long
     rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
@@ -55,7 +80,9 @@ def test_round_verify_chain_detects_tampering(jie_long):
                                expected_revision=i)
     assert selectors.round_verify_chain(rnd).as_dict() == {"ok": True, "checked": 4, "first_broken": None,
                                                            "problem": ""}
-    # someone edits revision 2's result behind the services' back
+    # someone with the database's owner rights switches the guard off and edits revision 2's
+    # result behind the services' back
+    _disable_revision_guard()
     rev2 = RoundRevision.objects.get(round=rnd, number=2)
     result = dict(rev2.result)
     result["seats"] = [{**seat, "net": 0} for seat in result["seats"]]
@@ -75,6 +102,7 @@ def test_round_verify_chain_detects_a_deleted_revision(jie_long):
     rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     services.round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="a", expected_revision=1)
     services.round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="b", expected_revision=2)
+    _disable_revision_guard()
     RoundRevision.objects.filter(round=rnd, number=2).update(reason="nothing happened")
     assert selectors.round_verify_chain(rnd).first_broken == 2
 
