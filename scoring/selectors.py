@@ -301,13 +301,18 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None) -> dict:
     return d
 
 
-def round_history(table: Table, *, include_voided: bool = True) -> list[dict]:
-    """Every deal of the table, in order, as ``round_detail`` dicts."""
+def round_history(table: Table, *, include_voided: bool = True, newest_first: bool = False,
+                  limit: int | None = None) -> list[dict]:
+    """The table's deals as ``round_detail`` dicts, in order (or newest first), at most ``limit``
+    of them: the slice is taken in the database, so a long table costs nothing extra."""
     seats = table_seats(table)
     qs = (Round.objects.filter(table=table).select_related("current_revision", "confirmed_by_user",
-                                                          "table__session__tournament").order_by("number"))
+                                                          "table__session__tournament")
+          .order_by("-number" if newest_first else "number"))
     if not include_voided:
         qs = qs.exclude(status=Round.Status.VOIDED)
+    if limit is not None:
+        qs = qs[:limit]
     return [round_detail(r, seats=seats) for r in qs]
 
 
@@ -323,11 +328,7 @@ def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = N
     """The table's deals for its pages: ``round_detail`` dicts plus ``entered_by_name``,
     ``confirmed_by_name`` and ``confirm_options`` (``(position, name)`` of the seats that may
     confirm: all but the one that entered it); newest first unless asked otherwise."""
-    rows = round_history(table)
-    if newest_first:
-        rows = rows[::-1]
-    if limit is not None:
-        rows = rows[:limit]
+    rows = round_history(table, newest_first=newest_first, limit=limit)
     for d in rows:
         names = [p["name"] for p in d["players"]]
         d["entered_by_name"] = names[d["entered_by"]] if isinstance(d.get("entered_by"), int) else None
@@ -339,12 +340,18 @@ def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = N
 def table_history(table: Table) -> list[dict]:
     """Every deal of the table (newest first) as ``round_rows``, each with ``revisions`` (every
     revision, newest first, as ``revision_detail``) and ``chain`` (``round_verify_chain``)."""
-    rounds = {r.pk: r for r in Round.objects.filter(table=table)}
+    # One query for every revision of the table and one for the seats, not several per deal.
+    seats = table_seats(table)
+    game = table.session.tournament.game
+    current = dict(Round.objects.filter(table=table).values_list("pk", "current_revision_id"))
+    revisions: dict[int, list[RoundRevision]] = {}
+    for rev in RoundRevision.objects.filter(round__table=table).order_by("round_id", "number"):
+        revisions.setdefault(rev.round_id, []).append(rev)
     out = []
     for d in round_rows(table):
-        rnd = rounds[d["id"]]
-        d["revisions"] = round_revisions(rnd)[::-1]
-        d["chain"] = round_verify_chain(rnd)
+        revs = revisions.get(d["id"], [])
+        d["revisions"] = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]
+        d["chain"] = _verify_chain(revs, current[d["id"]])
         out.append(d)
     return out
 
@@ -362,8 +369,14 @@ class ChainReport:
 
 def round_verify_chain(rnd: Round) -> ChainReport:
     """Recompute every revision's hash and link; report the first one that does not hold."""
-    prev = ""
     revs = list(RoundRevision.objects.filter(round=rnd).order_by("number"))
+    current = Round.objects.filter(pk=rnd.pk).values_list("current_revision_id", flat=True).first()
+    return _verify_chain(revs, current)
+
+
+def _verify_chain(revs: list[RoundRevision], current_revision_id: int | None) -> ChainReport:
+    """``round_verify_chain`` on revisions already read (oldest first)."""
+    prev = ""
     for expected_number, rev in enumerate(revs, start=1):
         if rev.number != expected_number:
             return ChainReport(False, expected_number - 1, rev.number, f"revision {expected_number} is missing")
@@ -372,8 +385,7 @@ def round_verify_chain(rnd: Round) -> ChainReport:
         if hash_of_revision(rev) != rev.hash:
             return ChainReport(False, expected_number - 1, rev.number, "the content does not match its hash")
         prev = rev.hash
-    current = Round.objects.filter(pk=rnd.pk).values_list("current_revision_id", flat=True).first()
-    if revs and current != revs[-1].pk:
+    if revs and current_revision_id != revs[-1].pk:
         return ChainReport(False, len(revs), revs[-1].number, "the current revision is not the latest")
     return ChainReport(True, len(revs))
 

@@ -503,24 +503,19 @@ def round_build_record(*, table: Table, body: Any, defaults: dict | None = None,
                                   f"Leave out {key}: the table knows its game, rules and seats."))
     connecting = game in games.CONNECTING_GAMES
     resolved: dict[str, Any] = {}
-    if connecting:
-        leader = body.get("leader", defaults.get("leader", 0))
-        if leader is None:
-            leader = defaults.get("leader") or 0
-        if not _is_seat(leader, n):
-            errors.append(problem("leader", "bad_seat", f"leader is the seat position (0 to {n - 1}) that led."))
-        resolved["leader"] = leader
-    elif "leader" in body:
-        errors.append(problem("leader", "unknown_field", f"{games.GAME_NAMES[game]} has no leader."))
-    if game == "tau_ngau":
-        banker = body.get("banker", defaults.get("banker", 0))
-        if banker is None:
-            banker = defaults.get("banker") or 0
-        if not _is_seat(banker, n):
-            errors.append(problem("banker", "bad_seat", f"banker is the banker's seat position (0 to {n - 1})."))
-        resolved["banker"] = banker
-    elif "banker" in body:
-        errors.append(problem("banker", "unknown_field", f"{games.GAME_NAMES[game]} has no banker."))
+    # The seat that starts the deal: the leader in connecting games, the banker in Tau Ngau.
+    for key, applies, refusal in (("leader", connecting, "leader is the seat position (0 to {last}) that led."),
+                                  ("banker", game == "tau_ngau", "banker is the banker's seat position (0 to {last}).")):
+        if not applies:
+            if key in body:
+                errors.append(problem(key, "unknown_field", f"{games.GAME_NAMES[game]} has no {key}."))
+            continue
+        seat = body.get(key, defaults.get(key, 0))
+        if seat is None:
+            seat = defaults.get(key) or 0
+        if not _is_seat(seat, n):
+            errors.append(problem(key, "bad_seat", refusal.format(last=n - 1)))
+        resolved[key] = seat
     entered_by = body.get("entered_by", defaults.get("entered_by"))
     if entered_by is not None and not _is_seat(entered_by, n):
         errors.append(problem("entered_by", "bad_seat",

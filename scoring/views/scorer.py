@@ -131,20 +131,22 @@ def table_page(request, token: str):
     return redirect(reverse("scorer-table", args=[token]) + "#deals")
 
 
-def _round_or_404(request, table, round_id):
+def _table_and_round(token: str, round_id: int):
+    """The link's table and one of its deals, or (None, None) when either is not there: a wrong
+    link and a deal of another table look the same to the scorer."""
+    table = _table_or_none(token)
+    if table is None:
+        return None, None
     try:
-        return selectors.round_of_table(table, round_id)
+        return table, selectors.round_of_table(table, round_id)
     except NotFound:
-        return None
+        return None, None
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def round_correct(request, token: str, round_id: int):
-    table = _table_or_none(token)
-    if table is None:
-        return _invalid_link(request)
-    rnd = _round_or_404(request, table, round_id)
+    table, rnd = _table_and_round(token, round_id)
     if rnd is None:
         return _invalid_link(request)
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
@@ -202,10 +204,7 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
 
 
 def _round_action(request, token, round_id, call, done: str):
-    table = _table_or_none(token)
-    if table is None:
-        return _invalid_link(request)
-    rnd = _round_or_404(request, table, round_id)
+    table, rnd = _table_and_round(token, round_id)
     if rnd is None:
         return _invalid_link(request)
     actor = actor_from_request(request, table=table)
