@@ -1,5 +1,5 @@
-"""The Django admin for directors: every model; revisions, the action log, idempotency keys and
-standings are read-only (they are written by services only)."""
+"""The Django admin, for superusers only (``gupai_site.admin``) and read-only: it is a window on
+the data, never a way around the services and their audit rows."""
 
 from django.contrib import admin
 
@@ -18,28 +18,35 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ReadOnlyAdmin):
     list_display = ("name", "slug", "created_at")
-    prepopulated_fields = {"slug": ("name",)}
-    filter_horizontal = ("directors",)
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ReadOnlyAdmin):
     list_display = ("name", "club")
     list_filter = ("club",)
     search_fields = ("name",)
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnlyInline):
     model = Entry
-    extra = 0
-    raw_id_fields = ("player",)
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ReadOnlyAdmin):
     list_display = ("name", "club", "game", "status", "public", "require_confirmation")
     list_filter = ("status", "game", "public", "club")
     search_fields = ("name", "slug")
@@ -47,42 +54,35 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ReadOnlyAdmin):
     list_display = ("player", "tournament")
     list_filter = ("tournament",)
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "number", "created_at")
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ("name", "session", "scorer_token_created_at")
-    readonly_fields = ("scorer_token_hash", "scorer_token_created_at")
+    exclude = ("scorer_token_hash",)
     inlines = [SeatInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ("table", "position", "entry")
 
 
-class RevisionInline(admin.TabularInline):
+class RevisionInline(ReadOnlyInline):
     model = RoundRevision
-    extra = 0
-    can_delete = False
     fields = ("number", "actor_label", "reason", "created_at", "hash")
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Round)

@@ -5,3 +5,7 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = "Tournament scoring"
+
+    def ready(self) -> None:
+        # Register the Celery tasks: services enqueue them by name (services.common.enqueue_on_commit).
+        from . import tasks  # noqa: F401

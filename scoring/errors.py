@@ -1,8 +1,8 @@
 """Domain exceptions raised by services (and a few selectors).
 
-API views and page views map them to HTTP: every one carries ``errors``, a list of
-``{"path", "code", "message"}`` (``path`` relative to the request body, ``""`` for the whole
-request), and ``http_status``.
+Every one carries ``errors``, a list of ``{"path", "code", "message"}`` (``path`` relative to
+the request body, ``""`` for the whole request). The API and the pages turn them into HTTP
+answers (``scoring.http.status_of``); the domain knows nothing of HTTP.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ def problem(path: str, code: str, message: str) -> dict:
 
 
 class DomainError(Exception):
-    http_status = 400
     default_code = "error"
 
     def __init__(self, message: str = "", *, errors: list[dict] | None = None, code: str | None = None,
@@ -31,7 +30,6 @@ class DomainError(Exception):
 class ValidationFailed(DomainError):
     """Bad input (400). For rounds, ``errors`` are the engine's, with body-relative paths."""
 
-    http_status = 400
     default_code = "invalid"
 
     def __init__(self, message: str = "", *, errors: list[dict] | None = None, code: str | None = None,
@@ -41,38 +39,32 @@ class ValidationFailed(DomainError):
 
 
 class PermissionDenied(DomainError):
-    http_status = 403
     default_code = "permission_denied"
 
 
 class NotFound(DomainError):
-    http_status = 404
     default_code = "not_found"
 
 
 class Conflict(DomainError):
     """The request is fine, but the state of the thing does not allow it (409)."""
 
-    http_status = 409
     default_code = "conflict"
 
 
 class PreconditionFailed(DomainError):
     """``If-Match`` names a revision that is no longer current (412)."""
 
-    http_status = 412
     default_code = "stale_revision"
 
 
 class PreconditionRequired(DomainError):
     """``If-Match`` is missing (428)."""
 
-    http_status = 428
     default_code = "if_match_required"
 
 
 class IdempotencyKeyReused(DomainError):
     """The same ``Idempotency-Key`` was sent with a different body (422)."""
 
-    http_status = 422
     default_code = "idempotency_key_reused"

@@ -252,10 +252,32 @@ class RoundRevision(models.Model):
 class ActionLog(models.Model):
     """Every service call that changes anything: who, what, when, from where."""
 
+    class Action(models.TextChoices):
+        DIRECTOR_CREATE = "director_create"
+        AUTH_TOKEN_CREATE = "auth_token_create"
+        CLUB_CREATE = "club_create"
+        CLUB_DIRECTOR_ADD = "club_director_add"
+        PLAYER_CREATE = "player_create"
+        TOURNAMENT_CREATE = "tournament_create"
+        TOURNAMENT_UPDATE = "tournament_update"
+        TOURNAMENT_START = "tournament_start"
+        TOURNAMENT_FINISH = "tournament_finish"
+        ENTRY_CREATE = "entry_create"
+        SESSION_CREATE = "session_create"
+        TABLE_CREATE = "table_create"
+        TABLE_SCORER_TOKEN_ROTATE = "table_scorer_token_rotate"
+        ROUND_RECORD = "round_record"
+        ROUND_CORRECT = "round_correct"
+        ROUND_CONFIRM = "round_confirm"
+        ROUND_VOID = "round_void"
+        ROUND_DISPUTE = "round_dispute"
+        ROUND_DISPUTE_RESOLVE = "round_dispute_resolve"
+        IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
+
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     actor_label = models.CharField(max_length=200)
-    action = models.CharField(max_length=60)
+    action = models.CharField(max_length=60, choices=Action.choices)
     target_model = models.CharField(max_length=60, blank=True, default="")
     target_id = models.CharField(max_length=40, blank=True, default="")
     tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,

@@ -8,67 +8,22 @@ from __future__ import annotations
 
 import json
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, status
+from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
-from rest_framework.views import exception_handler as drf_exception_handler
 
-from .. import selectors, services
+from .. import links, selectors, services
 from ..actors import require_director, require_director_of, require_table_access
 from ..auth import ScorerAuthentication, actor_from_request, client_ip
-from ..errors import DomainError, ValidationFailed, problem
+from ..errors import ValidationFailed
+from ..http import etag, parse_if_match
 from ..models import Club, Player, Round, Tournament
 from . import serializers as s
-
-# ------------------------------------------------------------------------------------------------
-# Errors
-
-
-def _flatten(detail, path: str = "") -> list[dict]:
-    if isinstance(detail, dict):
-        out = []
-        for key, value in detail.items():
-            sub = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
-            out += _flatten(value, sub)
-        return out
-    if isinstance(detail, list):
-        if all(isinstance(x, exceptions.ErrorDetail) or isinstance(x, str) for x in detail):
-            return [problem(path, getattr(x, "code", "invalid") or "invalid", str(x)) for x in detail]
-        out = []
-        for i, value in enumerate(detail):
-            out += _flatten(value, f"{path}[{i}]")
-        return out
-    return [problem(path, getattr(detail, "code", "invalid") or "invalid", str(detail))]
-
-
-def api_exception_handler(exc, context):
-    if isinstance(exc, DomainError):
-        data = {"errors": exc.errors}
-        if exc.http_status != 400:
-            data["detail"] = exc.message
-        return Response(data, status=exc.http_status)
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
-    if isinstance(exc, exceptions.ValidationError):
-        response.data = {"errors": _flatten(exc.detail)}
-    else:
-        message = str(exc.detail) if not isinstance(exc.detail, (dict, list)) else json.dumps(exc.detail)
-        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
-        response.data = {"errors": [problem("", code, message)], "detail": message}
-    return response
-
 
 ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`")
 COMMON_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 409: ERRORS}
@@ -78,16 +33,9 @@ def _json(data):
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
 
 
-def _etag(revision: int) -> str:
-    return f'"{revision}"'
-
-
 class ApiView(APIView):
     authentication_classes = [TokenAuthentication, ScorerAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
-
-    def get_exception_handler(self):
-        return api_exception_handler
 
     @property
     def actor(self):
@@ -116,9 +64,6 @@ def _table_data(table, request=None) -> dict:
 class AuthTokenView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-
-    def get_exception_handler(self):
-        return api_exception_handler
 
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`.",
@@ -278,7 +223,7 @@ class TournamentTablesView(ApiView):
         data = self.parse(s.TableInputSerializer)
         table, token = services.table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
-        body = {**_table_data(table), "scorer_url": selectors.scorer_url(token, request), "scorer_token": token}
+        body = {**_table_data(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
         return Response(_json(body), status=status.HTTP_201_CREATED)
 
 
@@ -300,7 +245,7 @@ class TableScorerTokenView(ApiView):
     def post(self, request, pk: int):
         table = selectors.table_get(pk)
         token = services.table_scorer_token_rotate(actor=self.actor, table=table)
-        return Response({"scorer_url": selectors.scorer_url(token, request), "scorer_token": token})
+        return Response({"scorer_url": links.scorer_url(token, request), "scorer_token": token})
 
 
 ROUND_BODY_DOC = (
@@ -333,14 +278,14 @@ class TableRoundsView(ApiView):
         key = request.headers.get("Idempotency-Key")
         if key is not None:
             outcome = services.round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
-            headers = {"ETag": _etag(outcome.body.get("revision", 1))}
+            headers = {"ETag": etag(outcome.body.get("revision", 1))}
             if outcome.replayed:
                 headers["Idempotent-Replayed"] = "true"
             return Response(outcome.body, status=outcome.status, headers=headers)
         rnd = services.round_record(actor=self.actor, table=table, body=request.data)
         rnd = selectors.round_get(rnd.pk)
         return Response(_json(selectors.round_detail(rnd)), status=status.HTTP_201_CREATED,
-                        headers={"ETag": _etag(rnd.current_revision.number)})
+                        headers={"ETag": etag(rnd.current_revision.number)})
 
 
 class TableRoundPreviewView(ApiView):
@@ -350,7 +295,7 @@ class TableRoundPreviewView(ApiView):
     def post(self, request, pk: int):
         table = selectors.table_get(pk)
         require_table_access(self.actor, table)
-        preview = services.round_preview(table=table, body=request.data)
+        preview = selectors.table_round_preview(table=table, body=request.data)
         if not preview.ok:
             return Response({"errors": preview.errors}, status=status.HTTP_400_BAD_REQUEST)
         return Response(_json(preview.as_dict()))
@@ -367,7 +312,7 @@ def _round_for(view: ApiView, pk) -> Round:
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
     rnd = selectors.round_get(rnd.pk)
-    return Response(_json(selectors.round_detail(rnd)), status=code, headers={"ETag": _etag(rnd.current_revision.number)})
+    return Response(_json(selectors.round_detail(rnd)), status=code, headers={"ETag": etag(rnd.current_revision.number)})
 
 
 class RoundDetailView(ApiView):
@@ -388,7 +333,7 @@ class RoundDetailView(ApiView):
         body = request.data
         reason = body.get("reason") if isinstance(body, dict) else None
         rnd = services.round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
-                                     expected_revision=request.headers.get("If-Match"))
+                                     expected_revision=parse_if_match(request.headers.get("If-Match")))
         return _round_response(rnd)
 
 

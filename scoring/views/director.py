@@ -23,7 +23,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import games
 
-from .. import selectors, services
+from .. import links, selectors, services
+from ..http import status_of
+from .._catalog_shim import get_game  # TEMPORARY
 from ..actors import require_director_of
 from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
@@ -118,7 +120,7 @@ def club_create(request, actor):
         club = services.club_create(actor=actor, name=name)
     except DomainError as e:
         return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
-                     status=e.http_status)
+                     status=status_of(e))
     messages.success(request, f"Club {club.name} created.")
     return redirect("director-club", club.pk)
 
@@ -187,7 +189,7 @@ def tournament_create(request, actor, club_id: int):
             require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
     except DomainError as e:
         fields = ("name", "game", "variant", "chip_value", "currency")
-        return _club_page(request, actor, club, t=t, t_errors=_errors_by_field(e.errors, fields), status=e.http_status)
+        return _club_page(request, actor, club, t=t, t_errors=_errors_by_field(e.errors, fields), status=status_of(e))
     messages.success(request, f"Tournament {tournament.name} created. Add entries and tables, then start it.")
     return redirect("director-tournament", tournament.pk)
 
@@ -201,19 +203,19 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
     for d in data["disputed"]:
         d["table_obj"] = tables.get(d["table"])
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
-    seat_range = services.SEAT_COUNTS[tournament.game]
+    counts = get_game(tournament.game).player_counts
     ctx = {
         **data,
         "game_name": games.GAME_NAMES[tournament.game],
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
         "candidates": selectors.players_not_entered(tournament),
-        "seat_slots": list(range(seat_range.stop - 1)),
-        "seat_min": seat_range.start,
+        "seat_slots": list(range(counts[-1])),
+        "seat_min": counts[0],
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
     }
     ctx.update(extra)
     raw = ctx["table_form"].get("seats") or []
-    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": f"Seat {i + 1}" + (" (optional)" if i >= seat_range.start else ""),
+    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": f"Seat {i + 1}" + (" (optional)" if i >= counts[0] else ""),
                            "value": raw[i] if i < len(raw) else "",
                            "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
     return render(request, "director/tournament.html", ctx, status=status)
@@ -281,9 +283,9 @@ def tournament_finish(request, actor, tournament_id: int):
 # Tables and scorer links
 
 def _keep_link(request, table, token: str) -> None:
-    links = request.session.get(SESSION_LINKS, {})
-    links[str(table.pk)] = token
-    request.session[SESSION_LINKS] = links
+    kept = request.session.get(SESSION_LINKS, {})
+    kept[str(table.pk)] = token
+    request.session[SESSION_LINKS] = kept
 
 
 @director_required
@@ -291,7 +293,7 @@ def _keep_link(request, table, token: str) -> None:
 def table_create(request, actor, tournament_id: int):
     tournament = _tournament(actor, tournament_id)
     name = request.POST.get("name", "")
-    raw = [request.POST.get(f"seat_{i}", "") for i in range(services.SEAT_COUNTS[tournament.game].stop - 1)]
+    raw = [request.POST.get(f"seat_{i}", "") for i in range(get_game(tournament.game).player_counts[-1])]
     chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
     entries = [int(r) if r.isdigit() else r for _, r in chosen]
     try:
@@ -306,7 +308,7 @@ def table_create(request, actor, tournament_id: int):
             elif path.startswith("entries[") and path[8:-1].isdigit() and int(path[8:-1]) < len(chosen):
                 key = f"seat_{chosen[int(path[8:-1])][0]}"
             errors.setdefault(key, []).append(err.get("message", ""))
-        return _dashboard(request, actor, tournament, status=e.http_status, table_errors=errors,
+        return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
                           table_form={"name": name, "seats": raw})
     _keep_link(request, table, token)
     messages.success(request, f"Table {table.name} created.")
@@ -332,13 +334,13 @@ def table_rotate(request, actor, table_id: int):
 def table_link(request, actor, table_id: int):
     """The scorer link and its QR code, shown once after create / rotate."""
     table = _table(actor, table_id)
-    links = request.session.get(SESSION_LINKS, {})
-    token = links.pop(str(table.pk), None)
-    request.session[SESSION_LINKS] = links
+    kept = request.session.get(SESSION_LINKS, {})
+    token = kept.pop(str(table.pk), None)
+    request.session[SESSION_LINKS] = kept
     ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table)}
     if token:
-        url = selectors.scorer_url(token, request)
-        ctx.update(url=url, qr=selectors.qr_svg(url, scale=6))
+        url = links.scorer_url(token, request)
+        ctx.update(url=url, qr=links.qr_svg(url, scale=6))
     response = render(request, "director/table_link.html", ctx)
     response["Cache-Control"] = "no-store"
     return response
@@ -370,7 +372,7 @@ def _round_action(request, actor, round_id, call, done):
         call(rnd)
     except DomainError as e:
         return _table_page(request, rnd.table, round_errors={rnd.pk: [x["message"] for x in e.errors]},
-                           status=e.http_status)
+                           status=status_of(e))
     messages.success(request, done.format(number=rnd.number, table=rnd.table.name))
     return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
 

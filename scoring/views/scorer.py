@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import selectors, services
+from ..http import parse_if_match, status_of
 from ..auth import actor_from_request
 from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired,
                       ValidationFailed)
@@ -103,7 +104,7 @@ def table_page(request, token: str):
         return _page(request, table, token, form=form, idem_key=key, status=400)
     action = request.POST.get("action", "preview")
     if action != "submit":
-        preview = services.round_preview(table=table, body=body)
+        preview = selectors.table_round_preview(table=table, body=body)
         if not preview.ok:
             form.add_service_errors(preview.errors)
         return _page(request, table, token, form=form, preview=preview, idem_key=key,
@@ -122,7 +123,7 @@ def table_page(request, token: str):
             "This form had already recorded a deal (see the list below). If this is another deal, "
             "check it and submit again."])
     except DomainError as e:
-        return _page(request, table, token, form=form, idem_key=key, problems=[e.message], status=e.http_status)
+        return _page(request, table, token, form=form, idem_key=key, problems=[e.message], status=status_of(e))
     number = outcome.body.get("number")
     if outcome.replayed:
         messages.info(request, f"Deal {number} was already recorded from this form; it was not recorded twice.")
@@ -181,14 +182,15 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     if body is None:
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
     if request.POST.get("action") != "save":
-        preview = services.round_preview(table=table, body=body, round=rnd)
+        preview = selectors.table_round_preview(table=table, body=body, round=rnd)
         if not preview.ok:
             form.add_service_errors(preview.errors)
         ctx["preview"] = preview_context(preview, tournament.game)
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()},
                       status=200 if preview.ok else 400)
     try:
-        services.round_correct(actor=actor, round=rnd, body=body, reason=reason, expected_revision=revision)
+        services.round_correct(actor=actor, round=rnd, body=body, reason=reason,
+                               expected_revision=parse_if_match(revision))
     except (PreconditionFailed, PreconditionRequired):
         ctx["conflict"] = True
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=409)
@@ -198,7 +200,7 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
     except DomainError as e:
         ctx["problems"] = [e.message]
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=e.http_status)
+        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=status_of(e))
     messages.success(request, f"Deal {rnd.number} corrected.")
     return redirect(page_url + f"#deal-{rnd.number}")
 
@@ -212,7 +214,7 @@ def _round_action(request, token, round_id, call, done: str):
         call(actor, rnd)
     except DomainError as e:
         return _page(request, table, token, round_errors={rnd.pk: [x["message"] for x in e.errors]},
-                     status=e.http_status)
+                     status=status_of(e))
     messages.success(request, done.format(number=rnd.number))
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 

@@ -10,6 +10,7 @@ from django.db import connections
 import games
 from scoring import services
 from scoring.errors import IdempotencyKeyReused, ValidationFailed
+from scoring.http import status_of
 from scoring.models import IdempotencyKey, Round
 
 from .bodies import JIE_LONG
@@ -33,7 +34,7 @@ def test_same_key_other_body_is_refused(jie_long):
     with pytest.raises(IdempotencyKeyReused) as e:
         services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 18, 34]},
                                          key="k1")
-    assert e.value.http_status == 422
+    assert status_of(e.value) == 422
     assert Round.objects.count() == 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from scoring import selectors, services
+from scoring import links, selectors, services
 from scoring.models import RoundRevision
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
@@ -159,7 +159,7 @@ def test_table_by_scorer_token(jie_long):
 
 
 def test_scorer_url_and_qr_svg(jie_long, rf):
-    assert selectors.scorer_path("abc") == "/s/abc/"
-    assert selectors.scorer_url("abc", rf.get("/")) == "http://testserver/s/abc/"
-    svg = selectors.qr_svg(selectors.scorer_url(jie_long.token, rf.get("/")))
+    assert links.scorer_path("abc") == "/s/abc/"
+    assert links.scorer_url("abc", rf.get("/")) == "http://testserver/s/abc/"
+    svg = links.qr_svg(links.scorer_url(jie_long.token, rf.get("/")))
     assert svg.lstrip().startswith("<svg") and "</svg>" in svg

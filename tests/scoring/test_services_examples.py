@@ -18,7 +18,8 @@ from scoring.errors import ValidationFailed
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.json"))
-PER_SEAT = services.PER_SEAT_FIELDS
+#: The connecting games' per-seat lists, which a leader rotates (stated here, independently of the code).
+PER_SEAT = ("points", "unplayed", "unplayed_tiles", "left_in_hand", "hands")
 
 
 def _load(path):

@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.simulate import simulate
-from scoring import selectors, services
+from scoring import links, selectors, services
 from scoring.actors import Actor
 from scoring.errors import DomainError
 from scoring.models import Club, Table
@@ -91,7 +91,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Director login: {base_url}/director/login/  username {DEMO_USERNAME}  "
                           f"password {DEMO_PASSWORD}")
         if link:
-            self.stdout.write(f"Scorer link of {link[0]}: {base_url}{selectors.scorer_path(link[1])}")
+            self.stdout.write(f"Scorer link of {link[0]}: {base_url}{links.scorer_path(link[1])}")
         else:
             self.stdout.write("Scorer links are shown only when they are made. Get one with "
                               "`python manage.py load_demo --new-link`, or log in and press "

@@ -1,0 +1,57 @@
+"""The API's one exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``): every error of
+every endpoint answers ``{"errors": [{"path", "code", "message"}]}`` (paths relative to the
+request body), plus ``detail`` for answers other than 400."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from ..errors import DomainError, problem
+from ..http import status_of
+
+
+def _flatten(detail, path: str = "") -> list[dict]:
+    """DRF's nested validation errors as a flat list with dotted / indexed paths."""
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            sub = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
+            out += _flatten(value, sub)
+        return out
+    if isinstance(detail, list):
+        if all(isinstance(x, exceptions.ErrorDetail) or isinstance(x, str) for x in detail):
+            return [problem(path, getattr(x, "code", "invalid") or "invalid", str(x)) for x in detail]
+        out = []
+        for i, value in enumerate(detail):
+            out += _flatten(value, f"{path}[{i}]")
+        return out
+    return [problem(path, getattr(detail, "code", "invalid") or "invalid", str(detail))]
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        status = status_of(exc)
+        data = {"errors": exc.errors}
+        if status != 400:
+            data["detail"] = exc.message
+        return Response(data, status=status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"errors": _flatten(exc.detail)}
+    else:
+        message = str(exc.detail) if not isinstance(exc.detail, (dict, list)) else json.dumps(exc.detail)
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        response.data = {"errors": [problem("", code, message)], "detail": message}
+    return response

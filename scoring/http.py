@@ -1,0 +1,46 @@
+"""The HTTP edge shared by the API and the pages: domain errors as status codes, revisions as
+ETag / If-Match."""
+
+from __future__ import annotations
+
+from .errors import (Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed,
+                     PreconditionRequired, ValidationFailed)
+
+STATUS_OF_ERROR: dict[type[DomainError], int] = {
+    ValidationFailed: 400,
+    PermissionDenied: 403,
+    NotFound: 404,
+    Conflict: 409,
+    PreconditionFailed: 412,
+    IdempotencyKeyReused: 422,
+    PreconditionRequired: 428,
+}
+
+#: Longest If-Match worth reading: a revision number is a few digits.
+MAX_IF_MATCH = 32
+
+
+def status_of(error: DomainError) -> int:
+    for cls in type(error).__mro__:
+        if cls in STATUS_OF_ERROR:
+            return STATUS_OF_ERROR[cls]
+    return 400
+
+
+def etag(revision: int) -> str:
+    return f'"{revision}"'
+
+
+def parse_if_match(value: str | None) -> int | None:
+    """``'"3"'``, ``'W/"3"'`` or ``3`` → 3; missing or blank → None. Anything else is a
+    ValidationFailed at the header."""
+    if value is None or not str(value).strip():
+        return None
+    v = str(value).strip()
+    if len(v) <= MAX_IF_MATCH:
+        if v.startswith("W/"):
+            v = v[2:]
+        v = v.strip('"')
+        if v.isdigit() and v.isascii():
+            return int(v)
+    raise ValidationFailed('If-Match must be a revision number like "2".', path="", code="bad_if_match")

@@ -1,0 +1,26 @@
+"""A table's scorer link: its address and its QR code (drawn only when the plain token is
+known, right after the link is made: tokens are stored hashed)."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from django.urls import reverse
+
+
+def scorer_path(token: str) -> str:
+    """The scorer page of a table: ``/s/<token>/``."""
+    return reverse("scorer-table", args=[token])
+
+
+def scorer_url(token: str, request=None) -> str:
+    path = scorer_path(token)
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def qr_svg(url: str, *, scale: int = 4) -> str:
+    """An inline SVG QR code of ``url``."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=scale, xmldecl=False, svgns=True, border=2)
+    return out.getvalue().decode("utf-8")

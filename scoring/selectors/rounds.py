@@ -1,0 +1,146 @@
+"""Deals: one, a table's list, a deal's revisions, previews of deals not yet stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from .._catalog_shim import get_game  # TEMPORARY
+from ..errors import NotFound
+from ..models import Round, RoundRevision, Seat, Table, Tournament
+from ..records import RoundPreview, built_for_revision, result_by_position, round_preview
+from .audits import verify_chain
+from .standings import counts_round
+from .tables import round_defaults, table_seats
+
+
+def round_get(round_id: Any) -> Round:
+    try:
+        return Round.objects.select_related("table__session__tournament__club", "current_revision").get(pk=round_id)
+    except (Round.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such round.") from None
+
+
+def round_of_table(table: Table, round_id: Any) -> Round:
+    """A deal of this table; NotFound for any other (a scorer link sees one table only)."""
+    rnd = round_get(round_id)
+    if rnd.table_id != table.pk:
+        raise NotFound("No such deal at this table.")
+    return rnd
+
+
+def table_round_preview(*, table: Table, body: Any, round: Round | None = None,
+                        seats: list[Seat] | None = None, defaults: dict | None = None) -> RoundPreview:
+    """Evaluate a body at this table without storing anything. ``round``: the deal being
+    corrected (its leader/banker/entered_by are the defaults), None for a new deal.
+    ``seats``/``defaults``: already read by the caller."""
+    tournament = table.session.tournament
+    seats = seats if seats is not None else table_seats(table)
+    if round is not None:
+        defaults = {"leader": round.leader, "banker": round.banker, "entered_by": round.entered_by}
+    elif defaults is None:
+        defaults = round_defaults(table)
+    return round_preview(game=tournament.game, variant=tournament.variant, seats=seats, body=body,
+                         defaults=defaults)
+
+
+def revision_detail(revision: RoundRevision, *, seats: list[Seat], game: str) -> dict:
+    built = built_for_revision(game=game, record=revision.record, body=revision.body, n=len(seats))
+    players, outcome = result_by_position(built=built, result=revision.result, seats=seats)
+    return {"number": revision.number, "body": revision.body, "record": revision.record, "result": revision.result,
+            "players": players, "outcome": outcome, "engine_version": revision.engine_version,
+            "actor": revision.actor_label, "reason": revision.reason, "created_at": revision.created_at,
+            "prev_hash": revision.prev_hash, "hash": revision.hash}
+
+
+def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tournament | None = None) -> dict:
+    """The API's round: ``id, table, number, status, disputed, dispute_message, revision,
+    leader|banker, entered_by, confirmed_by, record, result, players, outcome, warnings,
+    created_at, updated_at``. ``record``/``result`` exactly as the engine saw and returned them;
+    ``players`` by table seat position."""
+    tournament = tournament or rnd.table.session.tournament
+    info = get_game(tournament.game)
+    seats = seats if seats is not None else table_seats(rnd.table)
+    rev = rnd.current_revision
+    built = built_for_revision(game=tournament.game, record=rev.record, body=rev.body, n=len(seats))
+    players, outcome = result_by_position(built=built, result=rev.result, seats=seats)
+    d: dict[str, Any] = {"id": rnd.pk, "table": rnd.table_id, "number": rnd.number, "status": rnd.status,
+                         "counted": counts_round(tournament, rnd),
+                         "disputed": rnd.disputed, "dispute_message": rnd.dispute_message,
+                         "revision": rev.number}
+    if info.has_leader:
+        d["leader"] = rnd.leader
+        d["next_leader"] = rnd.next_leader
+    if info.has_banker:
+        d["banker"] = rnd.banker
+        d["next_banker"] = rnd.next_banker
+    d.update({"entered_by": rnd.entered_by, "confirmed_by": rnd.confirmed_by,
+              "confirmed_by_director": rnd.confirmed_by_user.get_username() if rnd.confirmed_by_user_id else None,
+              "void_reason": rnd.void_reason,
+              "record": rev.record, "result": rev.result, "players": players, "outcome": outcome,
+              "warnings": [{**w, "path": built.body_path(w.get("path", ""))} for w in rev.result.get("warnings", [])],
+              "created_at": rnd.created_at, "updated_at": rnd.updated_at})
+    return d
+
+
+def round_history(table: Table, *, include_voided: bool = True, newest_first: bool = False,
+                  limit: int | None = None, seats: list[Seat] | None = None) -> list[dict]:
+    """The table's deals as ``round_detail`` dicts, in order (or newest first), at most ``limit``
+    of them: the slice is taken in the database, so a long table costs nothing extra."""
+    seats = seats if seats is not None else table_seats(table)
+    tournament = table.session.tournament
+    qs = (Round.objects.filter(table=table).select_related("current_revision", "confirmed_by_user")
+          .order_by("-number" if newest_first else "number"))
+    if not include_voided:
+        qs = qs.exclude(status=Round.Status.VOIDED)
+    if limit is not None:
+        qs = qs[:limit]
+    return [round_detail(r, seats=seats, tournament=tournament) for r in qs]
+
+
+def round_revisions(rnd: Round) -> list[dict]:
+    """The full history of a deal, oldest first (see ``revision_detail``)."""
+    seats = table_seats(rnd.table)
+    game = rnd.table.session.tournament.game
+    return [revision_detail(rev, seats=seats, game=game)
+            for rev in RoundRevision.objects.filter(round=rnd).order_by("number")]
+
+
+def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = None,
+               seats: list[Seat] | None = None) -> list[dict]:
+    """The table's deals for its pages: ``round_detail`` dicts plus ``entered_by_name``,
+    ``confirmed_by_name`` and ``confirm_options`` (``(position, name)`` of the seats that may
+    confirm: all but the one that entered it); newest first unless asked otherwise."""
+    rows = round_history(table, newest_first=newest_first, limit=limit, seats=seats)
+    for d in rows:
+        names = [p["name"] for p in d["players"]]
+        d["entered_by_name"] = names[d["entered_by"]] if isinstance(d.get("entered_by"), int) else None
+        d["confirmed_by_name"] = names[d["confirmed_by"]] if isinstance(d.get("confirmed_by"), int) else None
+        d["confirm_options"] = [(p["position"], p["name"]) for p in d["players"] if p["position"] != d.get("entered_by")]
+    return rows
+
+
+def table_history(table: Table) -> list[dict]:
+    """Every deal of the table (newest first) as ``round_rows``, each with ``revisions`` (every
+    revision, newest first, as ``revision_detail``) and ``chain`` (``round_verify_chain``)."""
+    # One query for every revision of the table and one for the seats, not several per deal.
+    seats = table_seats(table)
+    game = table.session.tournament.game
+    current = dict(Round.objects.filter(table=table).values_list("pk", "current_revision_id"))
+    revisions: dict[int, list[RoundRevision]] = {}
+    for rev in RoundRevision.objects.filter(round__table=table).order_by("round_id", "number"):
+        revisions.setdefault(rev.round_id, []).append(rev)
+    out = []
+    for d in round_rows(table, seats=seats):
+        revs = revisions.get(d["id"], [])
+        d["revisions"] = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]
+        d["chain"] = verify_chain(revs, current[d["id"]])
+        out.append(d)
+    return out
+
+
+def disputed_rounds(tournament: Tournament) -> QuerySet[Round]:
+    return (Round.objects.filter(table__session__tournament=tournament, disputed=True)
+            .select_related("table__session__tournament", "current_revision", "confirmed_by_user")
+            .order_by("disputed_at"))

@@ -1,0 +1,79 @@
+"""Tables, their seats, and what the next deal at a table starts from."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from .._catalog_shim import get_game  # TEMPORARY
+from ..errors import NotFound
+from ..models import Round, Seat, Table, Tournament
+from ..records import nets_by_position
+from .standings import counted_rounds_filter
+
+
+def table_get(table_id: Any) -> Table:
+    try:
+        return Table.objects.select_related("session__tournament__club").get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such table.") from None
+
+
+def table_by_scorer_token(token: str | None) -> Table | None:
+    """The table whose scorer link holds ``token`` (None if no table does: unknown or rotated)."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return None
+    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return Table.objects.select_related("session__tournament__club").filter(scorer_token_hash=digest).first()
+
+
+def table_list(tournament: Tournament) -> QuerySet[Table]:
+    return (Table.objects.filter(session__tournament=tournament).select_related("session")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")))
+            .order_by("session__number", "id"))
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats by position, with entry and player."""
+    return list(Seat.objects.filter(table=table).select_related("entry__player").order_by("position"))
+
+
+def round_defaults(table: Table) -> dict:
+    """Defaults for the next deal at this table: ``leader`` (games with a leader: the last
+    counted deal's ``next_leader``, else 0), ``banker`` (games with a banker: the last deal's
+    ``next_banker``, else 0), ``entered_by`` (None) and the next round ``number``."""
+    info = get_game(table.session.tournament.game)
+    rows = list(Round.objects.filter(table=table).order_by("-number")
+                .values("number", "status", "leader", "next_leader", "banker", "next_banker")[:1])
+    out: dict[str, Any] = {"entered_by": None, "number": rows[0]["number"] + 1 if rows else 1}
+    if not (info.has_leader or info.has_banker):
+        return out
+    if rows and rows[0]["status"] == Round.Status.VOIDED:
+        rows = list(Round.objects.filter(table=table).exclude(status=Round.Status.VOIDED).order_by("-number")
+                    .values("number", "status", "leader", "next_leader", "banker", "next_banker")[:1])
+    last = rows[0] if rows else None
+    for key, applies in (("leader", info.has_leader), ("banker", info.has_banker)):
+        if applies:
+            nxt = last and last[f"next_{key}"]
+            out[key] = nxt if nxt is not None else (last[key] if last and last[key] is not None else 0)
+    return out
+
+
+def table_running_totals(table: Table, *, seats: list[Seat] | None = None) -> list[dict]:
+    """Per seat position: ``position, entry, player, name, total, rounds`` — the sum of the
+    nets of the table's counted deals."""
+    tournament = table.session.tournament
+    seats = seats if seats is not None else table_seats(table)
+    n = len(seats)
+    totals = [0] * n
+    rounds = (Round.objects.filter(table=table).filter(counted_rounds_filter(tournament))
+              .values_list("current_revision__body", "current_revision__result"))
+    count = 0
+    for body, result in rounds:
+        for pos, net in enumerate(nets_by_position(game=tournament.game, body=body, result=result, n=n)):
+            totals[pos] += net
+        count += 1
+    return [{"position": s.position, "entry": s.entry_id, "player": s.entry.player_id, "name": s.entry.player.name,
+             "total": totals[s.position], "rounds": count} for s in seats]

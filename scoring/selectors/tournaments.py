@@ -1,0 +1,56 @@
+"""Tournaments and their entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from ..errors import NotFound
+from ..models import Club, Entry, Player, Tournament
+
+
+def tournament_get(tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.select_related("club").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such tournament.") from None
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.select_related("club").get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise NotFound("No such tournament.") from None
+
+
+def tournament_list_for_director(user) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("club").annotate(entry_count=Count("entries", distinct=True))
+    if user.is_superuser:
+        return qs.order_by("-created_at")
+    return qs.filter(club__directors=user).order_by("-created_at")
+
+
+def tournament_list_for_home(user=None) -> list[Tournament]:
+    """Public tournaments that are running or finished (running first, newest first), plus, for a
+    logged-in director, every tournament of their clubs. Each has ``entry_count``."""
+    cond = Q(public=True) & ~Q(status=Tournament.Status.DRAFT)
+    if user is not None and getattr(user, "is_authenticated", False):
+        cond |= Q(pk__in=tournament_list_for_director(user).values("pk"))
+    qs = (Tournament.objects.filter(cond).select_related("club")
+          .annotate(entry_count=Count("entries", distinct=True)))
+    order = {Tournament.Status.RUNNING: 0, Tournament.Status.DRAFT: 1, Tournament.Status.FINISHED: 2}
+    return sorted(qs, key=lambda t: (order[t.status], -t.created_at.timestamp()))
+
+
+def tournament_list_for_club(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).order_by("-created_at")
+
+
+def entry_list(tournament: Tournament) -> QuerySet[Entry]:
+    return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__name")
+
+
+def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
+    """The club's players not yet entered in the tournament, by name."""
+    return Player.objects.filter(club=tournament.club_id).exclude(entries__tournament=tournament).order_by("name")

@@ -1,0 +1,34 @@
+"""Every write of Gupai Club (HackSoft style: ``<thing>_<action>``, keyword-only arguments),
+one module per domain. Each service
+
+- checks who may do it (``actor``: a ``scoring.actors.Actor``) and the state of the thing
+  (``lifecycle``),
+- runs in one ``transaction.atomic()``,
+- writes one ActionLog row (who, what, target, data, ip),
+- enqueues follow-up Celery tasks with ``transaction.on_commit`` (standings after deal writes),
+- raises ``scoring.errors`` exceptions, which the API and the pages turn into HTTP answers.
+
+Import from here or from the domain module.
+"""
+
+from .auth import DIRECTORS_GROUP, auth_token_obtain, director_create
+from .clubs import club_create, club_director_add, player_create
+from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOutcome, idempotency_keys_cleanup,
+                          idempotency_request_hash, round_record_idempotent)
+from .rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
+from .standings import standings_refresh
+from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
+from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start, tournament_update,
+                          tournament_variant_check)
+
+__all__ = [
+    "DIRECTORS_GROUP", "auth_token_obtain", "director_create",
+    "club_create", "club_director_add", "player_create",
+    "IDEMPOTENCY_KEY_TTL", "MAX_IDEMPOTENCY_KEY", "IdempotentOutcome", "idempotency_keys_cleanup",
+    "idempotency_request_hash", "round_record_idempotent",
+    "round_confirm", "round_correct", "round_dispute", "round_dispute_resolve", "round_record", "round_void",
+    "standings_refresh",
+    "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
+    "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_update",
+    "tournament_variant_check",
+]

@@ -1,0 +1,60 @@
+"""What every service shares: the audit row, follow-up tasks after commit, checked text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from celery import current_app
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils.text import slugify
+
+from ..actors import Actor
+from ..errors import ValidationFailed
+from ..models import ActionLog, Tournament
+
+
+def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, tournament: Tournament | None = None,
+               data: dict | None = None) -> ActionLog:
+    """The audit row of a write: who (user or scorer link, and address), what, on what."""
+    return ActionLog.objects.create(
+        actor_user=actor.user_or_none,
+        actor_label=actor.label[:200],
+        action=action,
+        target_model=type(target).__name__ if target is not None else "",
+        target_id=str(target.pk) if target is not None and target.pk is not None else "",
+        tournament=tournament,
+        data=jsonable(data or {}),
+        ip=actor.ip or None,
+    )
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data (dates, decimals and the like as strings)."""
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def enqueue_on_commit(task_name: str, *args: Any) -> None:
+    """Run a Celery task once the current transaction commits. The task is looked up by name in
+    the app's registry, so services never import the tasks module (which imports services).
+    ``robust``: the write is stored whatever happens to the publish (broker down, ...)."""
+    transaction.on_commit(lambda: current_app.tasks[task_name].delay(*args), robust=True)
+
+
+def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationFailed(f"{what} is required.", path=path, code="required")
+    value = value.strip()
+    if len(value) > max_length:
+        raise ValidationFailed(f"{what} has at most {max_length} characters.", path=path, code="too_long")
+    return value
+
+
+def unique_slug(model, base: str, *, max_length: int = 80) -> str:
+    base = (slugify(base) or "x")[: max_length - 8]
+    slug, i = base, 2
+    while model.objects.filter(slug=slug).exists():
+        slug = f"{base}-{i}"
+        i += 1
+    return slug

@@ -1,0 +1,88 @@
+"""Exactly-once deal recording: a retry with the same ``Idempotency-Key`` gets the first answer.
+
+The key row is inserted first, in the same transaction as the deal: a concurrent request with
+the same key waits on the unique index (PostgreSQL; SQLite's transactions queue whole) until the
+first commits, then finds and replays the stored answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from ..actors import Actor, require_table_access
+from ..chain import canonical_json, sha256_hex
+from ..errors import IdempotencyKeyReused, ValidationFailed
+from ..models import ActionLog, IdempotencyKey, Table
+from ..selectors.rounds import round_detail
+from .common import action_log, jsonable
+from .rounds import record_locked
+
+IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
+MAX_IDEMPOTENCY_KEY = 255
+
+
+@dataclass
+class IdempotentOutcome:
+    """The answer to a round creation with an Idempotency-Key: the first one, or its replay."""
+
+    status: int
+    body: dict
+    round_id: int | None
+    replayed: bool
+
+
+def idempotency_request_hash(body: Any) -> str:
+    return sha256_hex(canonical_json(body))
+
+
+def _insert_key(table_id: int, key: str, request_hash: str) -> int | None:
+    """Insert the key row; its id, or None when the key is already there. One statement
+    (``ON CONFLICT DO NOTHING``, PostgreSQL and SQLite alike), so a duplicate needs no savepoint."""
+    t = IdempotencyKey._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO "{t}" ("table_id", "key", "request_hash", "response_status", "response_body", "created_at") '
+            "VALUES (%s, %s, %s, 0, %s, %s) ON CONFLICT DO NOTHING RETURNING \"id\"",
+            [table_id, key, request_hash, "{}", timezone.now()])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) -> IdempotentOutcome:
+    """``round_record`` exactly once per (table, key). Same key with another body:
+    IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
+    again)."""
+    require_table_access(actor, table)
+    if not isinstance(key, str) or not key.strip() or len(key) > MAX_IDEMPOTENCY_KEY:
+        raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+                               path="", code="bad_idempotency_key")
+    request_hash = idempotency_request_hash(body)
+    with transaction.atomic():
+        key_id = _insert_key(table.pk, key, request_hash)
+        if key_id is None:
+            idem = IdempotencyKey.objects.get(table_id=table.pk, key=key)
+            if idem.request_hash != request_hash:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with a different body; use a new key for a new deal.")
+            return IdempotentOutcome(idem.response_status, idem.response_body, idem.round_id, True)
+        rnd, seats = record_locked(actor=actor, table=table, body=body)
+        response = jsonable(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament))
+        IdempotencyKey.objects.filter(pk=key_id).update(response_status=201, response_body=response, round=rnd)
+    return IdempotentOutcome(201, response, rnd.pk, False)
+
+
+def idempotency_keys_cleanup(*, older_than: timedelta = IDEMPOTENCY_KEY_TTL, actor: Actor | None = None) -> int:
+    """Delete idempotency keys older than ``older_than`` (at least 24 hours). Returns how many."""
+    actor = actor or Actor.system()
+    if older_than < IDEMPOTENCY_KEY_TTL:
+        raise ValidationFailed("Keys are kept at least 24 hours.", path="older_than", code="too_short")
+    with transaction.atomic():
+        deleted, _ = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - older_than).delete()
+        if deleted:
+            action_log(actor, ActionLog.Action.IDEMPOTENCY_KEYS_CLEANUP, None, data={"deleted": deleted})
+    return deleted

@@ -1,0 +1,222 @@
+"""Deals: record (exactly once per Idempotency-Key), correct, confirm, void, dispute, resolve.
+
+A deal's content lives in immutable, hash-chained revisions; a correction adds one. Every
+service here asks ``lifecycle.round_guard`` whether its move is allowed, writes its audit row
+and refreshes the standings after commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import games
+
+from ..actors import Actor, require_director_of, require_table_access
+from ..chain import revision_hash
+from ..errors import PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from ..models import ActionLog, Round, RoundRevision, Seat, Table, Tournament
+from ..records import RoundPreview, is_seat
+from ..selectors.rounds import table_round_preview
+from ..selectors.tables import round_defaults
+from .common import action_log, enqueue_on_commit, jsonable
+from .lifecycle import require_running, round_guard
+
+STANDINGS_TASK = "scoring.standings_refresh"
+
+
+def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table, locked against concurrent recording, with its seats (entry and player) — one
+    query: the seats with their table joined, locking only the table's row."""
+    seats = list(Seat.objects.filter(table_id=table_id)
+                 .select_related("table__session__tournament__club", "entry__player")
+                 .select_for_update(of=("table",)).order_by("position"))
+    if not seats:  # a table always has seats; lock it alone if not
+        return Table.objects.select_for_update().select_related("session__tournament__club").get(pk=table_id), []
+    return seats[0].table, seats
+
+
+def _evaluated_or_raise(preview: RoundPreview) -> RoundPreview:
+    if not preview.ok:
+        raise ValidationFailed(errors=preview.errors)
+    return preview
+
+
+def _add_revision(*, round: Round, number: int, preview: RoundPreview, actor: Actor, reason: str,
+                  prev_hash: str) -> RoundRevision:
+    created_at = timezone.now()
+    body, record, result = jsonable(preview.body), jsonable(preview.record), jsonable(preview.result)
+    rev = RoundRevision(round=round, number=number, body=body, record=record, result=result,
+                        engine_version=games.ENGINE_VERSION, actor_user=actor.user_or_none,
+                        actor_label=actor.label[:200], reason=reason, created_at=created_at, prev_hash=prev_hash)
+    rev.hash = revision_hash(prev_hash=prev_hash, round_id=round.pk, number=number, body=body, record=record,
+                             result=result, engine_version=rev.engine_version, actor_label=rev.actor_label,
+                             reason=reason, created_at=created_at)
+    rev.save(force_insert=True)
+    return rev
+
+
+def _apply_preview(round: Round, preview: RoundPreview) -> None:
+    round.leader = preview.leader
+    round.banker = preview.banker
+    round.entered_by = preview.entered_by
+    round.next_leader = preview.next_leader
+    round.next_banker = preview.next_banker
+
+
+def round_record(*, actor: Actor, table: Table, body: Any) -> Round:
+    """Record a new deal at ``table``: evaluate, store Round + revision 1, log, refresh standings
+    on commit. Scorers: their own table, running tournaments only. Directors: any table of their
+    club while running."""
+    require_table_access(actor, table)
+    with transaction.atomic():
+        rnd, _ = record_locked(actor=actor, table=table, body=body)
+    return rnd
+
+
+def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list[Seat]]:
+    """``round_record`` inside the caller's transaction; also returns the seats it read."""
+    locked, seats = _lock_table(table.pk)
+    tournament = locked.session.tournament
+    require_running(tournament, fresh=False)
+    defaults = round_defaults(locked)
+    preview = _evaluated_or_raise(table_round_preview(table=locked, body=body, seats=seats, defaults=defaults))
+    rnd = Round(table=locked, number=defaults["number"], status=Round.Status.RECORDED)
+    _apply_preview(rnd, preview)
+    rnd.save(force_insert=True)
+    rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
+    rnd.current_revision = rev
+    rnd.save(update_fields=["current_revision"])
+    action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
+               data={"table": locked.pk, "number": rnd.number, "revision": 1, "hash": rev.hash})
+    enqueue_on_commit(STANDINGS_TASK, tournament.pk)
+    return rnd, seats
+
+
+def _locked_round(round: Round) -> tuple[Round, Tournament]:
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("table__session__tournament__club").get(pk=round.pk)
+    return rnd, rnd.table.session.tournament
+
+
+def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expected_revision: int | None) -> Round:
+    """A correction: a new revision of ``round`` from a full new body (as for creation).
+
+    ``expected_revision``: the revision being corrected (the API's If-Match). None →
+    PreconditionRequired; not the current revision → PreconditionFailed. ``reason`` is
+    required. Scorers may correct their table's rounds until confirmed; directors always (until
+    the tournament is finished). A director's correction of a confirmed round keeps it confirmed
+    (by the director)."""
+    table = round.table
+    require_table_access(actor, table)
+    if expected_revision is None:
+        raise PreconditionRequired('Send If-Match: "<revision>" with the revision you are correcting.')
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationFailed("Say why the deal is corrected.", path="reason", code="required")
+    with transaction.atomic():
+        # Read the current revision only once the round is locked, by its id: joined into the
+        # locking query, it could be the one from before a concurrent correction committed.
+        rnd, tournament = _locked_round(round)
+        round_guard(action="round_correct", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        current = RoundRevision.objects.get(pk=rnd.current_revision_id)
+        if expected_revision != current.number:
+            raise PreconditionFailed(
+                f"The deal has changed: revision {current.number} is current, not {expected_revision}. "
+                "Reload and try again.")
+        preview = _evaluated_or_raise(table_round_preview(table=rnd.table, body=body, round=rnd))
+        rev = _add_revision(round=rnd, number=current.number + 1, preview=preview, actor=actor,
+                            reason=reason.strip(), prev_hash=current.hash)
+        _apply_preview(rnd, preview)
+        rnd.current_revision = rev
+        if rnd.status == Round.Status.CONFIRMED:  # only a director gets here
+            rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
+        rnd.save()
+        action_log(actor, ActionLog.Action.ROUND_CORRECT, rnd, tournament=tournament,
+                   data={"revision": rev.number, "reason": rev.reason, "hash": rev.hash})
+        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
+    return rnd
+
+
+def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Round:
+    """Confirm a recorded deal. A director may (``confirmed_by`` optional); a scorer link only
+    naming a seat ``confirmed_by`` other than ``entered_by`` (Bridgemate: the device passes
+    across the table). Disputed deals need a director."""
+    require_table_access(actor, round.table)
+    with transaction.atomic():
+        rnd, tournament = _locked_round(round)
+        round_guard(action="round_confirm", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        n = Seat.objects.filter(table=rnd.table_id).count()
+        if confirmed_by is not None and not is_seat(confirmed_by, n):
+            raise ValidationFailed(f"confirmed_by is a seat position (0 to {n - 1}).", path="confirmed_by",
+                                   code="bad_seat")
+        if confirmed_by is not None and confirmed_by == rnd.entered_by:
+            raise ValidationFailed("Another player than the one who entered the deal must confirm it.",
+                                   path="confirmed_by", code="same_seat")
+        if actor.is_scorer:
+            if confirmed_by is None:
+                raise ValidationFailed("Say which seat confirms the deal.", path="confirmed_by", code="required")
+            if rnd.entered_by is None:
+                raise PermissionDenied("Nobody is named as having entered this deal; a director must confirm it.",
+                                       code="entered_by_unknown")
+        rnd.status = Round.Status.CONFIRMED
+        rnd.confirmed_by = confirmed_by
+        rnd.confirmed_by_user = actor.user_or_none
+        rnd.confirmed_at = timezone.now()
+        rnd.save()
+        revision = RoundRevision.objects.filter(pk=rnd.current_revision_id).values_list("number", flat=True).first()
+        action_log(actor, ActionLog.Action.ROUND_CONFIRM, rnd, tournament=tournament,
+                   data={"confirmed_by": confirmed_by, "revision": revision})
+        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
+    return rnd
+
+
+def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
+    """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
+    require_director_of(actor, round.table.session.tournament.club)
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationFailed("Say why the deal is voided.", path="reason", code="required")
+    with transaction.atomic():
+        rnd, tournament = _locked_round(round)
+        round_guard(action="round_void", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        before = rnd.status
+        rnd.status = Round.Status.VOIDED
+        rnd.void_reason = reason.strip()
+        rnd.disputed = False
+        rnd.save()
+        action_log(actor, ActionLog.Action.ROUND_VOID, rnd, tournament=tournament,
+                   data={"reason": rnd.void_reason, "was": before})
+        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
+    return rnd
+
+
+def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
+    """Flag a deal for the referee (scorer of its table or director)."""
+    require_table_access(actor, round.table)
+    message = message.strip() if isinstance(message, str) else ""
+    if len(message) > 2000:
+        raise ValidationFailed("The message has at most 2000 characters.", path="message", code="too_long")
+    with transaction.atomic():
+        rnd, tournament = _locked_round(round)
+        round_guard(action="round_dispute", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        rnd.disputed = True
+        rnd.dispute_message = message or "Call the referee."
+        rnd.disputed_at = timezone.now()
+        rnd.save()
+        action_log(actor, ActionLog.Action.ROUND_DISPUTE, rnd, tournament=tournament,
+                   data={"message": rnd.dispute_message})
+    return rnd
+
+
+def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Round:
+    """A director settles a dispute (correct or void the deal first if needed)."""
+    require_director_of(actor, round.table.session.tournament.club)
+    with transaction.atomic():
+        rnd, tournament = _locked_round(round)
+        round_guard(action="round_dispute_resolve", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        message = rnd.dispute_message
+        rnd.disputed = False
+        rnd.save()
+        action_log(actor, ActionLog.Action.ROUND_DISPUTE_RESOLVE, rnd, tournament=tournament,
+                   data={"message": message, "note": note if isinstance(note, str) else ""})
+    return rnd

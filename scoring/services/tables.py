@@ -1,0 +1,126 @@
+"""Sessions (sittings), tables with their seats, and the tables' scorer links."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from .._catalog_shim import get_game  # TEMPORARY
+from ..actors import Actor, require_director_of
+from ..chain import sha256_hex
+from ..errors import Conflict, ValidationFailed, problem
+from ..models import ActionLog, Entry, Seat, Session, Table, Tournament
+from .common import action_log, require_text
+from .lifecycle import require_not_finished
+
+
+def new_scorer_token() -> tuple[str, str]:
+    """A fresh plain token and its sha256 hex (the only thing stored)."""
+    token = secrets.token_urlsafe(24)
+    return token, sha256_hex(token)
+
+
+def session_create(*, actor: Actor, tournament: Tournament) -> Session:
+    """The next session (sitting) of the tournament."""
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
+        session = Session.objects.create(tournament=tournament, number=number)
+        action_log(actor, ActionLog.Action.SESSION_CREATE, session, tournament=tournament, data={"number": number})
+    return session
+
+
+def _entry_ids(entries: list, game: str) -> list[int]:
+    """Entry ids in seat order, checked for shape, count and repeats (no queries)."""
+    if not isinstance(entries, (list, tuple)):
+        raise ValidationFailed("entries must be a list of entry ids in seat order.", path="entries", code="bad_type")
+    wrong_count = get_game(game).player_count_error(len(entries))
+    if wrong_count:
+        raise ValidationFailed(wrong_count, path="entries", code="wrong_player_count")
+    ids = [e.pk if isinstance(e, Entry) else e for e in entries]
+    errors = []
+    for i, eid in enumerate(ids):
+        if not isinstance(eid, int) or isinstance(eid, bool):
+            errors.append(problem(f"entries[{i}]", "bad_type", "Each seat needs an entry id."))
+        elif eid in ids[:i]:
+            errors.append(problem(f"entries[{i}]", "duplicate_entry", "This entry already has a seat at this table."))
+    if errors:
+        raise ValidationFailed(errors=errors)
+    return ids
+
+
+def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | Session | None) -> Session:
+    """A Session, a session number (created if missing), or None (the latest; session 1 if none)."""
+    if isinstance(session, Session):
+        if session.tournament_id != tournament.pk:
+            raise ValidationFailed("This session belongs to another tournament.", path="session",
+                                   code="other_tournament")
+        return session
+    if session is None:
+        latest = tournament.sessions.order_by("-number").first()
+        if latest is not None:
+            return latest
+        session = 1
+    elif not isinstance(session, int) or isinstance(session, bool) or session < 1:
+        raise ValidationFailed("session is a session number (1, 2, ...).", path="session", code="bad_type")
+    sess, created = Session.objects.get_or_create(tournament=tournament, number=session)
+    if created:
+        action_log(actor, ActionLog.Action.SESSION_CREATE, sess, tournament=tournament, data={"number": session})
+    return sess
+
+
+def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: list,
+                 session: int | Session | None = None) -> tuple[Table, str]:
+    """A table with ``entries`` (Entry objects or ids) at seat positions 0..N-1, in that order
+    (counter-clockwise = playing order). ``session``: a Session, a session number (created if
+    missing), or None (the latest session, session 1 created if there is none).
+
+    Returns ``(table, plain_scorer_token)``: the token is not stored and cannot be shown again.
+    """
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    name = require_text(name, "name", "A table name", max_length=60)
+    ids = _entry_ids(entries, tournament.game)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        found = {e.pk: e for e in Entry.objects.filter(tournament=tournament, pk__in=ids).select_related("player")}
+        errors = [problem(f"entries[{i}]", "not_found", "No such entry in this tournament.")
+                  for i, eid in enumerate(ids) if eid not in found]
+        if errors:
+            raise ValidationFailed(errors=errors)
+        sess = _session_for_table(actor=actor, tournament=tournament, session=session)
+        busy = Seat.objects.filter(table__session=sess, entry_id__in=ids).select_related("table", "entry__player")
+        errors = [problem(f"entries[{ids.index(s.entry_id)}]", "already_seated",
+                          f"{s.entry.player.name} already sits at {s.table.name} in this session.") for s in busy]
+        if errors:
+            raise ValidationFailed(errors=errors)
+        if Table.objects.filter(session=sess, name=name).exists():
+            raise Conflict(f"Session {sess.number} already has a table named {name}.", path="name", code="exists")
+        token, token_hash = new_scorer_token()
+        table = Table.objects.create(session=sess, name=name, scorer_token_hash=token_hash,
+                                     scorer_token_created_at=timezone.now())
+        Seat.objects.bulk_create([Seat(table=table, position=i, entry=found[eid]) for i, eid in enumerate(ids)])
+        action_log(actor, ActionLog.Action.TABLE_CREATE, table, tournament=tournament,
+                   data={"name": name, "session": sess.number,
+                         "seats": [{"position": i, "entry": eid, "name": found[eid].player.name}
+                                   for i, eid in enumerate(ids)]})
+    return table, token
+
+
+def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
+    """A new scorer token for the table; the old link stops working at once. Returns the plain
+    token (shown once)."""
+    tournament = table.session.tournament
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    with transaction.atomic():
+        token, token_hash = new_scorer_token()
+        Table.objects.filter(pk=table.pk).update(scorer_token_hash=token_hash, scorer_token_created_at=timezone.now())
+        action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament)
+    table.refresh_from_db()
+    return token

@@ -1,0 +1,154 @@
+"""Tournaments: create, settings, start and finish; entries."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+import games
+
+from ..actors import Actor, require_director_of
+from ..errors import Conflict, ValidationFailed, problem
+from ..models import ActionLog, Club, Entry, Player, Standing, Tournament
+from .common import action_log, enqueue_on_commit, require_text, unique_slug
+from .lifecycle import TOURNAMENT_MOVES, require_not_finished
+
+
+def tournament_variant_check(*, game: str, variant: Any) -> dict:
+    """The full variant (defaults + given keys), or ValidationFailed with one error per bad key."""
+    if game not in games.GAMES:
+        raise ValidationFailed(f"Unknown game; choose one of {', '.join(games.GAMES)}.", path="game",
+                               code="unknown_game")
+    if variant is None:
+        variant = {}
+    if not isinstance(variant, dict):
+        raise ValidationFailed("variant must be an object of rule options.", path="variant", code="bad_type")
+    spec = games.VARIANTS[game]
+    errors = []
+    for key, value in variant.items():
+        if key not in spec:
+            errors.append(problem(f"variant.{key}", "unknown_variant",
+                                  f"{games.GAME_NAMES[game]} has no rule option {key!r}."))
+        elif not spec[key][1](value):
+            errors.append(problem(f"variant.{key}", "bad_variant", f"{key} must be {spec[key][2]}."))
+    if errors:
+        raise ValidationFailed(errors=errors)
+    return {**games.variant_defaults(game), **variant}
+
+
+def _chip_value(value: Any) -> Decimal:
+    try:
+        d = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise ValidationFailed("chip_value must be a number.", path="chip_value", code="bad_type") from None
+    if not d.is_finite() or d < 0 or d >= Decimal("100000000"):
+        raise ValidationFailed("chip_value must be between 0 and 99999999.99.", path="chip_value",
+                               code="out_of_range")
+    return d.quantize(Decimal("0.01"))
+
+
+def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant: dict | None = None,
+                      slug: str | None = None, public: bool = False, require_confirmation: bool = False,
+                      chip_value: Any = 0, currency: str = "") -> Tournament:
+    require_director_of(actor, club)
+    name = require_text(name, "name", "A tournament name", max_length=120)
+    full_variant = tournament_variant_check(game=game, variant=variant)
+    chips = _chip_value(chip_value)
+    currency = (currency or "").strip().upper()
+    if len(currency) > 3:
+        raise ValidationFailed("currency is a 3-letter code like EUR.", path="currency", code="bad_currency")
+    with transaction.atomic():
+        if slug:
+            slug = slugify(slug)
+            if not slug or Tournament.objects.filter(slug=slug).exists():
+                raise Conflict("This slug is taken or empty.", path="slug", code="slug_taken")
+        t = Tournament.objects.create(
+            club=club, name=name, slug=slug or unique_slug(Tournament, name), game=game, variant=full_variant,
+            public=bool(public), require_confirmation=bool(require_confirmation), chip_value=chips,
+            currency=currency)
+        action_log(actor, ActionLog.Action.TOURNAMENT_CREATE, t, tournament=t,
+                   data={"name": name, "game": game, "variant": full_variant, "public": t.public,
+                         "require_confirmation": t.require_confirmation, "chip_value": str(chips),
+                         "currency": currency})
+    return t
+
+
+def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change ``name``, ``public``, ``require_confirmation``, ``chip_value``, ``currency`` (any
+    time before finished) or ``variant`` (draft only)."""
+    allowed = {"name", "public", "require_confirmation", "chip_value", "currency", "variant"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValidationFailed(errors=[problem(k, "unknown_field", f"{k} cannot be changed.") for k in sorted(unknown)])
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        require_director_of(actor, t.club)
+        require_not_finished(t, fresh=False)
+        if "name" in changes:
+            t.name = require_text(changes["name"], "name", "A tournament name", max_length=120)
+        if "public" in changes:
+            t.public = bool(changes["public"])
+        if "require_confirmation" in changes:
+            t.require_confirmation = bool(changes["require_confirmation"])
+        if "chip_value" in changes:
+            t.chip_value = _chip_value(changes["chip_value"])
+        if "currency" in changes:
+            t.currency = (changes["currency"] or "").strip().upper()[:3]
+        if "variant" in changes:
+            if t.status != Tournament.Status.DRAFT:
+                raise Conflict("The rules cannot change once the tournament has started.", path="variant",
+                               code="tournament_started")
+            t.variant = tournament_variant_check(game=t.game, variant=changes["variant"])
+        t.save()
+        action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t, data=changes)
+        if "require_confirmation" in changes:
+            enqueue_on_commit("scoring.standings_refresh", t.pk)
+    return t
+
+
+def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> Tournament:
+    move = TOURNAMENT_MOVES[action]
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        require_director_of(actor, t.club)
+        if t.status != move.source:
+            raise Conflict(f"Only a {move.source} tournament can {move.verb}; this one is {t.status}.",
+                           code="bad_status")
+        t.status = move.target
+        setattr(t, move.stamp, timezone.now())
+        t.save(update_fields=["status", move.stamp])
+        action_log(actor, ActionLog.Action(action), t, tournament=t)
+        if move.target == Tournament.Status.FINISHED:
+            enqueue_on_commit("scoring.standings_refresh", t.pk)
+    tournament.status = t.status
+    setattr(tournament, move.stamp, getattr(t, move.stamp))
+    return t
+
+
+def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
+    """draft → running."""
+    return _tournament_move(actor=actor, tournament=tournament, action="tournament_start")
+
+
+def tournament_finish(*, actor: Actor, tournament: Tournament) -> Tournament:
+    """running → finished (read-only from then on). Standings are refreshed on commit."""
+    return _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
+
+
+def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    if player.club_id != tournament.club_id:
+        raise ValidationFailed("This player belongs to another club.", path="player", code="other_club")
+    with transaction.atomic():
+        if Entry.objects.filter(tournament=tournament, player=player).exists():
+            raise Conflict(f"{player.name} is already registered.", path="player", code="exists")
+        entry = Entry.objects.create(tournament=tournament, player=player)
+        Standing.objects.create(tournament=tournament, entry=entry)
+        action_log(actor, ActionLog.Action.ENTRY_CREATE, entry, tournament=tournament,
+                   data={"player": player.pk, "name": player.name})
+    return entry
