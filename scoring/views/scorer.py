@@ -44,10 +44,10 @@ def _state(tournament) -> tuple[bool, str]:
     return False, "This tournament has not started yet: deals can be entered once the director starts it."
 
 
-def _deal_form(table, *, data=None, initial=None, require_entered_by=True) -> DealForm:
+def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
     t = table.session.tournament
-    return DealForm(game=t.game, variant=t.variant, seats=selectors.table_seats(table), data=data,
-                    initial=initial, require_entered_by=require_entered_by)
+    return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else selectors.table_seats(table),
+                    data=data, initial=initial, require_entered_by=require_entered_by)
 
 
 def preview_context(preview, game: str) -> dict:
@@ -61,20 +61,22 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
           status=200):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
-    deals = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS))
+    seats = selectors.table_seats(table)
+    deals = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS, seats=seats))
+    defaults = selectors.round_defaults(table)
     if form is None:
-        initial = {k: v for k, v in selectors.round_defaults(table).items() if k in ("leader", "banker")}
+        initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
         if deals:  # the phone usually stays with the same player
             initial["entered_by"] = deals[0].get("entered_by")
-        form = _deal_form(table, initial=initial)
+        form = _deal_form(table, initial=initial, seats=seats)
     return render(request, "scorer/table.html", {
         "table": table,
         "tournament": tournament,
         "token": token,
         "writable": writable,
         "notice": notice,
-        "totals": selectors.table_running_totals(table),
-        "next": selectors.round_defaults(table),
+        "totals": selectors.table_running_totals(table, seats=seats),
+        "next": defaults,
         "deals": deals,
         "form": form.context(),
         "preview": preview_context(preview, tournament.game),

@@ -1,0 +1,143 @@
+"""The shape of the house, read from the code: no import circles anywhere, ``games`` free of
+Django and of the app, and each layer importing only the layers below it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("games", "scoring", "gupai_site")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                out[_module_name(path)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    """The project module an imported name lives in (``scoring.services.rounds.round_record`` →
+    ``scoring.services.rounds``), or None for a name from outside the project."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(module: str) -> set[str]:
+    """Every name a module imports, anywhere in it (late imports inside functions included)."""
+    path = MODULES[module]
+    is_package = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base[: len(base) - node.level + (1 if is_package else 0)]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            # ``from pkg import sub`` imports the module pkg.sub; ``from pkg import name`` the package.
+            for alias in node.names:
+                full = f"{prefix}.{alias.name}"
+                names.add(full if full in MODULES else prefix)
+    return names
+
+
+def project_graph() -> dict[str, set[str]]:
+    graph = {}
+    for module in MODULES:
+        targets = {_resolve(name) for name in imports_of(module)}
+        graph[module] = {t for t in targets if t and t != module}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circles():
+    assert _cycles(project_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_circle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.split(".")[0] == "games"))
+def test_games_is_plain_python(module):
+    """The engine is a library: no Django, no app code, no I/O frameworks."""
+    for name in imports_of(module):
+        top = name.split(".")[0]
+        assert top not in ("django", "rest_framework", "celery", "scoring", "gupai_site"), (module, name)
+
+
+#: Who may import whom inside ``scoring``: a module of the left-hand layer never imports one of
+#: the layers named on the right (services do not know HTTP; selectors never write).
+FORBIDDEN = {
+    "scoring.records": ("scoring.services", "scoring.selectors", "scoring.views", "scoring.api", "scoring.tasks"),
+    "scoring.selectors": ("scoring.services", "scoring.views", "scoring.api", "scoring.tasks", "scoring.forms"),
+    "scoring.services": ("scoring.views", "scoring.api", "scoring.tasks", "scoring.forms", "scoring.http",
+                         "rest_framework.views", "rest_framework.response", "django.http", "django.shortcuts"),
+    "scoring.models": ("scoring.services", "scoring.selectors", "scoring.views", "scoring.api"),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layers_import_only_downwards(layer):
+    for module in MODULES:
+        if module == layer or module.startswith(layer + "."):
+            for name in imports_of(module):
+                for banned in FORBIDDEN[layer]:
+                    assert not (name == banned or name.startswith(banned + ".")), (module, name)
