@@ -128,6 +128,22 @@ def tau_ngau(make_setup):
     return make_setup("tau_ngau", variant={"settlement": "v1"})
 
 
+@pytest.fixture
+def slow_engine(monkeypatch):
+    """Hold each evaluation long enough that the two requests overlap inside their transactions."""
+    import time
+
+    import games
+
+    real = games.evaluate
+
+    def slow(record):
+        time.sleep(0.3)
+        return real(record)
+
+    monkeypatch.setattr(games, "evaluate", slow)
+
+
 # --- API clients --------------------------------------------------------------------------------
 
 @pytest.fixture

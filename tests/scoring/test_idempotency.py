@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connections
 
-import games
 from scoring import services
 from scoring.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.http import status_of
 from scoring.models import IdempotencyKey, Round
 
 from .bodies import JIE_LONG
+from .concurrency import run_concurrently
 
 
 @pytest.mark.django_db
@@ -63,42 +60,6 @@ def test_bad_keys_are_refused(jie_long, key):
         services.round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
 
 
-def _run_concurrently(n, target):
-    """Run ``target(i)`` in ``n`` threads started together; return their results (or exceptions)."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-
-    def run(i):
-        try:
-            barrier.wait(timeout=10)
-            results[i] = target(i)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
-
-
-@pytest.fixture
-def slow_engine(monkeypatch):
-    """Hold each evaluation long enough that the two requests overlap inside their transactions."""
-    import time
-
-    real = games.evaluate
-
-    def slow(record):
-        time.sleep(0.3)
-        return real(record)
-
-    monkeypatch.setattr(games, "evaluate", slow)
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_requests_with_the_same_key_make_one_round(jie_long, slow_engine):
     s = jie_long
@@ -106,7 +67,7 @@ def test_two_concurrent_requests_with_the_same_key_make_one_round(jie_long, slow
     def post(i):
         return services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="same")
 
-    a, b = _run_concurrently(2, post)
+    a, b = run_concurrently(2, post)
     assert not isinstance(a, Exception), a
     assert not isinstance(b, Exception), b
     assert Round.objects.filter(table=s.table).count() == 1
@@ -122,7 +83,7 @@ def test_two_concurrent_requests_with_different_keys_make_two_numbered_rounds(ji
     def post(i):
         return services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key=f"k{i}")
 
-    results = _run_concurrently(2, post)
+    results = run_concurrently(2, post)
     assert not any(isinstance(r, Exception) for r in results), results
     assert sorted(Round.objects.filter(table=s.table).values_list("number", flat=True)) == [1, 2]
 
