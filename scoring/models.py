@@ -273,6 +273,7 @@ class ActionLog(models.Model):
         ROUND_DISPUTE = "round_dispute"
         ROUND_DISPUTE_RESOLVE = "round_dispute_resolve"
         IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
+        STANDINGS_REPAIR = "standings_repair"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
@@ -294,7 +295,8 @@ class ActionLog(models.Model):
 
 
 class Standing(models.Model):
-    """An entry's running total in its tournament, kept fresh by ``services.standings_refresh``."""
+    """An entry's running total in its tournament: kept exact by every deal write
+    (``services.standings``), checked and repaired by ``standings_refresh``."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="standing")

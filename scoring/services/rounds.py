@@ -1,8 +1,8 @@
 """Deals: record (exactly once per Idempotency-Key), correct, confirm, void, dispute, resolve.
 
 A deal's content lives in immutable, hash-chained revisions; a correction adds one. Every
-service here asks ``lifecycle.round_guard`` whether its move is allowed, writes its audit row
-and refreshes the standings after commit.
+service here asks ``lifecycle.round_guard`` whether its move is allowed, brings the standings
+along in the same transaction (``standings.standings_follow``) and writes its audit row.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from ..models import ActionLog, Round, RoundRevision, Seat, Table, Tournament
 from ..records import RoundPreview, is_seat
 from ..selectors.rounds import table_round_preview
 from ..selectors.tables import round_defaults
-from .common import action_log, enqueue_on_commit, jsonable
+from ..selectors.standings import counts_round
+from .common import action_log, jsonable
 from .lifecycle import require_running, round_guard
-
-STANDINGS_TASK = "scoring.standings_refresh"
-
+from .standings import standings_follow
 
 def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
     """The table, locked against concurrent recording, with its seats (entry and player) — one
@@ -89,9 +88,10 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
     rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
     rnd.current_revision = rev
     rnd.save(update_fields=["current_revision"])
+    standings_follow(tournament=tournament, round=rnd, entries=[s.entry_id for s in seats], counted_before=False,
+                     before=None, after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": locked.pk, "number": rnd.number, "revision": 1, "hash": rev.hash})
-    enqueue_on_commit(STANDINGS_TASK, tournament.pk)
     return rnd, seats
 
 
@@ -125,6 +125,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
                 f"The deal has changed: revision {current.number} is current, not {expected_revision}. "
                 "Reload and try again.")
         preview = _evaluated_or_raise(table_round_preview(table=rnd.table, body=body, round=rnd))
+        counted_before = counts_round(tournament, rnd)
         rev = _add_revision(round=rnd, number=current.number + 1, preview=preview, actor=actor,
                             reason=reason.strip(), prev_hash=current.hash)
         _apply_preview(rnd, preview)
@@ -132,9 +133,10 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
         if rnd.status == Round.Status.CONFIRMED:  # only a director gets here
             rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
         rnd.save()
+        standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
+                         before=current, after=rev)
         action_log(actor, ActionLog.Action.ROUND_CORRECT, rnd, tournament=tournament,
                    data={"revision": rev.number, "reason": rev.reason, "hash": rev.hash})
-        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
     return rnd
 
 
@@ -159,15 +161,17 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
             if rnd.entered_by is None:
                 raise PermissionDenied("Nobody is named as having entered this deal; a director must confirm it.",
                                        code="entered_by_unknown")
+        counted_before = counts_round(tournament, rnd)
         rnd.status = Round.Status.CONFIRMED
         rnd.confirmed_by = confirmed_by
         rnd.confirmed_by_user = actor.user_or_none
         rnd.confirmed_at = timezone.now()
         rnd.save()
-        revision = RoundRevision.objects.filter(pk=rnd.current_revision_id).values_list("number", flat=True).first()
+        current = RoundRevision.objects.get(pk=rnd.current_revision_id)
+        standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
+                         before=current, after=current)
         action_log(actor, ActionLog.Action.ROUND_CONFIRM, rnd, tournament=tournament,
-                   data={"confirmed_by": confirmed_by, "revision": revision})
-        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
+                   data={"confirmed_by": confirmed_by, "revision": current.number})
     return rnd
 
 
@@ -180,13 +184,16 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
         rnd, tournament = _locked_round(round)
         round_guard(action="round_void", round=rnd, tournament=tournament, actor=actor, fresh=False)
         before = rnd.status
+        counted_before = counts_round(tournament, rnd)
         rnd.status = Round.Status.VOIDED
         rnd.void_reason = reason.strip()
         rnd.disputed = False
         rnd.save()
+        if counted_before:
+            standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=True,
+                             before=RoundRevision.objects.get(pk=rnd.current_revision_id), after=None)
         action_log(actor, ActionLog.Action.ROUND_VOID, rnd, tournament=tournament,
                    data={"reason": rnd.void_reason, "was": before})
-        enqueue_on_commit(STANDINGS_TASK, tournament.pk)
     return rnd
 
 

@@ -16,6 +16,7 @@ from ..errors import Conflict, ValidationFailed, problem
 from ..models import ActionLog, Club, Entry, Player, Standing, Tournament
 from .common import action_log, enqueue_on_commit, require_text, unique_slug
 from .lifecycle import TOURNAMENT_MOVES, require_not_finished
+from .standings import standings_recompute
 
 
 def tournament_variant_check(*, game: str, variant: Any) -> dict:
@@ -104,9 +105,9 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
                                code="tournament_started")
             t.variant = tournament_variant_check(game=t.game, variant=changes["variant"])
         t.save()
-        action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t, data=changes)
         if "require_confirmation" in changes:
-            enqueue_on_commit("scoring.standings_refresh", t.pk)
+            standings_recompute(tournament=t)  # which deals count has changed
+        action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t, data=changes)
     return t
 
 
@@ -123,6 +124,7 @@ def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> To
         t.save(update_fields=["status", move.stamp])
         action_log(actor, ActionLog.Action(action), t, tournament=t)
         if move.target == Tournament.Status.FINISHED:
+            # A last check of the kept standings, in the background; they are exact already.
             enqueue_on_commit("scoring.standings_refresh", t.pk)
     tournament.status = t.status
     setattr(tournament, move.stamp, getattr(t, move.stamp))

@@ -15,11 +15,11 @@ from .bodies import JIE_LONG
 pytestmark = pytest.mark.django_db
 
 #: SAVEPOINT + table and seats (locked) + last deal + deal + revision 1 + the deal's current
-#: revision + audit row + RELEASE.
-RECORD = 8
+#: revision + the players' standings + audit row + RELEASE.
+RECORD = 9
 #: The table (from the scorer link) + SAVEPOINT + key + the same work as RECORD without its
 #: savepoint + the key's stored answer + RELEASE.
-RECORD_OVER_HTTP = 12
+RECORD_OVER_HTTP = 13
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running

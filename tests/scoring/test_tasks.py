@@ -8,18 +8,18 @@ import pytest
 from django.utils import timezone
 
 from scoring import services, tasks
-from scoring.models import IdempotencyKey, Standing
+from scoring.models import ActionLog, IdempotencyKey, Standing
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
 
 pytestmark = pytest.mark.django_db
 
 
-def test_round_writes_refresh_standings_on_commit(jie_long, django_capture_on_commit_callbacks):
+def test_standings_are_exact_when_a_deal_commits_without_any_task(jie_long, django_capture_on_commit_callbacks):
     s = jie_long
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    assert len(callbacks) == 1
+    assert callbacks == []  # nothing waits for a broker
     totals = {st.entry.player.name: (st.total, st.rounds_counted) for st in Standing.objects.filter(tournament=s.tournament)}
     assert totals == {name: (net, 1) for name, net in zip(s.names, JIE_LONG_NETS)}
 
@@ -31,10 +31,15 @@ def test_nothing_is_enqueued_for_a_refused_round(jie_long, django_capture_on_com
     assert callbacks == []
 
 
-def test_standings_refresh_task(jie_long):
+def test_standings_refresh_task_repairs_drift_and_logs_it(jie_long):
     services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     assert tasks.standings_refresh.delay(jie_long.tournament.pk).get() == 4
+    assert not ActionLog.objects.filter(action=ActionLog.Action.STANDINGS_REPAIR).exists()  # nothing to repair
+    Standing.objects.filter(entry=jie_long.entries[0]).update(total=1000)
+    assert tasks.standings_refresh.delay(jie_long.tournament.pk).get() == 4
     assert Standing.objects.get(entry=jie_long.entries[0]).total == 58
+    repair = ActionLog.objects.get(action=ActionLog.Action.STANDINGS_REPAIR)
+    assert repair.data["entries"] == {str(jie_long.entries[0].pk): {"kept": [1000, 1], "recomputed": [58, 1]}}
     assert tasks.standings_refresh(999999) == 0
 
 
