@@ -3,12 +3,16 @@ scorer's private table links, and the API (plus its schema and docs)."""
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI and ReDoc from the project's static files (drf-spectacular-sidecar), no inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
+         name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+         name="api-redoc"),
     path("api/v1/", include("scoring.api.urls")),
     path("director/", include("scoring.urls_director")),
     path("s/", include("scoring.urls_scorer")),

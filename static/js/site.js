@@ -1,0 +1,18 @@
+/* Small behaviours of every page, declared in the HTML instead of inline handlers (the pages carry
+   no inline script, for a strict Content-Security-Policy):
+     <form data-confirm="Question?">   asks before submitting; Cancel keeps the page as it is.
+     <select data-autosubmit>          submits its form as soon as an option is picked. */
+(function () {
+  "use strict";
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
+  });
+})();
