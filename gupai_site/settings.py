@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -140,10 +141,20 @@ LOGOUT_REDIRECT_URL = "/"
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis may go down mid-event: everything that talks to it gives up within a second or two
+    # (and the site goes on: deals and standings never wait for it).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+    # Publishing tries to connect twice at most (the worker keeps its own, patient reconnecting).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0, "max_retries": 1,
+                                       "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
+    CELERY_REDIS_SOCKET_TIMEOUT = 2.0
+    CELERY_TASK_PUBLISH_RETRY = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
@@ -151,6 +162,8 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# Results are kept only by tasks that say so: sending a task then never needs the result store.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
@@ -205,4 +218,7 @@ if not REDIS_URL:
 # Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
 CELERY_BEAT_SCHEDULE = {
     "idempotency-keys-cleanup": {"task": "scoring.idempotency_keys_cleanup", "schedule": 3600.0},
+    # Kept standings are exact by construction; this is the check that would find (and repair)
+    # a drift, and it catches up any check missed while the broker was down.
+    "standings-check": {"task": "scoring.standings_check", "schedule": crontab(hour=4, minute=0)},
 }

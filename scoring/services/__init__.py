@@ -16,7 +16,7 @@ from .clubs import club_create, club_director_add, player_create
 from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOutcome, idempotency_keys_cleanup,
                           idempotency_request_hash, round_record_idempotent)
 from .rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
-from .standings import standings_refresh
+from .standings import standings_check_running, standings_refresh
 from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
 from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start, tournament_update,
                           tournament_variant_check)
@@ -27,7 +27,7 @@ __all__ = [
     "IDEMPOTENCY_KEY_TTL", "MAX_IDEMPOTENCY_KEY", "IdempotentOutcome", "idempotency_keys_cleanup",
     "idempotency_request_hash", "round_record_idempotent",
     "round_confirm", "round_correct", "round_dispute", "round_dispute_resolve", "round_record", "round_void",
-    "standings_refresh",
+    "standings_check_running", "standings_refresh",
     "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
     "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_update",
     "tournament_variant_check",

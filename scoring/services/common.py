@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from celery import current_app
@@ -13,6 +14,8 @@ from django.utils.text import slugify
 from ..actors import Actor
 from ..errors import ValidationFailed
 from ..models import ActionLog, Tournament
+
+logger = logging.getLogger("scoring")
 
 
 def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, tournament: Tournament | None = None,
@@ -38,8 +41,18 @@ def jsonable(value: Any) -> Any:
 def enqueue_on_commit(task_name: str, *args: Any) -> None:
     """Run a Celery task once the current transaction commits. The task is looked up by name in
     the app's registry, so services never import the tasks module (which imports services).
-    ``robust``: the write is stored whatever happens to the publish (broker down, ...)."""
-    transaction.on_commit(lambda: current_app.tasks[task_name].delay(*args), robust=True)
+
+    Only follow-up work goes this way (checks, audits), never what a reader needs at once: with
+    the broker down, the publish fails fast (settings), is logged, and the write stands; the
+    nightly beat jobs catch up."""
+
+    def publish() -> None:
+        try:
+            current_app.tasks[task_name].delay(*args)
+        except Exception as exc:  # noqa: BLE001 - any broker failure; the write is already committed
+            logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
+
+    transaction.on_commit(publish)
 
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:

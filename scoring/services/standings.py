@@ -75,6 +75,16 @@ def standings_refresh(*, tournament: Tournament, actor: Actor | None = None) -> 
     return rows
 
 
+def standings_check_running(*, actor: Actor | None = None) -> int:
+    """``standings_refresh`` for every running tournament, each in its own transaction.
+    Returns how many were checked."""
+    checked = 0
+    for tournament in Tournament.objects.filter(status=Tournament.Status.RUNNING).order_by("pk"):
+        standings_refresh(tournament=tournament, actor=actor)
+        checked += 1
+    return checked
+
+
 def standings_recompute(*, tournament: Tournament) -> tuple[list[Standing], dict]:
     """Write the from-scratch standings inside the caller's transaction (which holds the
     tournament's lock). Returns the rows and what differed: ``{entry id: {"kept", "recomputed"}}``."""

@@ -1,8 +1,8 @@
 """A real Celery worker on a real Redis, against the test database (PostgreSQL in CI).
 
 The plain test run (no REDIS_URL) runs tasks eagerly in-process; this module proves the same
-tasks work through the broker: a deal recorded through the service enqueues the standings job
-on commit, a separate `celery worker` process picks it up and writes the standings.
+tasks work through the broker: a separate `celery worker` process picks up the standings check
+and repairs what drifted.
 """
 
 from __future__ import annotations
@@ -88,34 +88,40 @@ def _wait_for(predicate, timeout=30.0):
     return False
 
 
-def test_recording_a_deal_refreshes_standings_through_the_worker(celery_worker, make_setup):
-    setup = make_setup("jie_long")
-    # Nothing counted yet: every total is 0 before the first deal.
-    assert not Standing.objects.filter(tournament=setup.tournament).exclude(total=0).exists()
+def test_the_worker_repairs_standings_that_drifted(celery_worker, make_setup):
+    from scoring import tasks
 
+    setup = make_setup("jie_long")
     services.round_record(actor=setup.scorer_actor, table=setup.table,
                           body={"points": [2, 12, 34, 18], "leader": 0, "entered_by": 0})
-
-    def refreshed():
-        return Standing.objects.filter(tournament=setup.tournament, rounds_counted=1).count() == 4
-    assert _wait_for(refreshed), "the worker did not write the standings"
+    # Exact at commit, without the worker.
     totals = {s.entry.player.name: s.total for s in Standing.objects.filter(tournament=setup.tournament)}
     assert totals == {"Anna": 58, "Bob": 18, "Celine": -70, "Dominic": -6}
-    # The job ran in the worker process (its own count of tasks says so). Routine upkeep changes
-    # no result, so the audit log holds the deal and nothing else.
+    # Someone edits a standing behind the services' back; the worker's check puts it right.
+    Standing.objects.filter(entry=setup.entries[0]).update(total=999)
+    tasks.standings_refresh.delay(setup.tournament.pk)
+
+    def repaired():
+        return Standing.objects.get(entry=setup.entries[0]).total == 58
+    assert _wait_for(repaired), "the worker did not repair the standings"
+    # The job ran in the worker process (its own count of tasks says so), and the repair is on record.
     stats = celery_worker.app.control.inspect(destination=[celery_worker.name], timeout=5).stats()
     assert stats[celery_worker.name]["total"].get("scoring.standings_refresh", 0) >= 1
-    actions = list(ActionLog.objects.filter(tournament=setup.tournament).order_by("id").values_list("action", flat=True))
-    assert actions[-2:] == ["tournament_start", "round_record"]
+    repair = ActionLog.objects.get(action=ActionLog.Action.STANDINGS_REPAIR, tournament=setup.tournament)
+    assert repair.actor_label == "system"
 
 
-def test_a_correction_is_reflected_by_the_worker(celery_worker, make_setup):
+def test_the_nightly_check_runs_in_the_worker(celery_worker, make_setup):
+    from scoring import tasks
+
     setup = make_setup("jie_long")
     rnd = services.round_record(actor=setup.scorer_actor, table=setup.table,
                                 body={"points": [2, 12, 34, 18], "leader": 0})
-    assert _wait_for(lambda: Standing.objects.filter(tournament=setup.tournament, total=58).exists())
     services.round_correct(actor=setup.director_actor, round=rnd, body={"points": [12, 2, 34, 18], "leader": 0},
                            reason="Anna and Bob swapped", expected_revision=1)
+    assert Standing.objects.get(entry=setup.entries[1]).total == 58
+    Standing.objects.filter(tournament=setup.tournament).update(total=0, rounds_counted=0)
+    tasks.standings_check.delay()
     assert _wait_for(lambda: Standing.objects.filter(tournament=setup.tournament, entry__player__name="Bob",
                                                      total=58).exists())
 

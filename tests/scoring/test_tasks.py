@@ -52,3 +52,19 @@ def test_idempotency_keys_cleanup_task(jie_long):
 def test_beat_schedule_runs_the_cleanup():
     from django.conf import settings
     assert any(e["task"] == "scoring.idempotency_keys_cleanup" for e in settings.CELERY_BEAT_SCHEDULE.values())
+
+
+def test_the_nightly_check_repairs_every_running_tournament(jie_long, make_setup):
+    other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
+    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    services.round_record(actor=other.scorer_actor, table=other.table, body=JIE_LONG)
+    Standing.objects.update(total=7)
+    assert tasks.standings_check.delay().get() == 2
+    assert sorted(Standing.objects.values_list("total", flat=True)) == sorted(JIE_LONG_NETS * 2)
+    assert ActionLog.objects.filter(action=ActionLog.Action.STANDINGS_REPAIR).count() == 2
+
+
+def test_beat_schedule_runs_the_standings_check():
+    from django.conf import settings
+    assert any(e["task"] == "scoring.standings_check" for e in settings.CELERY_BEAT_SCHEDULE.values())
+

@@ -1,0 +1,108 @@
+"""The real stack as a user meets it, started by a test: a Redis of its own, gunicorn serving
+the site against the test database (PostgreSQL), and plain HTTP to talk to it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url_of_test_db() -> str:
+    s = connection.settings_dict
+    user = s.get("USER") or "postgres"
+    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited early with {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {timeout} s")
+
+
+class RedisServer:
+    """A redis-server on a free port that the test may stop and start again."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_for_port(self.port, self.proc, "redis-server")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+class Site:
+    """gunicorn serving the site, production settings, against the test database."""
+
+    def __init__(self, *, redis_url: str, workers: int = 2, extra_env: dict | None = None) -> None:
+        self.port = free_port()
+        env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), REDIS_URL=redis_url, DEBUG="0",
+                   SECRET_KEY="stack-test-key", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
+                   PYTHONUNBUFFERED="1", **(extra_env or {}))
+        self.log_path = ROOT / "var" / f"gunicorn-{self.port}.log"
+        self.log = open(self.log_path, "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "gupai_site.wsgi", "-b", f"127.0.0.1:{self.port}", "-w", str(workers),
+             "--timeout", "60"], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        _wait_for_port(self.port, self.proc, "gunicorn", timeout=60)
+
+    def request(self, method: str, path: str, body=None, headers: dict | None = None, timeout: float = 30.0):
+        """``(status, json body or text, seconds taken)``."""
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                status, raw = r.status, r.read()
+        except urllib.error.HTTPError as e:
+            status, raw = e.code, e.read()
+        took = time.monotonic() - started
+        try:
+            return status, json.loads(raw), took
+        except ValueError:
+            return status, raw.decode("utf-8", "replace"), took
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        if self.log is not subprocess.DEVNULL:
+            self.log.close()
