@@ -13,6 +13,7 @@ from django.utils.text import slugify
 
 from ..actors import Actor
 from ..errors import ValidationFailed
+from ..inputs import text_problem
 from ..models import ActionLog, Tournament
 
 logger = logging.getLogger("scoring")
@@ -56,11 +57,21 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
 
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:
+    """Non-blank text, stripped, at most ``max_length`` characters, storable."""
     if not isinstance(value, str) or not value.strip():
         raise ValidationFailed(f"{what} is required.", path=path, code="required")
-    value = value.strip()
+    return optional_text(value, path, what, max_length=max_length)
+
+
+def optional_text(value: Any, path: str, what: str, *, max_length: int) -> str:
+    """Text (anything else counts as empty), stripped, at most ``max_length`` characters,
+    storable."""
+    value = value.strip() if isinstance(value, str) else ""
     if len(value) > max_length:
         raise ValidationFailed(f"{what} has at most {max_length} characters.", path=path, code="too_long")
+    why = text_problem(value)
+    if why:
+        raise ValidationFailed(why, path=path, code="bad_text")
     return value
 
 

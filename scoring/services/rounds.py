@@ -22,9 +22,12 @@ from ..records import RoundPreview, is_seat
 from ..selectors.rounds import table_round_preview
 from ..selectors.tables import round_defaults
 from ..selectors.standings import counts_round
-from .common import action_log, jsonable
+from .common import action_log, jsonable, optional_text
 from .lifecycle import require_running, round_guard
 from .standings import standings_follow
+
+#: Longest reason, dispute message or note (a few sentences from a referee).
+MAX_NOTE = 2000
 
 def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
     """The table, locked against concurrent recording, with its seats (entry and player) — one
@@ -114,6 +117,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
         raise PreconditionRequired('Send If-Match: "<revision>" with the revision you are correcting.')
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationFailed("Say why the deal is corrected.", path="reason", code="required")
+    reason = optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
     with transaction.atomic():
         # Read the current revision only once the round is locked, by its id: joined into the
         # locking query, it could be the one from before a concurrent correction committed.
@@ -180,6 +184,7 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
     require_director_of(actor, round.table.session.tournament.club)
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationFailed("Say why the deal is voided.", path="reason", code="required")
+    reason = optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_void", round=rnd, tournament=tournament, actor=actor, fresh=False)
@@ -200,9 +205,7 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
 def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
     """Flag a deal for the referee (scorer of its table or director)."""
     require_table_access(actor, round.table)
-    message = message.strip() if isinstance(message, str) else ""
-    if len(message) > 2000:
-        raise ValidationFailed("The message has at most 2000 characters.", path="message", code="too_long")
+    message = optional_text(message, "message", "The message", max_length=MAX_NOTE)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_dispute", round=rnd, tournament=tournament, actor=actor, fresh=False)
@@ -218,6 +221,7 @@ def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
 def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Round:
     """A director settles a dispute (correct or void the deal first if needed)."""
     require_director_of(actor, round.table.session.tournament.club)
+    note = optional_text(note, "note", "The note", max_length=MAX_NOTE)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_dispute_resolve", round=rnd, tournament=tournament, actor=actor, fresh=False)
@@ -225,5 +229,5 @@ def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Roun
         rnd.disputed = False
         rnd.save()
         action_log(actor, ActionLog.Action.ROUND_DISPUTE_RESOLVE, rnd, tournament=tournament,
-                   data={"message": message, "note": note if isinstance(note, str) else ""})
+                   data={"message": message, "note": note})
     return rnd

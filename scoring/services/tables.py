@@ -12,6 +12,7 @@ from .._catalog_shim import get_game  # TEMPORARY
 from ..actors import Actor, require_director_of
 from ..chain import sha256_hex
 from ..errors import Conflict, ValidationFailed, problem
+from ..inputs import MAX_INT32
 from ..models import ActionLog, Entry, Seat, Session, Table, Tournament
 from .common import action_log, require_text
 from .lifecycle import require_not_finished
@@ -45,7 +46,7 @@ def _entry_ids(entries: list, game: str) -> list[int]:
     ids = [e.pk if isinstance(e, Entry) else e for e in entries]
     errors = []
     for i, eid in enumerate(ids):
-        if not isinstance(eid, int) or isinstance(eid, bool):
+        if not isinstance(eid, int) or isinstance(eid, bool) or not 1 <= eid < 2**63:
             errors.append(problem(f"entries[{i}]", "bad_type", "Each seat needs an entry id."))
         elif eid in ids[:i]:
             errors.append(problem(f"entries[{i}]", "duplicate_entry", "This entry already has a seat at this table."))
@@ -66,7 +67,7 @@ def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | S
         if latest is not None:
             return latest
         session = 1
-    elif not isinstance(session, int) or isinstance(session, bool) or session < 1:
+    elif not isinstance(session, int) or isinstance(session, bool) or not 1 <= session <= MAX_INT32:
         raise ValidationFailed("session is a session number (1, 2, ...).", path="session", code="bad_type")
     sess, created = Session.objects.get_or_create(tournament=tournament, number=session)
     if created:
