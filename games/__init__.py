@@ -1,13 +1,14 @@
 """Gupai Club's rules engine: pure Python, no Django, no I/O.
 
-``evaluate(record) -> result`` is the whole interface; see ROUND_RECORD.md.
+``evaluate(record) -> result`` is the whole interface; see ROUND_RECORD.md. What the engine
+knows of each game is in ``CATALOG`` (games/catalog.py).
 """
 
+from .catalog import CATALOG, CONNECTING_GAMES, GAME_NAMES, GAMES, VARIANTS, Game, Variant, get_game, variant_defaults
 from .engine import evaluate
-from .record import CONNECTING_GAMES, GAME_NAMES, GAMES, VARIANTS, variant_defaults
 
 #: Stored with every evaluated revision, so audits know which rules produced a result.
 ENGINE_VERSION = "1.0.0"
 
-__all__ = ["evaluate", "ENGINE_VERSION", "GAMES", "GAME_NAMES", "CONNECTING_GAMES", "VARIANTS",
-           "variant_defaults"]
+__all__ = ["evaluate", "ENGINE_VERSION", "CATALOG", "Game", "Variant", "get_game",
+           "GAMES", "GAME_NAMES", "CONNECTING_GAMES", "VARIANTS", "variant_defaults"]

@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from .catalog import CATALOG
 from .engine import evaluate
-from .record import GAMES
 
 MAX_INPUT = 64 * 1024 * 1024
 
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None, *, out: TextIO = sys.stdout, err: TextIO
     ev.add_argument("file")
     ev.set_defaults(run=cmd_evaluate)
     sim = sub.add_parser("simulate", help="print random legal round records as JSON Lines")
-    sim.add_argument("game", choices=GAMES)
+    sim.add_argument("game", choices=list(CATALOG))
     sim.add_argument("--deals", type=int, default=1)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--level", choices=("points", "unplayed_tiles", "moves"), default="moves")

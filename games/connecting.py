@@ -17,6 +17,10 @@ from .tiles import Tile
 
 LEVELS = ("points", "unplayed_tiles", "moves")
 
+#: Games whose points records must give the unplayed counts too: Ce Deng tells clean and
+#: penalty hands by them (CD-4).
+UNPLAYED_REQUIRED = frozenset({"ce_deng"})
+
 #: Biggest points figure worth looking at; no deck holds more than 227 pips.
 MAX_POINTS = 10_000
 
@@ -174,7 +178,7 @@ def _read_points(record: dict, common: Common, deck, deal: int, p: Problems) -> 
                     p.error(f"unplayed[{i}]", "bad_unplayed", "unplayed is a whole number of tiles, 0 or more.")
                 elif v > most:
                     p.error(f"unplayed[{i}]", "too_many_unplayed", _too_many(common, i, v, deal))
-    elif common.game == "ce_deng":
+    elif common.game in UNPLAYED_REQUIRED:
         p.error("unplayed", "missing_field",
                 "Ce Deng needs unplayed (tiles not played face up per seat) to tell clean and penalty hands.")
     if p:

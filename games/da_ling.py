@@ -16,6 +16,10 @@ from .record import (Common, Problems, check_deck, check_seat_count, read_list, 
 from .settlement import nets_from_transfers
 from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
 
+#: DL-1: 2 to 5 players; the banker is not a seat (DL-12).
+PLAYERS = range(2, 6)
+#: DL-1: table tiles laid face up.
+TABLE_TILES = 2
 GROUP_SIZES = (1, 2, 3)
 GROUP_NAMES = ("1-tile group", "2-tile group", "3-tile group")
 #: DL-4: the game is red when the table tiles carry at least this many red pips.
@@ -202,7 +206,7 @@ def _read_carefully(record: dict, common: Common, n: int | None,
                     p: Problems) -> tuple[list[Tile], list[list[int]]] | None:
     """Read the table and the groups step by step, wording every error (ROUND_RECORD.md §4)."""
     if "table" in record:
-        table = read_tile_list(record["table"], "table", p, "The table", length=2)
+        table = read_tile_list(record["table"], "table", p, "The table", length=TABLE_TILES)
     else:
         table = None
         p.error("table", "missing_field", "Give the two table tiles (table).")
@@ -222,8 +226,8 @@ def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
     """Check and settle a Da Ling record (ROUND_RECORD.md §4, RULES.md §8)."""
     variant = common.variant
     n: int | None = None
-    if seats_readable(record) and check_seat_count(common, range(2, 6), p):
-        n = common.n  # DL-1: 2 to 5 players; the banker is not a seat (DL-12)
+    if seats_readable(record) and check_seat_count(common, PLAYERS, p):
+        n = common.n
     read = _quick_read(record, n) if n is not None else None
     if read is None:
         read = _read_carefully(record, common, n, p)

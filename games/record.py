@@ -3,115 +3,53 @@ errors and warnings with their paths (ROUND_RECORD.md §1, §5, §6).
 
 The reader never raises on bad input: every problem becomes an entry
 ``{"path", "code", "message"}``. Game modules read their own fields with the helpers here.
+
+What the reader knows of each game (its fields, rule options and name) comes from
+``games.catalog``. The catalog imports the game modules, which import this one, so this
+module reaches the catalog only when called, never at import.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
 
 from .decks import deck_name
 from .tiles import Tile, parse_tile, tile_str
 
+if TYPE_CHECKING:
+    from .catalog import Game
+
 FORMAT_VERSION = 1
-
-GAMES = ("jie_long", "ce_deng", "kko_li_but_i_gi", "ding_niu", "tau_ngau", "da_ling")
-CONNECTING_GAMES = ("jie_long", "ce_deng", "kko_li_but_i_gi", "ding_niu")
-
-GAME_NAMES = {
-    "jie_long": "Jie Long",
-    "ce_deng": "Ce Deng",
-    "kko_li_but_i_gi": "Kko-li-but-i-gi",
-    "ding_niu": "Ding Niu",
-    "tau_ngau": "Tau Ngau",
-    "da_ling": "Da Ling",
-}
 
 #: Longest list the reader will look into; anything longer is refused unread.
 MAX_LIST = 200
 MAX_NAME = 100
 
 COMMON_FIELDS = ("format", "game", "variant", "seats")
-_CONNECTING_FIELDS = ("points", "unplayed", "unplayed_tiles", "moves", "left_in_hand")
-#: Top-level fields each game defines besides the common ones (§1: others are `unknown_field`).
-GAME_FIELDS: dict[str, tuple[str, ...]] = {
-    "jie_long": _CONNECTING_FIELDS,
-    "kko_li_but_i_gi": _CONNECTING_FIELDS,
-    "ce_deng": _CONNECTING_FIELDS + ("redeal", "hands"),
-    "ding_niu": _CONNECTING_FIELDS + ("suanzhang",),
-    "tau_ngau": ("banker", "stakes", "bet", "hands", "declared"),
-    "da_ling": ("table", "groups"),
-}
+
+#: The names of the past, now derived from the catalog; scoring/ moves to games.CATALOG.
+_FROM_CATALOG = ("GAMES", "CONNECTING_GAMES", "GAME_NAMES", "VARIANTS", "variant_defaults")
 
 
-#: game -> every top-level field its records may hold, built once rather than per record.
-_ALLOWED_FIELDS: dict[str, frozenset[str]] = {
-    game: frozenset(COMMON_FIELDS) | frozenset(fields) for game, fields in GAME_FIELDS.items()}
+def __getattr__(name: str) -> Any:
+    if name in _FROM_CATALOG:
+        from . import catalog
+        return getattr(catalog, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _catalog() -> Mapping[str, Game]:
+    """games.catalog.CATALOG, imported when first needed: the catalog imports the game modules,
+    and they import this one."""
+    from .catalog import CATALOG
+    return CATALOG
 
 
 def is_int(value: object) -> bool:
     """A JSON integer (``True`` is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-# ---------------------------------------------------------------------------------------
-# Variants (ROUND_RECORD.md §6): key -> (default, check, description of allowed values)
-
-def _one_of(*values: object) -> Callable[[object], bool]:
-    def check(v: object) -> bool:
-        return any(type(v) is type(x) and v == x for x in values)
-    return check
-
-
-def _stakes(v: object) -> bool:
-    return isinstance(v, list) and len(v) == 3 and all(is_int(x) and 0 < x <= 1_000_000 for x in v)
-
-
-def _redeal(v: object) -> bool:
-    return is_int(v) and 5 <= v <= 8
-
-
-_BOOL = (False, _one_of(False, True), "true or false")
-VARIANTS: dict[str, dict[str, tuple[Any, Callable[[object], bool], str]]] = {
-    "jie_long": {
-        "voluntary_pass": _BOOL,
-        "arms": (1, _one_of(1, 2), "1 or 2"),
-        "settlement": ("difference", _one_of("difference", "chip"), '"difference" or "chip"'),
-    },
-    "ce_deng": {
-        "voluntary_pass": _BOOL,
-        "head_tail": ("7/8", _one_of("7/8", "6/7"), '"7/8" or "6/7"'),
-        "multiplier": ("pair", _one_of("pair", "payer"), '"pair" or "payer"'),
-        "redeal_doubles": (7, _redeal, "a whole number from 5 to 8"),
-    },
-    "kko_li_but_i_gi": {
-        "voluntary_pass": _BOOL,
-        "settlement": ("highest_over_30", _one_of("highest_over_30", "chip", "points"),
-                       '"highest_over_30", "chip" or "points"'),
-        "over_30_only_with_four": _BOOL,
-    },
-    "ding_niu": {
-        "voluntary_pass": _BOOL,
-        "blame_needs_choice": (True, _one_of(True, False), "true or false"),
-    },
-    "tau_ngau": {
-        "settlement": ("v2", _one_of("v2", "v1"), '"v2" or "v1"'),
-        "v1_no_bull_pays": ("four", _one_of("four", "banker_value"), '"four" or "banker_value"'),
-        "bank_rotation": ("on_banker_bull", _one_of("on_banker_bull", "every_round", "fixed"),
-                          '"on_banker_bull", "every_round" or "fixed"'),
-        "may_decline_bull": _BOOL,
-    },
-    "da_ling": {
-        "stakes": ([3, 7, 15], _stakes, "three positive whole numbers, like [3, 7, 15]"),
-        "absolute_tie": ("groups", _one_of("groups", "push"), '"groups" or "push"'),
-        "casino_chip": _BOOL,
-    },
-}
-
-
-def variant_defaults(game: str) -> dict[str, Any]:
-    return {k: (list(d) if isinstance(d, list) else d) for k, (d, _, _) in VARIANTS[game].items()}
 
 
 # ---------------------------------------------------------------------------------------
@@ -146,9 +84,10 @@ class Common:
         return len(self.seats)
 
 
-def read_common(record: object, p: Problems) -> Common | None:
+def read_common(record: object, p: Problems, catalog: Mapping[str, Game] | None = None) -> Common | None:
     """Check `format`, `game`, `variant`, `seats` and unknown top-level fields.
 
+    ``catalog``: the games known, by key (games.catalog.CATALOG when not given).
     Returns None when the game itself cannot be known (nothing game-specific can be read);
     otherwise a Common, possibly with errors recorded in ``p``.
     """
@@ -158,19 +97,24 @@ def read_common(record: object, p: Problems) -> Common | None:
     fmt = record.get("format", FORMAT_VERSION)
     if not (is_int(fmt) and fmt == FORMAT_VERSION):
         p.error("format", "unknown_format", f"Record format must be {FORMAT_VERSION}.")
+    if catalog is None:
+        catalog = _catalog()
     game = record.get("game")
-    if game not in GAMES:
+    spec = catalog.get(game) if isinstance(game, str) else None
+    if spec is None:
         if "game" not in record:
             p.error("game", "missing_field", "Say which game was played (game).")
         else:
-            p.error("game", "unknown_game", "Unknown game; it must be one of: " + ", ".join(GAMES) + ".")
+            p.error("game", "unknown_game", "Unknown game; it must be one of: " + ", ".join(catalog) + ".")
         return None
-    allowed = _ALLOWED_FIELDS[game]
+    allowed = _ALLOWED_FIELDS.get(spec)
+    if allowed is None:
+        allowed = _ALLOWED_FIELDS[spec] = frozenset(COMMON_FIELDS) | frozenset(spec.fields)
     for key in record:
         if key not in allowed:
             shown = key if isinstance(key, str) and len(key) <= 40 else "this field"
-            p.error(str(key)[:60], "unknown_field", f"{GAME_NAMES[game]} records have no field '{shown}'.")
-    variant = _read_variant(game, record.get("variant"), p)
+            p.error(str(key)[:60], "unknown_field", f"{spec.name} records have no field '{shown}'.")
+    variant = read_variant(spec, record.get("variant"), p)
     seats = _read_seats(record.get("seats"), p) if "seats" in record else None
     if seats is None:
         if "seats" not in record:
@@ -179,25 +123,30 @@ def read_common(record: object, p: Problems) -> Common | None:
     return Common(game=game, variant=variant, seats=seats)
 
 
-def _read_variant(game: str, raw: object, p: Problems) -> dict[str, Any]:
-    values = variant_defaults(game)
+#: Game -> every top-level field its records may hold (the common ones and its own), built
+#: on a game's first record rather than for every record.
+_ALLOWED_FIELDS: dict[Game, frozenset[str]] = {}
+
+
+def read_variant(game: Game, raw: object, p: Problems) -> dict[str, Any]:
+    """The game's rule options: its defaults with the valid ones of ``raw`` (ROUND_RECORD.md §6).
+    No ``variant`` (None) means the defaults."""
+    values = game.variant_defaults()
     if raw is None:
         return values
     if not isinstance(raw, dict):
         p.error("variant", "bad_type", "variant must be an object of rule options.")
         return values
-    known = VARIANTS[game]
+    known = game.variants
     for key, value in raw.items():
-        spec = known.get(key)
+        option = known.get(key)
         path = f"variant.{key}"[:80]
-        if spec is None:
+        if option is None:
             options = ", ".join(known)
             p.error(path, "unknown_variant",
-                    f"'{str(key)[:40]}' is not a rule option of {GAME_NAMES[game]}; the options are: {options}.")
-            continue
-        _, check, allowed = spec
-        if not check(value):
-            p.error(path, "bad_variant", f"{key} must be {allowed}.")
+                    f"'{str(key)[:40]}' is not a rule option of {game.name}; the options are: {options}.")
+        elif not option.check(value):
+            p.error(path, "bad_variant", f"{key} must be {option.allowed}.")
         else:
             values[key] = value
     return values
@@ -294,14 +243,15 @@ def check_deck(placed: Iterable[tuple[Tile, str]], deck: Counter, p: Problems) -
 def check_seat_count(common: Common, allowed: Collection[int], p: Problems) -> bool:
     if common.n in allowed:  # the usual case: no sorting, no message
         return True
-    allowed = sorted(allowed)
-    if len(allowed) == 1:
-        need = f"exactly {allowed[0]}"
-    else:
-        need = f"{allowed[0]} to {allowed[-1]}"
-    p.error("seats", "wrong_player_count",
-            f"{GAME_NAMES[common.game]} is played by {need} players, not {common.n}.")
+    p.error("seats", "wrong_player_count", player_count_message(_catalog()[common.game].name, allowed, common.n))
     return False
+
+
+def player_count_message(name: str, allowed: Collection[int], n: int) -> str:
+    """'Ding Niu is played by exactly 4 players, not 3.' (the counts allowed run without gaps)."""
+    allowed = sorted(allowed)
+    need = f"exactly {allowed[0]}" if len(allowed) == 1 else f"{allowed[0]} to {allowed[-1]}"
+    return f"{name} is played by {need} players, not {n}."
 
 
 def seats_readable(record: dict) -> bool:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
+from .catalog import CATALOG
+from .connecting import UNPLAYED_REQUIRED
 from .decks import CHINESE_32, CONNECTING_DEALS
 from .ding_niu import SuanZhangWatch, had_safe_play, Block
-from .record import CONNECTING_GAMES, GAMES
 from .tiles import Tile, tile_str
 
 LEVELS = ("points", "unplayed_tiles", "moves")
@@ -25,10 +26,8 @@ LEVELS = ("points", "unplayed_tiles", "moves")
 #: How often a Ding Niu player who has a blocking play picks it on purpose.
 BLOCK_BIAS = 0.5
 
-#: Usual player counts when none is asked for.
-DEFAULT_PLAYERS = {"jie_long": 4, "ce_deng": 4, "kko_li_but_i_gi": 4, "ding_niu": 4, "tau_ngau": 4, "da_ling": 4}
-_TAU_NGAU_PLAYERS = range(3, 7)
-_DA_LING_PLAYERS = range(2, 6)
+#: Players when none are asked for: every game is played by four.
+USUAL_PLAYERS = 4
 
 
 def seat_names(n: int) -> list[str]:
@@ -47,34 +46,29 @@ def simulate(game: str, *, deals: int, seed: int, level: str = "moves", players:
     ``arms``, Ce Deng ``redeal_doubles``, Ding Niu ``blame_needs_choice``). ``pass_rate``
     (connecting games): how often a player who could play passes anyway, breaking CG-9; such
     records are still valid but draw ``must_play`` warnings (unless ``voluntary_pass``)."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    spec = CATALOG.get(game) if isinstance(game, str) else None
+    if spec is None:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(CATALOG)}")
     if not isinstance(deals, int) or deals < 0:
         raise ValueError("deals must be a whole number, 0 or more")
-    n = DEFAULT_PLAYERS[game] if players is None else players
+    n = USUAL_PLAYERS if players is None else players
+    error = spec.player_count_error(n)
+    if error:
+        raise ValueError(error)
     rng = random.Random(seed)
-    if game in CONNECTING_GAMES:
+    if spec.connecting:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
-        if n not in CONNECTING_DEALS[game]:
-            counts = " or ".join(str(c) for c in sorted(CONNECTING_DEALS[game]))
-            raise ValueError(f"{game} is played by {counts} players, not {n}")
         deck, deal = CONNECTING_DEALS[game][n]
         tiles = _deck_list(deck)
         for _ in range(deals):
             rng.shuffle(tiles)
             hands = [tiles[s * deal:(s + 1) * deal] for s in range(n)]
             yield record_from_hands(game, hands, rng=rng, level=level, variant=variant, pass_rate=pass_rate)
-    elif game == "tau_ngau":
-        if n not in _TAU_NGAU_PLAYERS:
-            raise ValueError(f"tau_ngau is played by 3 to 6 (banker included), not {n}")
-        for _ in range(deals):
-            yield _with_variant(_tau_ngau_deal(n, rng), variant)
     else:
-        if n not in _DA_LING_PLAYERS:
-            raise ValueError(f"da_ling is played by 2 to 5 players, not {n}")
+        deal_of = _DEALS[game]
         for _ in range(deals):
-            yield _with_variant(_da_ling_deal(n, rng), variant)
+            yield _with_variant(deal_of(n, rng), variant)
 
 
 def _with_variant(record: dict, variant: dict | None) -> dict:
@@ -92,7 +86,7 @@ def record_from_hands(game: str, hands: list[list[Tile]], *, rng: random.Random,
     ``level`` (seats P1..Pn, P1 leading). The random draws do not depend on ``level``."""
     variant = dict(variant or {})
     n = len(hands)
-    omit_unplayed = rng.random() < 0.3 and game != "ce_deng"  # drawn at every level: same deals
+    omit_unplayed = rng.random() < 0.3 and game not in UNPLAYED_REQUIRED  # drawn at every level: same deals
     record: dict = _with_variant({"game": game, "seats": seat_names(n)}, variant)
     limit = variant.get("redeal_doubles", 7)
     if game == "ce_deng" and any(sum(1 for a, b in h if a == b) >= limit for h in hands):
@@ -210,3 +204,7 @@ def _da_ling_deal(n: int, rng: random.Random) -> dict:
         groups.append([hand[:1], hand[1:3], hand[3:]])
     return {"game": "da_ling", "seats": seat_names(n), "table": [tile_str(t) for t in tiles[:2]],
             "groups": groups}
+
+
+#: The games without a layout: a random deal each (the connecting games are played out).
+_DEALS = {"tau_ngau": _tau_ngau_deal, "da_ling": _da_ling_deal}

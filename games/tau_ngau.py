@@ -18,6 +18,9 @@ from .record import (Common, Problems, check_deck, check_seat_count, is_int, rea
 from .settlement import nets_from_transfers, pay
 from .tiles import ALL_TILES, Tile, pip_choices, tile_str
 
+#: TN-1: 3 to 6 players, the banker included.
+PLAYERS = range(3, 7)
+
 #: Largest stake or bet the reader accepts; a guard against absurd input, not a table limit.
 MAX_STAKE = 1_000_000
 HAND_SIZE = 5
@@ -353,8 +356,8 @@ def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
     version = variant["settlement"]
     n: int | None = None
     readable = seats_readable(record)
-    if readable and check_seat_count(common, range(3, 7), p):
-        n = common.n  # TN-1: 3 to 6 including the banker
+    if readable and check_seat_count(common, PLAYERS, p):
+        n = common.n
     banker = _read_banker(record, common.n if readable else None, p)
     stakes = _read_stakes(record, version, n, banker, p)
     hands = _read_hands(record, common, n, p)

@@ -6,8 +6,10 @@ This module only reshapes text; the rules (is 7:1 a tile, can a seat have 5 poin
 the engine's, reached through ``services.round_preview`` and friends. Their error paths
 (``points[2]``, ``unplayed_tiles[1][0]``, ``leader``) are mapped back to the inputs here.
 
-Everything is plain data: ``DealForm.sections()`` gives the template ready-made field dicts
-(name, label, kind, value, options, errors), so the template needs no per-game logic.
+Everything is plain data: the inputs of each game come from its description in the catalog
+(``games.get_game(game).entry``, see games/entry.py), and ``DealForm.context()`` gives the
+template ready-made field dicts (name, label, kind, value, options, errors), so neither this
+module nor the template knows any game by name.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ import unicodedata
 from typing import Any
 
 import games
+from games.entry import Input, Numbers, SeatChoice, Tiles
 
-#: Levels of detail the form offers for connecting games (moves: the API only).
-LEVELS = (("points", "Points"), ("unplayed_tiles", "Unplayed tiles"))
 MAX_TEXT = 200
 _SPLIT = re.compile(r"[\s,;、，；]+")
 _TILE = re.compile(r"^\[?\(?([1-6])\s*[:\-/.|xX]?\s*([1-6])\)?\]?$")
@@ -81,43 +82,60 @@ def _seat_value(raw: Any, n: int) -> int | None:
 # ---------------------------------------------------------------------------------------------
 # Error paths → inputs
 
+def _inputs_by_field() -> dict[str, list[Input]]:
+    """Body field → the inputs its errors belong at, from every game's form. The games name
+    their inputs alike (``hand_2`` is always ``hands[2]``), so one table serves them all."""
+    table: dict[str, list[Input]] = {}
+    for game in games.CATALOG.values():
+        for inp in game.entry.inputs:
+            for name in (inp.fills, *inp.also):
+                found = table.setdefault(name, [])
+                if all(other.name != inp.name for other in found):
+                    found.append(inp)
+    return table
+
+
+_INPUTS_BY_FIELD = _inputs_by_field()
+#: Inputs of every form, beside the games' own.
+_FORM_INPUTS = ("entered_by", "level")
+
+
 def field_for_path(path: str, game: str) -> str:
-    """The form input a body-relative error path points at (``NON_FIELD`` when none does)."""
+    """The form input a body-relative error path points at (``NON_FIELD`` when none does).
+
+    A path into a per-seat list names that seat's input (``points[2]`` → ``points_2``); a path
+    to the whole list keeps the list's name (``points``), shown above the seats. Every game
+    names its inputs alike, so the path alone decides; an input the ``game``'s form lacks ends
+    up above the seats too (``DealForm.section_errors``)."""
     if not path:
         return NON_FIELD
     m = _PATH.match(path)
     if not m:
         return NON_FIELD
     key, i, j = m.group(1), m.group(2), m.group(3)
-    if key in ("leader", "banker", "entered_by", "level"):
+    if key in _FORM_INPUTS:
         return key
-    if key == "suanzhang":
-        return "suanzhang"
-    if key == "points":
-        return f"points_{i}" if i is not None else "points"
-    if key == "unplayed":
-        return f"unplayed_{i}" if i is not None else "unplayed"
-    if key == "unplayed_tiles":
-        return f"tiles_{i}" if i is not None else "unplayed_tiles"
-    if key == "hands":
-        return f"hand_{i}" if i is not None else "hands"
-    if key in ("stakes", "bet"):
-        return f"stake_{i}" if i is not None else "stakes"
-    if key == "declared":
-        return f"hand_{i}" if i is not None else "hands"
-    if key == "table":
-        return "table_tiles"
-    if key == "groups":
-        if i is None:
-            return "groups"
-        if j is None:
-            return f"group1_{i}"
-        return f"group{int(j) + 1}_{i}"
-    return NON_FIELD
+    inputs = _INPUTS_BY_FIELD.get(key)
+    if not inputs:
+        return NON_FIELD
+    inp = inputs[0]
+    if not inp.per_seat:
+        return inp.name
+    if i is None:
+        return inp.fills
+    if j is not None and inp.part is not None:  # groups[1][2]: the seat's third group
+        inp = next((x for x in inputs if x.part == int(j)), None)
+        if inp is None:
+            return NON_FIELD
+    return f"{inp.name}_{i}"
 
 
 # ---------------------------------------------------------------------------------------------
 # The form
+
+#: Said when a deal entered with the full move log (the API's level) is corrected here.
+MOVES_NOTE = "This deal was entered with the full move log; the form can only replace it with {levels}."
+
 
 class DealForm:
     """One deal's inputs at one table.
@@ -130,8 +148,10 @@ class DealForm:
     def __init__(self, *, game: str, variant: dict, seats: list, data: Any = None,
                  initial: dict | None = None, require_entered_by: bool = True):
         self.game = game
+        self.spec = games.get_game(game)
+        self.entry = self.spec.entry
         self.variant = variant or {}
-        self.connecting = game in games.CONNECTING_GAMES
+        self.connecting = self.spec.connecting
         self.names = [s.entry.player.name if hasattr(s, "entry") else s["name"] for s in seats]
         self.n = len(self.names)
         self.require_entered_by = require_entered_by
@@ -142,27 +162,29 @@ class DealForm:
             self.values = {k: (data.get(k) or "")[:MAX_TEXT] for k in self._field_names()}
         else:
             self.values = self._values_from_body(initial or {})
-        if self.connecting and self.values.get("level") not in dict(LEVELS):
-            self.values["level"] = "points"
+        levels = self.entry.levels
+        if levels and self.values.get("level") not in dict(levels):
+            self.values["level"] = levels[0][0]
 
     # -- names --------------------------------------------------------------------------------
+    def _input_names(self, inp: Input) -> list[str]:
+        return [f"{inp.name}_{i}" for i in range(self.n)] if inp.per_seat else [inp.name]
+
     def _field_names(self) -> list[str]:
         names = ["entered_by"]
-        r = range(self.n)
-        if self.connecting:
-            names += ["level", "leader"]
-            names += [f"points_{i}" for i in r] + [f"unplayed_{i}" for i in r] + [f"tiles_{i}" for i in r]
-            if self.game == "ding_niu":
-                names.append("suanzhang")
-        elif self.game == "tau_ngau":
-            names += ["banker"] + [f"hand_{i}" for i in r] + [f"stake_{i}" for i in r]
-        elif self.game == "da_ling":
-            names += ["table_tiles"] + [f"group{g}_{i}" for g in (1, 2, 3) for i in r]
+        if self.entry.levels:
+            names.append("level")
+        for inp in self.entry.inputs:
+            names += self._input_names(inp)
         return names
 
     @property
     def level(self) -> str:
         return self.values.get("level", "")
+
+    def _shown(self, inp: Input) -> bool:
+        """Whether the input belongs to the chosen level of detail (inputs of no level always do)."""
+        return inp.level is None or inp.level == self.level
 
     # -- body → values ------------------------------------------------------------------------
     def _values_from_body(self, body: dict) -> dict[str, str]:
@@ -178,36 +200,37 @@ class DealForm:
             value = body.get(key)
             return value if isinstance(value, list) and len(value) == n else None
 
-        if self.connecting:
-            put("leader", body.get("leader", 0))
-            sz = body.get("suanzhang")
-            put("suanzhang", sz.get("seat") if isinstance(sz, dict) else None)
-            if per_seat("unplayed_tiles") is not None:
-                v["level"] = "unplayed_tiles"
-                for i, tiles in enumerate(body["unplayed_tiles"]):
-                    v[f"tiles_{i}"] = tiles_text(tiles)
+        levels = self.entry.levels
+        level = None
+        if levels:
+            # A body holding the list of a later level is at that level (a level is named after
+            # its record field); otherwise at the first.
+            level = levels[0][0]
+            for key, _label in levels[1:]:
+                if per_seat(key) is not None:
+                    level = key
+            v["level"] = level
+            if level == levels[0][0] and "moves" in body:
+                self.note = MOVES_NOTE.format(levels=" or ".join(label.lower() for _key, label in levels))
+        for inp in self.entry.inputs:
+            if inp.level is not None and inp.level != level:
+                continue
+            if isinstance(inp, SeatChoice):
+                if inp.fills in self.spec.seat_object_fields:
+                    obj = body.get(inp.fills)
+                    put(inp.name, obj.get("seat") if isinstance(obj, dict) else None)
+                else:
+                    put(inp.name, body.get(inp.fills, 0 if inp.required else None))
+            elif not inp.per_seat:
+                v[inp.name] = tiles_text(body.get(inp.fills))
             else:
-                v["level"] = "points"
-                for key, prefix in (("points", "points"), ("unplayed", "unplayed")):
-                    values = per_seat(key)
-                    if values is not None:
-                        for i, x in enumerate(values):
-                            put(f"{prefix}_{i}", x)
-                if "moves" in body:
-                    self.note = ("This deal was entered with the full move log; the form can only "
-                                 "replace it with points or unplayed tiles.")
-        elif self.game == "tau_ngau":
-            put("banker", body.get("banker", 0))
-            for i, hand in enumerate(per_seat("hands") or []):
-                v[f"hand_{i}"] = tiles_text(hand)
-            for i, stake in enumerate(per_seat("stakes") or []):
-                put(f"stake_{i}", stake)
-        elif self.game == "da_ling":
-            v["table_tiles"] = tiles_text(body.get("table"))
-            for i, groups in enumerate(per_seat("groups") or []):
-                if isinstance(groups, list):
-                    for g, group in enumerate(groups[:3]):
-                        v[f"group{g + 1}_{i}"] = tiles_text(group)
+                for i, item in enumerate(per_seat(inp.fills) or []):
+                    if isinstance(inp, Numbers):
+                        put(f"{inp.name}_{i}", item)
+                    elif inp.part is None:
+                        v[f"{inp.name}_{i}"] = tiles_text(item)
+                    elif isinstance(item, list) and inp.part < len(item):
+                        v[f"{inp.name}_{i}"] = tiles_text(item[inp.part])
         return v
 
     # -- values → body ------------------------------------------------------------------------
@@ -219,10 +242,9 @@ class DealForm:
     def add_service_errors(self, errors: list[dict]) -> None:
         """Errors of a service or the engine (body-relative paths), shown at their inputs."""
         for e in errors:
-            field = field_for_path(e.get("path", ""), self.game)
-            if field == "suanzhang" and self.game != "ding_niu":
-                field = NON_FIELD
-            self.add_error(field, e.get("message") or e.get("code") or "Invalid.")
+            # An input this game's form lacks (a SuanZhang outside Ding Niu) is no field here:
+            # section_errors() shows its message above the seats.
+            self.add_error(field_for_path(e.get("path", ""), self.game), e.get("message") or e.get("code") or "Invalid.")
 
     def _seat_field(self, name: str, *, required: bool, what: str) -> int | None:
         raw = self.values.get(name, "")
@@ -239,58 +261,23 @@ class DealForm:
         """The body, or None when an input cannot be read (``errors`` says which)."""
         self.errors = {}
         body: dict[str, Any] = {}
-        r = range(self.n)
-        if self.connecting:
-            body["leader"] = self._seat_field("leader", required=True, what="the seat that led")
-            if self.level == "unplayed_tiles":
-                body["unplayed_tiles"] = [parse_tiles(self.values.get(f"tiles_{i}", "")) for i in r]
+        for inp in self.entry.inputs:
+            if not self._shown(inp):
+                continue
+            if isinstance(inp, SeatChoice):
+                self._read_seat_choice(inp, body)
+            elif isinstance(inp, Numbers):
+                self._read_numbers(inp, body)
+            elif not inp.per_seat:
+                body[inp.fills] = parse_tiles(self.values.get(inp.name, ""))
             else:
-                points, unplayed = [], []
-                for i in r:
-                    p, err = _int_or_error(self.values.get(f"points_{i}", ""))
-                    if err or p is None:
-                        self.add_error(f"points_{i}", err or "Enter the points (0 for a seat that played out).")
-                    points.append(p)
-                    u, err = _int_or_error(self.values.get(f"unplayed_{i}", ""))
-                    if err:
-                        self.add_error(f"unplayed_{i}", err)
-                    unplayed.append(u)
-                body["points"] = points
-                given = [u for u in unplayed if u is not None]
-                if given and len(given) < self.n:
-                    for i in r:
-                        if unplayed[i] is None:
-                            self.add_error(f"unplayed_{i}", "Give every seat's count of unplayed tiles, or none.")
-                if given or self.game == "ce_deng":
-                    body["unplayed"] = unplayed
-                if self.game == "ce_deng" and not given:
-                    for i in r:
-                        self.add_error(f"unplayed_{i}", "Ce Deng needs each seat's count of unplayed tiles.")
-            if self.game == "ding_niu" and self.values.get("suanzhang", "") != "":
-                seat = self._seat_field("suanzhang", required=False, what="the seat that blocked")
-                if seat is not None:
-                    body["suanzhang"] = {"seat": seat}
-        elif self.game == "tau_ngau":
-            banker = self._seat_field("banker", required=True, what="the banker")
-            body["banker"] = banker
-            body["hands"] = [parse_tiles(self.values.get(f"hand_{i}", "")) for i in r]
-            stakes: list[int | None] = []
-            for i in r:
-                s, err = _int_or_error(self.values.get(f"stake_{i}", ""))
-                if err and i != banker:
-                    self.add_error(f"stake_{i}", err)
-                stakes.append(None if i == banker else s)
-            missing = [i for i in r if i != banker and stakes[i] is None]
-            v1 = self.variant.get("settlement") == "v1"
-            if v1 and len(missing) == self.n - 1:
-                pass  # v1 without stakes: the engine's single bet (default 1)
-            else:
-                for i in missing:
-                    self.add_error(f"stake_{i}", "Enter this player's stake.")
-                body["stakes"] = stakes
-        elif self.game == "da_ling":
-            body["table"] = parse_tiles(self.values.get("table_tiles", ""))
-            body["groups"] = [[parse_tiles(self.values.get(f"group{g}_{i}", "")) for g in (1, 2, 3)] for i in r]
+                texts = [parse_tiles(self.values.get(f"{inp.name}_{i}", "")) for i in range(self.n)]
+                if inp.part is None:
+                    body[inp.fills] = texts
+                else:  # one group of each seat's list of groups, in the order of the parts
+                    rows = body.setdefault(inp.fills, [[] for _ in range(self.n)])
+                    for row, tiles in zip(rows, texts):
+                        row.append(tiles)
         entered_by = self._seat_field("entered_by", required=self.require_entered_by,
                                       what="who is entering the deal")
         if entered_by is not None:
@@ -298,6 +285,45 @@ class DealForm:
         if self.errors:
             return None
         return body
+
+    def _read_seat_choice(self, inp: SeatChoice, body: dict) -> None:
+        if inp.required:
+            body[inp.fills] = self._seat_field(inp.name, required=True, what=inp.what)
+            return
+        if self.values.get(inp.name, "") == "":
+            return
+        seat = self._seat_field(inp.name, required=False, what=inp.what)
+        if seat is not None:
+            body[inp.fills] = {"seat": seat} if inp.fills in self.spec.seat_object_fields else seat
+
+    def _read_numbers(self, inp: Numbers, body: dict) -> None:
+        skip = body.get(inp.not_for) if inp.not_for else None  # e.g. the banker: no stake
+        values: list[int | None] = []
+        missing: list[int] = []
+        for i in range(self.n):
+            name = f"{inp.name}_{i}"
+            if inp.not_for and i == skip:
+                values.append(None)
+                continue
+            value, err = _int_or_error(self.values.get(name, ""))
+            if not inp.together:
+                if err or value is None:
+                    self.add_error(name, err or inp.missing)
+            else:
+                if err:
+                    self.add_error(name, err)
+                if value is None:
+                    missing.append(i)
+            values.append(value)
+        if inp.together:
+            # Every seat that gives one (all but the `not_for` seat, known or not) left it empty.
+            none_given = len(missing) == (self.n - 1 if inp.not_for else self.n)
+            if none_given and inp.is_optional(self.variant):
+                return  # the list is left out
+            message = (inp.none_given or inp.missing) if none_given else inp.missing
+            for i in missing:
+                self.add_error(f"{inp.name}_{i}", message)
+        body[inp.fills] = values
 
     # -- for the template -----------------------------------------------------------------------
     def _seat_options(self, *, blank: str | None = None) -> list[tuple[str, str]]:
@@ -308,39 +334,32 @@ class DealForm:
         return {"name": name, "label": label, "kind": kind, "value": self.values.get(name, ""),
                 "errors": self.errors.get(name, []), "id": f"f-{name}", **extra}
 
+    def _input_field(self, inp: Input, name: str) -> dict:
+        if isinstance(inp, SeatChoice):
+            return self._field(name, inp.label, "select", options=self._seat_options(blank=inp.blank))
+        extra: dict[str, Any] = {}
+        if inp.level is not None:
+            extra["level"] = inp.level
+        if isinstance(inp, Numbers):
+            return self._field(name, inp.label, "number", **extra, min=str(inp.minimum))
+        if inp.placeholder:
+            extra["placeholder"] = inp.placeholder
+        return self._field(name, inp.label, "tiles", **extra)
+
     def top_fields(self) -> list[dict]:
         out = []
-        if self.connecting:
-            out.append(self._field("level", "Detail", "radio", options=list(LEVELS)))
-            out.append(self._field("leader", "Led by", "select", options=self._seat_options()))
-            if self.game == "ding_niu":
-                out.append(self._field("suanzhang", "SuanZhang (blocked the layout)", "select",
-                                       options=self._seat_options(blank="— none —")))
-        elif self.game == "tau_ngau":
-            out.append(self._field("banker", "Banker", "select", options=self._seat_options()))
-        elif self.game == "da_ling":
-            out.append(self._field("table_tiles", "Table tiles (2)", "tiles", placeholder="e.g. 6:6 3:2"))
+        if self.entry.levels:
+            out.append(self._field("level", "Detail", "radio", options=list(self.entry.levels)))
+        for inp in self.entry.inputs:
+            if not inp.per_seat:
+                out.append(self._input_field(inp, inp.name))
         return out
 
     def seat_rows(self) -> list[dict]:
-        rows = []
-        for i, name in enumerate(self.names):
-            fields = []
-            if self.connecting:
-                fields.append(self._field(f"points_{i}", "Points", "number", level="points", min="0"))
-                fields.append(self._field(f"unplayed_{i}", "Tiles left" + (" *" if self.game == "ce_deng" else ""),
-                                          "number", level="points", min="0"))
-                fields.append(self._field(f"tiles_{i}", "Unplayed tiles", "tiles", level="unplayed_tiles",
-                                          placeholder="none: played out"))
-            elif self.game == "tau_ngau":
-                fields.append(self._field(f"hand_{i}", "Hand (5 tiles)", "tiles", placeholder="e.g. 6:6 4:4 6:4 5:5 3:1"))
-                fields.append(self._field(f"stake_{i}", "Stake (not the banker)", "number", min="1"))
-            elif self.game == "da_ling":
-                fields.append(self._field(f"group1_{i}", "1 tile", "tiles", placeholder="e.g. 4:3"))
-                fields.append(self._field(f"group2_{i}", "2 tiles", "tiles", placeholder="e.g. 6:5 5:1"))
-                fields.append(self._field(f"group3_{i}", "3 tiles", "tiles", placeholder="e.g. 1:1 6:3 3:3"))
-            rows.append({"position": i, "name": name, "fields": fields})
-        return rows
+        seat_inputs = [inp for inp in self.entry.inputs if inp.per_seat]
+        return [{"position": i, "name": name,
+                 "fields": [self._input_field(inp, f"{inp.name}_{i}") for inp in seat_inputs]}
+                for i, name in enumerate(self.names)]
 
     def bottom_fields(self) -> list[dict]:
         return [self._field("entered_by", "Entered by", "select",
@@ -357,6 +376,8 @@ class DealForm:
         return out
 
     def context(self) -> dict:
-        return {"game": self.game, "connecting": self.connecting, "level": self.level, "levels": LEVELS,
+        return {"game": self.game, "connecting": self.connecting, "level": self.level, "levels": self.entry.levels,
                 "top": self.top_fields(), "rows": self.seat_rows(), "bottom": self.bottom_fields(),
-                "section_errors": self.section_errors(), "has_errors": bool(self.errors), "note": self.note}
+                "section_errors": self.section_errors(), "has_errors": bool(self.errors), "note": self.note,
+                # Tiles typed at every level: the template explains how to type them.
+                "tile_hint": any(isinstance(inp, Tiles) and inp.level is None for inp in self.entry.inputs)}

@@ -28,7 +28,10 @@ def payments_by_position(outcome: dict, names: list[str]) -> list[str]:
 
 
 def seat_summary(game: str, player: dict) -> str:
-    """A short line about one seat's hand in a deal: points, tiles, bull, ..."""
+    """A short line about one seat's hand in a deal: points, tiles, bull, ...
+
+    Read from the engine's seat result alone: only Tau Ngau seats have a ``bull`` (null for
+    no bull), so the game itself is not needed."""
     parts = []
     if "points" in player:
         parts.append(f"{player['points']} pts")
@@ -36,7 +39,7 @@ def seat_summary(game: str, player: dict) -> str:
         parts.append(f"{player['unplayed']} left")
     if player.get("status"):
         parts.append(str(player["status"]))
-    if game == "tau_ngau":
+    if "bull" in player:
         value = player.get("value")
         parts.append("no bull" if not player.get("bull") else f"bull, {value}")
     if player.get("place") == 1:

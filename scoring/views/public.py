@@ -13,22 +13,9 @@ from games.samples import SAMPLES
 from .. import selectors
 from ..presentation import describe_result
 
-GAME_BLURBS = {
-    "jie_long": "Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
-                "and every pair settles the difference.",
-    "ce_deng": "Four players, a Head and three Tails; clean hands double their takings, "
-               "stuck hands are penalised.",
-    "kko_li_but_i_gi": "The Korean tails game: the highest hand, and anyone over 30, pays the winner.",
-    "ding_niu": "Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
-                "SuanZhang block changes who pays.",
-    "tau_ngau": "Find three tiles making 10, 20 or 30; the other two decide the hand against the banker.",
-    "da_ling": "Split six tiles into groups of one, two and three that hit the table's target.",
-}
-
-
 def home(request):
     return render(request, "public/home.html", {
-        "games": [{"key": k, "name": games.GAME_NAMES[k], "blurb": GAME_BLURBS[k]} for k in games.GAMES],
+        "games": list(games.CATALOG.values()),  # each with its key, name and blurb
         "samples": list(SAMPLES),
         "tournaments": selectors.tournament_list_for_home(request.user),
         "my_club_ids": set(selectors.club_list_for_user(request.user).values_list("pk", flat=True)),

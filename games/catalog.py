@@ -1,0 +1,302 @@
+"""The six games, one frozen description each: names, player counts, record fields, rule
+options, the evaluator and the scorer's deal form (RULES.md, ROUND_RECORD.md).
+
+Whatever needs to know a game asks here, by key: ``get_game("ding_niu").player_count_error(3)``.
+Facts the rules rest on stay beside the rules and are only read here: the deals by player
+count (decks.py), Tau Ngau's and Da Ling's player counts, Ce Deng's required unplayed counts
+(connecting.py).
+
+Imports run one way: the catalog imports the game modules, which import record.py, and
+record.py reaches the catalog only when called.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from . import connecting, da_ling, ding_niu, tau_ngau
+from .decks import CONNECTING_DEALS
+from .entry import Entry, Input, Numbers, SeatChoice, Tiles
+from .record import Common, Problems, is_int, player_count_message, read_variant
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule option of a game (ROUND_RECORD.md §6)."""
+
+    key: str
+    default: Any
+    check: Callable[[object], bool]
+    allowed: str  # the allowed values in words, for messages: '"v2" or "v1"'
+
+
+# One object per game: equal only to itself, and so hashable (the reader caches by game).
+@dataclass(frozen=True, eq=False)
+class Game:
+    """Everything the engine and the site know about one game."""
+
+    key: str
+    name: str                            # in English; ``names`` adds it as "en"
+    names: Mapping[str, str]             # by language code, in the game's own scripts
+    blurb: str                           # one sentence for the home page
+    player_counts: tuple[int, ...]       # ascending (RULES.md §1.4)
+    connecting: bool                     # a layout game (RULES.md §2)
+    #: Record seats start with the seat that led; a body names the leader by table position
+    #: and the per-seat lists rotate.
+    has_leader: bool
+    has_banker: bool                     # the record names the banker's seat in "banker"
+    fields: tuple[str, ...]              # top-level record fields besides the common ones
+    per_seat_fields: tuple[str, ...]     # lists with one item per seat, in the record's seat order
+    seat_object_fields: tuple[str, ...]  # objects naming a seat in "seat"
+    variants: Mapping[str, Variant]      # by key, in a stable order
+    evaluator: Callable[[dict, Common, Problems], "dict | None"]
+    entry: Entry                         # the scorer's deal form
+    _defaults: dict[str, Any] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__  # frozen: set once, here
+        put(self, "names", MappingProxyType({"en": self.name, **self.names}))
+        put(self, "variants", MappingProxyType(dict(self.variants)))
+        # Built once: every record asks for the defaults.
+        put(self, "_defaults", {key: v.default for key, v in self.variants.items()})
+
+    def variant_defaults(self) -> dict[str, Any]:
+        """Every rule option at its default; a fresh copy, lists included."""
+        values = dict(self._defaults)
+        for key, value in values.items():
+            if isinstance(value, list):
+                values[key] = list(value)
+        return values
+
+    def variant_problems(self, variant: object) -> list[dict]:
+        """The engine's errors for this ``variant`` (``[]`` when fine; None means the defaults)."""
+        p = Problems()
+        read_variant(self, variant, p)
+        return p.errors
+
+    def player_count_error(self, n: int) -> str | None:
+        """None when ``n`` players may play, else the engine's message."""
+        if n in self.player_counts:
+            return None
+        return player_count_message(self.name, self.player_counts, n)
+
+    def name_in(self, language: str) -> str:
+        """The name in ``language`` (a code like "zh-hant"), else in English."""
+        return self.names.get(language, self.name)
+
+
+# ---------------------------------------------------------------------------------------
+# Rule options
+
+def _one_of(*values: object) -> Callable[[object], bool]:
+    def check(v: object) -> bool:
+        return any(type(v) is type(x) and v == x for x in values)
+    return check
+
+
+def _in_words(values: tuple) -> str:
+    """'"a", "b" or "c"': JSON values as a scorer would type them."""
+    shown = [json.dumps(v) for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _choice(key: str, *values: object) -> Variant:
+    """An option with a few allowed values; the first is the default."""
+    return Variant(key, values[0], _one_of(*values), _in_words(values))
+
+
+def _flag(key: str, default: bool) -> Variant:
+    return Variant(key, default, _one_of(False, True), "true or false")
+
+
+def _whole(key: str, default: int, low: int, high: int) -> Variant:
+    return Variant(key, default, lambda v: is_int(v) and low <= v <= high,
+                   f"a whole number from {low} to {high}")
+
+
+def _options(*variants: Variant) -> Mapping[str, Variant]:
+    return {v.key: v for v in variants}
+
+
+#: CG-9 variant, the same in every connecting game.
+_VOLUNTARY_PASS = _flag("voluntary_pass", False)
+
+#: DL-2: one stake per group.
+_DA_LING_STAKES = [3, 7, 15]
+#: A guard against absurd input, not a table limit.
+_MAX_STAKE = 1_000_000
+
+
+def _da_ling_stakes(v: object) -> bool:
+    return (isinstance(v, list) and len(v) == len(da_ling.GROUP_SIZES)
+            and all(is_int(x) and 0 < x <= _MAX_STAKE for x in v))
+
+
+# ---------------------------------------------------------------------------------------
+# The deal form (entry.py)
+
+#: Levels of detail the deal form offers for connecting games; the move log is the API's.
+_FORM_LEVELS = (("points", "Points"), ("unplayed_tiles", "Unplayed tiles"))
+
+
+def _connecting_entry(key: str, name: str, *more: Input) -> Entry:
+    required = key in connecting.UNPLAYED_REQUIRED
+    return Entry(levels=_FORM_LEVELS, inputs=(
+        SeatChoice("leader", "Led by", what="the seat that led"),
+        Numbers("points", "Points", fills="points", minimum=0, level="points",
+                missing="Enter the points (0 for a seat that played out)."),
+        Numbers("unplayed", "Tiles left *" if required else "Tiles left", fills="unplayed", minimum=0,
+                level="points", together=True, optional=not required,
+                missing="Give every seat's count of unplayed tiles, or none.",
+                none_given=f"{name} needs each seat's count of unplayed tiles." if required else ""),
+        Tiles("tiles", "Unplayed tiles", fills="unplayed_tiles", per_seat=True, level="unplayed_tiles",
+              placeholder="none: played out"),
+        *more,
+    ))
+
+
+# ---------------------------------------------------------------------------------------
+# The games
+
+_CONNECTING_FIELDS = ("points", "unplayed", "unplayed_tiles", "moves", "left_in_hand")
+_CONNECTING_PER_SEAT = ("points", "unplayed", "unplayed_tiles", "left_in_hand")
+
+
+def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: str, evaluator: Callable,
+                     variants: Mapping[str, Variant], fields: tuple[str, ...] = (),
+                     per_seat_fields: tuple[str, ...] = (), seat_object_fields: tuple[str, ...] = (),
+                     inputs: tuple[Input, ...] = ()) -> Game:
+    """A layout game (RULES.md §2): led by a seat, read at one of three levels."""
+    return Game(
+        key=key, name=name, names=names, blurb=blurb,
+        player_counts=tuple(sorted(CONNECTING_DEALS[key])),
+        connecting=True, has_leader=True, has_banker=False,
+        fields=_CONNECTING_FIELDS + fields,
+        per_seat_fields=_CONNECTING_PER_SEAT + per_seat_fields,
+        seat_object_fields=seat_object_fields,
+        variants=variants, evaluator=evaluator,
+        entry=_connecting_entry(key, name, *inputs),
+    )
+
+
+JIE_LONG = _connecting_game(
+    "jie_long", "Jie Long",
+    names={"zh-hans": "接龙", "zh-hant": "接龍"},
+    blurb="Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
+          "and every pair settles the difference.",
+    evaluator=connecting.evaluate_jie_long,
+    variants=_options(_VOLUNTARY_PASS, _choice("arms", 1, 2), _choice("settlement", "difference", "chip")),
+)
+
+CE_DENG = _connecting_game(
+    "ce_deng", "Ce Deng",
+    # The sources' own characters: 料釘 (seed and RULES.md §4), 斜钉 (RULES.md §4).
+    names={"zh-hans": "斜钉", "zh-hant": "料釘"},
+    blurb="Four players, a Head and three Tails; clean hands double their takings, "
+          "stuck hands are penalised.",
+    evaluator=connecting.evaluate_ce_deng,
+    variants=_options(_VOLUNTARY_PASS, _choice("head_tail", "7/8", "6/7"), _choice("multiplier", "pair", "payer"),
+                      _whole("redeal_doubles", 7, 5, 8)),
+    fields=("redeal", "hands"),  # a redeal record lists the dealt hands (CD-2)
+    per_seat_fields=("hands",),
+)
+
+KKO_LI = _connecting_game(
+    "kko_li_but_i_gi", "Kko-li-but-i-gi",
+    # A Korean game: the sources give no Chinese name, so Chinese pages show the Korean one.
+    names={"ko": "꼬리붙이기", "zh-hans": "꼬리붙이기", "zh-hant": "꼬리붙이기"},
+    blurb="The Korean tails game: the highest hand, and anyone over 30, pays the winner.",
+    evaluator=connecting.evaluate_kko_li,
+    variants=_options(_VOLUNTARY_PASS, _choice("settlement", "highest_over_30", "chip", "points"),
+                      _flag("over_30_only_with_four", False)),
+)
+
+DING_NIU = _connecting_game(
+    "ding_niu", "Ding Niu",
+    names={"zh-hans": "顶牛", "zh-hant": "頂牛"},
+    blurb="Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
+          "SuanZhang block changes who pays.",
+    evaluator=ding_niu.evaluate,
+    variants=_options(_VOLUNTARY_PASS, _flag("blame_needs_choice", True)),
+    fields=("suanzhang",),
+    seat_object_fields=("suanzhang",),
+    inputs=(SeatChoice("suanzhang", "SuanZhang (blocked the layout)", what="the seat that blocked",
+                       blank="— none —"),),
+)
+
+TAU_NGAU = Game(
+    key="tau_ngau", name="Tau Ngau",
+    names={"zh-hans": "斗牛", "zh-hant": "鬥牛"},
+    blurb="Find three tiles making 10, 20 or 30; the other two decide the hand against the banker.",
+    player_counts=tuple(tau_ngau.PLAYERS),
+    connecting=False, has_leader=False, has_banker=True,
+    fields=("banker", "stakes", "bet", "hands", "declared"),
+    per_seat_fields=("hands", "stakes", "declared"),
+    seat_object_fields=(),
+    variants=_options(_choice("settlement", "v2", "v1"), _choice("v1_no_bull_pays", "four", "banker_value"),
+                      _choice("bank_rotation", "on_banker_bull", "every_round", "fixed"),
+                      _flag("may_decline_bull", False)),
+    evaluator=tau_ngau.evaluate,
+    entry=Entry(inputs=(
+        SeatChoice("banker", "Banker", what="the banker"),
+        Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True,
+              placeholder="e.g. 6:6 4:4 6:4 5:5 3:1", also=("declared",)),
+        # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
+        Numbers("stake", "Stake (not the banker)", fills="stakes", minimum=1, together=True,
+                missing="Enter this player's stake.", not_for="banker",
+                optional_under=(("settlement", "v1"),), also=("bet",)),
+    )),
+)
+
+DA_LING = Game(
+    key="da_ling", name="Da Ling",
+    names={"zh-hans": "打零", "zh-hant": "打零"},
+    blurb="Split six tiles into groups of one, two and three that hit the table's target.",
+    player_counts=tuple(da_ling.PLAYERS),
+    connecting=False, has_leader=False, has_banker=False,
+    fields=("table", "groups"),
+    per_seat_fields=("groups",),
+    seat_object_fields=(),
+    variants=_options(Variant("stakes", _DA_LING_STAKES, _da_ling_stakes,
+                              f"three positive whole numbers, like {json.dumps(_DA_LING_STAKES)}"),
+                      _choice("absolute_tie", "groups", "push"), _flag("casino_chip", False)),
+    evaluator=da_ling.evaluate,
+    entry=Entry(inputs=(
+        Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder="e.g. 6:6 3:2"),
+        *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
+                placeholder=example)
+          for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", "e.g. 6:5 5:1",
+                                                                        "e.g. 1:1 6:3 3:3")))),
+    )),
+)
+
+#: Every game by key, in the order the rules list them.
+CATALOG: Mapping[str, Game] = MappingProxyType(
+    {g.key: g for g in (JIE_LONG, CE_DENG, KKO_LI, DING_NIU, TAU_NGAU, DA_LING)})
+
+
+def get_game(key: str) -> Game:
+    """The game with this key; KeyError when there is none."""
+    return CATALOG[key]
+
+
+# ---------------------------------------------------------------------------------------
+# The older names, derived from the catalog, until scoring/ reads the catalog itself.
+
+GAMES: tuple[str, ...] = tuple(CATALOG)
+CONNECTING_GAMES: tuple[str, ...] = tuple(key for key, g in CATALOG.items() if g.connecting)
+GAME_NAMES: dict[str, str] = {key: g.name for key, g in CATALOG.items()}
+#: game -> option -> (default, check, allowed in words)
+VARIANTS: dict[str, dict[str, tuple[Any, Callable[[object], bool], str]]] = {
+    key: {v.key: (v.default, v.check, v.allowed) for v in g.variants.values()} for key, g in CATALOG.items()}
+
+
+def variant_defaults(game: str) -> dict[str, Any]:
+    return CATALOG[game].variant_defaults()
+
+
+__all__ = ["Game", "Variant", "CATALOG", "get_game",
+           "GAMES", "CONNECTING_GAMES", "GAME_NAMES", "VARIANTS", "variant_defaults"]
