@@ -5,21 +5,29 @@ The reader never raises on bad input: every problem becomes an entry
 ``{"path", "code", "message"}``. Game modules read their own fields with the helpers here.
 
 What the reader knows of each game (its fields, rule options and name) comes from
-``games.catalog``. The catalog imports the game modules, which import this one, so this
-module reaches the catalog only when called, never at import.
+``games.catalog``, handed in by the engine: the catalog imports the game modules, which import
+this one, so this module never imports the catalog.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, Protocol
 
 from .decks import deck_name
 from .tiles import Tile, parse_tile, tile_str
 
-if TYPE_CHECKING:
-    from .catalog import Game
+
+
+class Game(Protocol):
+    """What the reader needs of a game's description (``games.catalog.Game``)."""
+
+    name: str
+    fields: tuple[str, ...]
+    variants: Mapping[str, Any]
+
+    def variant_defaults(self) -> dict: ...
 
 FORMAT_VERSION = 1
 
@@ -28,24 +36,6 @@ MAX_LIST = 200
 MAX_NAME = 100
 
 COMMON_FIELDS = ("format", "game", "variant", "seats")
-
-#: The names of the past, now derived from the catalog; scoring/ moves to games.CATALOG.
-_FROM_CATALOG = ("GAMES", "CONNECTING_GAMES", "GAME_NAMES", "VARIANTS", "variant_defaults")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _FROM_CATALOG:
-        from . import catalog
-        return getattr(catalog, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _catalog() -> Mapping[str, Game]:
-    """games.catalog.CATALOG, imported when first needed: the catalog imports the game modules,
-    and they import this one."""
-    from .catalog import CATALOG
-    return CATALOG
-
 
 def is_int(value: object) -> bool:
     """A JSON integer (``True`` is not one)."""
@@ -78,16 +68,17 @@ class Common:
     game: str
     variant: dict[str, Any]
     seats: list[str]
+    name: str = ""    # the game's name, for messages
 
     @property
     def n(self) -> int:
         return len(self.seats)
 
 
-def read_common(record: object, p: Problems, catalog: Mapping[str, Game] | None = None) -> Common | None:
+def read_common(record: object, p: Problems, catalog: Mapping[str, Game]) -> Common | None:
     """Check `format`, `game`, `variant`, `seats` and unknown top-level fields.
 
-    ``catalog``: the games known, by key (games.catalog.CATALOG when not given).
+    ``catalog``: the games known, by key (games.catalog.CATALOG).
     Returns None when the game itself cannot be known (nothing game-specific can be read);
     otherwise a Common, possibly with errors recorded in ``p``.
     """
@@ -97,8 +88,6 @@ def read_common(record: object, p: Problems, catalog: Mapping[str, Game] | None 
     fmt = record.get("format", FORMAT_VERSION)
     if not (is_int(fmt) and fmt == FORMAT_VERSION):
         p.error("format", "unknown_format", f"Record format must be {FORMAT_VERSION}.")
-    if catalog is None:
-        catalog = _catalog()
     game = record.get("game")
     spec = catalog.get(game) if isinstance(game, str) else None
     if spec is None:
@@ -120,7 +109,7 @@ def read_common(record: object, p: Problems, catalog: Mapping[str, Game] | None 
         if "seats" not in record:
             p.error("seats", "missing_field", "List the players' names in playing order (seats).")
         seats = []
-    return Common(game=game, variant=variant, seats=seats)
+    return Common(game=game, variant=variant, seats=seats, name=spec.name)
 
 
 #: Game -> every top-level field its records may hold (the common ones and its own), built
@@ -243,7 +232,7 @@ def check_deck(placed: Iterable[tuple[Tile, str]], deck: Counter, p: Problems) -
 def check_seat_count(common: Common, allowed: Collection[int], p: Problems) -> bool:
     if common.n in allowed:  # the usual case: no sorting, no message
         return True
-    p.error("seats", "wrong_player_count", player_count_message(_catalog()[common.game].name, allowed, common.n))
+    p.error("seats", "wrong_player_count", player_count_message(common.name or common.game, allowed, common.n))
     return False
 
 

@@ -15,7 +15,7 @@ from django.db.models import Q
 
 import games
 
-GAME_CHOICES = [(g, games.GAME_NAMES[g]) for g in games.GAMES]
+GAME_CHOICES = [(g.key, g.name) for g in games.CATALOG.values()]
 
 
 class Club(models.Model):
@@ -73,16 +73,12 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=["draft", "running", "finished"]),
                                    name="tournament_status_valid"),
-            models.CheckConstraint(condition=Q(game__in=list(games.GAMES)), name="tournament_game_valid"),
+            models.CheckConstraint(condition=Q(game__in=list(games.CATALOG)), name="tournament_game_valid"),
             models.CheckConstraint(condition=Q(chip_value__gte=0), name="tournament_chip_value_not_negative"),
         ]
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_connecting(self) -> bool:
-        return self.game in games.CONNECTING_GAMES
 
     @property
     def is_finished(self) -> bool:

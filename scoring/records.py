@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from ._catalog_shim import get_game  # TEMPORARY
+from games import get_game
 
 from .errors import problem
 
@@ -133,6 +133,30 @@ def round_build_record(*, game: str, variant: dict, names: list[str], body: Any,
         record.update(content)
     built.record = record
     return built
+
+
+def body_from_record(record: dict, *, leader: int = 0, banker: int = 0) -> dict:
+    """The inverse of ``round_build_record``: a record (seats in playing order) as the body of
+    a table whose seats are the record's seats in the same order. With a leader, the record's
+    seat 0 led, so it sits at table position ``leader``; with a banker, the seats turn so that
+    the record's banker sits at position ``banker``."""
+    info = get_game(record["game"])
+    n = len(record["seats"])
+    content = {k: v for k, v in record.items() if k not in TABLE_FIELDS}
+    if info.has_leader:
+        shift, body = -leader, {"leader": leader}
+    elif info.has_banker:
+        shift, body = content.pop("banker") - banker, {"banker": banker}
+    else:
+        return content
+    for key, value in content.items():
+        if key in info.per_seat_fields and isinstance(value, list) and len(value) == n:
+            body[key] = [value[(p + shift) % n] for p in range(n)]
+        elif key in info.seat_object_fields and isinstance(value, dict) and is_seat(value.get("seat"), n):
+            body[key] = {**value, "seat": (value["seat"] - shift) % n}
+        else:
+            body[key] = value
+    return body
 
 
 def built_for_revision(*, game: str, record: dict, body: dict, n: int) -> BuiltRecord:

@@ -60,7 +60,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 class TournamentInputSerializer(serializers.Serializer):
     club = serializers.IntegerField()
     name = serializers.CharField(max_length=120)
-    game = serializers.ChoiceField(choices=list(games.GAMES))
+    game = serializers.ChoiceField(choices=list(games.CATALOG))
     variant = serializers.DictField(required=False, help_text="Rule options (ROUND_RECORD.md §6); defaults fill the rest.")
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
     public = serializers.BooleanField(required=False, default=False)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from .._catalog_shim import get_game  # TEMPORARY
+from games import get_game
 from ..errors import NotFound
 from ..models import Round, RoundRevision, Seat, Table, Tournament
 from ..records import RoundPreview, built_for_revision, result_by_position, round_preview

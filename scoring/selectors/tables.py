@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from .._catalog_shim import get_game  # TEMPORARY
+from games import get_game
 from ..errors import NotFound
 from ..models import Round, Seat, Table, Tournament
 from ..records import nets_by_position

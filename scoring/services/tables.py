@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .._catalog_shim import get_game  # TEMPORARY
+from games import get_game
 from ..actors import Actor, require_director_of
 from ..chain import sha256_hex
 from ..errors import Conflict, ValidationFailed, problem

@@ -20,25 +20,17 @@ from .standings import standings_recompute
 
 
 def tournament_variant_check(*, game: str, variant: Any) -> dict:
-    """The full variant (defaults + given keys), or ValidationFailed with one error per bad key."""
-    if game not in games.GAMES:
-        raise ValidationFailed(f"Unknown game; choose one of {', '.join(games.GAMES)}.", path="game",
+    """The full variant (defaults + given keys), or ValidationFailed with the engine's error for
+    each bad key."""
+    if game not in games.CATALOG:
+        raise ValidationFailed(f"Unknown game; choose one of {', '.join(games.CATALOG)}.", path="game",
                                code="unknown_game")
-    if variant is None:
-        variant = {}
-    if not isinstance(variant, dict):
-        raise ValidationFailed("variant must be an object of rule options.", path="variant", code="bad_type")
-    spec = games.VARIANTS[game]
-    errors = []
-    for key, value in variant.items():
-        if key not in spec:
-            errors.append(problem(f"variant.{key}", "unknown_variant",
-                                  f"{games.GAME_NAMES[game]} has no rule option {key!r}."))
-        elif not spec[key][1](value):
-            errors.append(problem(f"variant.{key}", "bad_variant", f"{key} must be {spec[key][2]}."))
-    if errors:
-        raise ValidationFailed(errors=errors)
-    return {**games.variant_defaults(game), **variant}
+    info = games.get_game(game)
+    variant = {} if variant is None else variant
+    problems = info.variant_problems(variant)
+    if problems:
+        raise ValidationFailed(errors=problems)
+    return {**info.variant_defaults(), **variant}
 
 
 def _chip_value(value: Any) -> Decimal:

@@ -25,7 +25,7 @@ import games
 
 from .. import links, selectors, services
 from ..http import status_of
-from .._catalog_shim import get_game  # TEMPORARY
+from games import get_game
 from ..actors import require_director_of
 from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
@@ -130,7 +130,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
         "club": club,
         "players": selectors.player_list(club),
         "tournaments": selectors.tournament_list_for_club(club),
-        "game_choices": [(g, games.GAME_NAMES[g]) for g in games.GAMES],
+        "game_choices": [(g.key, g.name) for g in games.CATALOG.values()],
         "t": {"name": "", "game": "", "variant": "{}", "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
         "t_errors": {}, "player_names": "", "player_errors": [],
@@ -206,7 +206,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
     counts = get_game(tournament.game).player_counts
     ctx = {
         **data,
-        "game_name": games.GAME_NAMES[tournament.game],
+        "game_name": get_game(tournament.game).name,
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
         "candidates": selectors.players_not_entered(tournament),
         "seat_slots": list(range(counts[-1])),

@@ -4,6 +4,7 @@ Django and of the app, and each layer importing only the layers below it."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,27 @@ def test_layers_import_only_downwards(layer):
             for name in imports_of(module):
                 for banned in FORBIDDEN[layer]:
                     assert not (name == banned or name.startswith(banned + ".")), (module, name)
+
+
+GAME_KEYS = "jie_long|ce_deng|kko_li_but_i_gi|ding_niu|tau_ngau|da_ling"
+_BRANCH = re.compile(
+    rf"""(==|!=)\s*["']({GAME_KEYS})["']|["']({GAME_KEYS})["']\s*(==|!=)|\bin\s*[(\[{{][^)\]}}]*["']({GAME_KEYS})["']""")
+
+
+def test_nothing_outside_games_branches_on_a_game_name():
+    """Game facts live in ``games.catalog``; the app asks it instead of comparing names."""
+    offenders = []
+    for folder in ("scoring", "gupai_site", "templates"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".html") and "migrations" not in path.parts:
+                for number, line in enumerate(path.read_text().splitlines(), start=1):
+                    if _BRANCH.search(line):
+                        offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
+
+
+def test_the_branch_finder_finds_branches():
+    for line in ['if game == "tau_ngau":', "x = 'da_ling' != g", 'if g in ("jie_long", "ce_deng"):',
+                 '{% if form.game == "tau_ngau" %}']:
+        assert _BRANCH.search(line), line
+    assert not _BRANCH.search('TOURNAMENTS = [("Ding Niu", "ding_niu", {})]')

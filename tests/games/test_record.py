@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from games import GAMES, VARIANTS, evaluate, variant_defaults
 from games.decks import CHINESE_32
+from games.catalog import CATALOG
 from games.record import Problems, check_deck, check_seat_count, read_common, read_tile_list, Common
 
 VALID_TN = {"game": "tau_ngau", "seats": ["Bank", "Ann", "Bo"], "banker": 0, "stakes": [None, 2, 5],
@@ -87,7 +88,7 @@ def test_variant_defaults_are_the_first_listed_values():
 
 def test_read_common_fills_the_variant():
     p = Problems()
-    common = read_common({"game": "tau_ngau", "seats": ["a", "b", "c"], "variant": {"settlement": "v1"}}, p)
+    common = read_common({"game": "tau_ngau", "seats": ["a", "b", "c"], "variant": {"settlement": "v1"}}, p, CATALOG)
     assert not p
     assert common.variant["settlement"] == "v1" and common.variant["bank_rotation"] == "on_banker_bull"
     assert common.n == 3
@@ -112,7 +113,7 @@ def test_check_deck_names_the_first_copy_beyond_the_deck():
 
 def test_check_seat_count_message():
     p = Problems()
-    assert not check_seat_count(Common("tau_ngau", {}, ["a", "b"]), range(3, 7), p)
+    assert not check_seat_count(Common("tau_ngau", {}, ["a", "b"], name="Tau Ngau"), range(3, 7), p)
     assert p.errors[0]["code"] == "wrong_player_count" and "3 to 6" in p.errors[0]["message"]
 
 

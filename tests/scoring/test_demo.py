@@ -11,7 +11,6 @@ from django.core.management import call_command
 
 import games
 from scoring import selectors
-from scoring.management.commands.load_demo import body_from_record
 from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -78,19 +77,3 @@ def test_new_link_replaces_the_first_tables_link(client):
     assert "replaced" in out and first != second
     assert client.get(first).status_code == 404
     assert client.get(second).status_code == 200
-
-
-@pytest.mark.parametrize("leader", [0, 1, 3])
-def test_body_from_record_rotates_connecting_games(leader):
-    record = {"game": "ding_niu", "seats": ["P1", "P2", "P3", "P4"], "points": [10, 6, 6, 10], "suanzhang": {"seat": 1}}
-    body = body_from_record(record, game="ding_niu", leader=leader)
-    assert body["leader"] == leader
-    assert body["points"][leader] == 10 and body["points"][(leader + 1) % 4] == 6
-    assert body["suanzhang"] == {"seat": (leader + 1) % 4}
-
-
-def test_body_from_record_moves_the_banker():
-    record = {"game": "tau_ngau", "seats": ["P1", "P2", "P3"], "banker": 2, "stakes": [1, 2, None],
-              "hands": [["a"], ["b"], ["c"]]}
-    body = body_from_record(record, game="tau_ngau", banker=0)
-    assert body == {"banker": 0, "stakes": [None, 1, 2], "hands": [["c"], ["a"], ["b"]]}

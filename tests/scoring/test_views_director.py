@@ -100,7 +100,7 @@ def test_club_players_tournament_entries_table_start(dclient, director):
     response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 3, "x": 1}'})
     assert response.status_code == 400
     page = response.content.decode()
-    assert "arms must be" in page and "no rule option" in page
+    assert "arms must be" in page and "is not a rule option of Jie Long" in page  # the engine's wording
     assert not Tournament.objects.exists()
     response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 2}'})
     t = Tournament.objects.get()

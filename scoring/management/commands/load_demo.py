@@ -17,9 +17,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from games import get_game
 from games.simulate import simulate
 from scoring import links, selectors, services
 from scoring.actors import Actor
+from scoring.records import body_from_record
 from scoring.errors import DomainError
 from scoring.models import Club, Table
 
@@ -30,42 +32,15 @@ CLUB_NAME = "Demo Domino Club"
 BASE_URL = "http://127.0.0.1:8000"
 PLAYERS = ["Anna", "Bo", "Chen", "Dara", "Eun-ji", "Fang", "Gil", "Hui", "Ines", "Jun", "Kai", "Lan"]
 
-#: (name, slug, game, variant, tables: (table name, player indexes in seat order), seed)
+#: (name, slug, game, variant, tables: (table name, player indexes in seat order), seed,
+#: whether its first table's last deal is disputed)
 TOURNAMENTS = [
     ("Ding Niu open (demo)", "demo-ding-niu", "ding_niu", {},
-     [("Table 1", [0, 1, 2, 3]), ("Table 2", [4, 5, 6, 7])], 11),
+     [("Table 1", [0, 1, 2, 3]), ("Table 2", [4, 5, 6, 7])], 11, True),
     ("Tau Ngau night (demo)", "demo-tau-ngau", "tau_ngau", {"settlement": "v2"},
-     [("Banker A", [8, 9, 10, 11, 0]), ("Banker B", [1, 2, 3, 4])], 12),
+     [("Banker A", [8, 9, 10, 11, 0]), ("Banker B", [1, 2, 3, 4])], 12, False),
 ]
 DEALS_PER_TABLE = 3
-
-
-def body_from_record(record: dict, *, game: str, leader: int = 0, banker: int = 0) -> dict:
-    """A simulated record (seats in playing order) as a body at a table whose seats are the
-    record's seats in the same order. Connecting games: the record's seat 0 led, so it sits at
-    table position ``leader`` and every per-seat list is rotated by it. Tau Ngau: the hands are
-    rotated so that the record's banker sits at position ``banker``."""
-    n = len(record["seats"])
-    if game == "tau_ngau":
-        shift = (record["banker"] - banker) % n  # table position p holds record seat p + shift
-        body = {"banker": banker}
-        for key in ("hands", "stakes"):
-            if key in record:
-                body[key] = [record[key][(p + shift) % n] for p in range(n)]
-        return body
-    if game == "da_ling":
-        return {k: v for k, v in record.items() if k not in ("game", "variant", "seats")}
-    body: dict = {"leader": leader}
-    for key, value in record.items():
-        if key in ("game", "variant", "seats"):
-            continue
-        if isinstance(value, list) and len(value) == n:
-            body[key] = [value[(p - leader) % n] for p in range(n)]
-        elif key == "suanzhang":
-            body[key] = {"seat": (value["seat"] + leader) % n}
-        else:
-            body[key] = value
-    return body
 
 
 class Command(BaseCommand):
@@ -110,7 +85,7 @@ class Command(BaseCommand):
         club = services.club_create(actor=director, name=CLUB_NAME, slug=CLUB_SLUG)
         players = [services.player_create(actor=director, club=club, name=name) for name in PLAYERS]
         first_link = None
-        for name, slug, game, variant, tables, seed in TOURNAMENTS:
+        for name, slug, game, variant, tables, seed, dispute in TOURNAMENTS:
             t = services.tournament_create(actor=director, club=club, name=name, slug=slug, game=game,
                                            variant=variant, public=True, chip_value="0.10", currency="EUR")
             wanted = sorted({i for _, seats in tables for i in seats})
@@ -124,18 +99,17 @@ class Command(BaseCommand):
                     first_link = (f"{table_name} of {name}", token)
             services.tournament_start(actor=director, tournament=t)
             for k, (table, n) in enumerate(made):
-                self._deals(table, game, n, seed=seed * 10 + k, dispute=(k == 0 and game == "ding_niu"))
+                self._deals(table, game, n, seed=seed * 10 + k, dispute=(k == 0 and dispute))
         return first_link
 
     def _deals(self, table: Table, game: str, n: int, *, seed: int, dispute: bool = False) -> None:
         scorer = Actor(table=table, ip="127.0.0.1")
         level = "points" if seed % 2 else "unplayed_tiles"
         records = simulate(game, deals=DEALS_PER_TABLE, seed=seed, players=n,
-                           **({"level": level} if game in ("jie_long", "ce_deng", "kko_li_but_i_gi", "ding_niu") else {}))
+                           **({"level": level} if get_game(game).connecting else {}))
         for i, record in enumerate(records):
             defaults = selectors.round_defaults(table)
-            body = body_from_record(record, game=game, leader=defaults.get("leader") or 0,
-                                    banker=defaults.get("banker") or 0)
+            body = body_from_record(record, leader=defaults.get("leader") or 0, banker=defaults.get("banker") or 0)
             body["entered_by"] = i % n
             rnd = services.round_record(actor=scorer, table=table, body=body)
             if i == 0:
