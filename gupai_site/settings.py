@@ -166,6 +166,8 @@ REST_FRAMEWORK = {
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "scoring.api.pagination.Pagination",
+    "PAGE_SIZE": 50,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -174,6 +176,8 @@ SPECTACULAR_SETTINGS = {
                    "(evaluate), tournaments, tables and deals.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "scoring.api.schema.close_response_objects"],
 }
 
 if not DEBUG and not TESTING:
