@@ -2,8 +2,10 @@
 scorer's private table links, and the API (plus its schema and docs)."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+
+from scoring.api.views import NotFoundView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,6 +16,9 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
          name="api-redoc"),
     path("api/v1/", include("scoring.api.urls")),
+    # Whatever else is under /api/ answers a JSON 404. Slashed paths only, so that APPEND_SLASH
+    # still redirects "/api/v1/clubs" to "/api/v1/clubs/".
+    re_path(r"^api/(?:.*/)?$", NotFoundView.as_view()),
     path("director/", include("scoring.urls_director")),
     path("s/", include("scoring.urls_scorer")),
     path("", include("scoring.urls_public")),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -11,8 +11,16 @@ from rest_framework.views import APIView
 
 import games
 
+from ..errors import problem
+from . import serializers as s
+
 #: A list of records larger than this is refused whole (the engine is fast, but not free).
 MAX_BATCH = 500
+
+JIE_LONG = {"game": "jie_long", "seats": ["Anna", "Bob", "Celine", "Dominic"], "points": [2, 12, 34, 18]}
+RESULTS = PolymorphicProxySerializer(
+    component_name="EngineResults", resource_type_field_name=None, many=False,
+    serializers=[s.EngineResultSerializer, s.EngineResultSerializer(many=True)])
 
 
 class EvaluateView(APIView):
@@ -25,22 +33,34 @@ class EvaluateView(APIView):
         description=(
             "Send one round record (ROUND_RECORD.md) and get the engine's result (200) or its "
             "errors (400, each with a path, code and message). Send a JSON array of records to get a "
-            "list of results (200), one per record, in order. Nothing is stored; no login."
+            "list of results (200), one per record, in order, each with its own `ok`. Nothing is stored; "
+            "no login."
         ),
         request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-        examples=[OpenApiExample("Jie Long, points", value={
-            "game": "jie_long", "seats": ["Anna", "Bob", "Celine", "Dominic"], "points": [2, 12, 34, 18]},
-            request_only=True)],
+        responses={
+            200: OpenApiResponse(RESULTS, description="The engine's result for a record, or a list of them for a "
+                                                      "list of records."),
+            400: OpenApiResponse(s.EngineErrorsSerializer, description="The engine's refusal (`ok` false), or a body "
+                                                                       "that is not JSON (no `ok`)."),
+        },
+        examples=[
+            OpenApiExample("Jie Long, points", value=JIE_LONG, request_only=True),
+            OpenApiExample("Jie Long, its result", value=games.evaluate(JIE_LONG), response_only=True,
+                           status_codes=[200]),
+            OpenApiExample("Two seats for four scores", value=games.evaluate({**JIE_LONG, "seats": ["Anna", "Bob"]}),
+                           response_only=True, status_codes=[400]),
+        ],
         tags=["engine"],
     )
     def post(self, request):
         data = request.data
         if isinstance(data, list):
             if len(data) > MAX_BATCH:
-                return Response({"ok": False, "errors": [{"path": "", "code": "too_long",
-                                 "message": f"Send at most {MAX_BATCH} records at once."}]},
-                                status=status.HTTP_400_BAD_REQUEST)
-            return Response([games.evaluate(record) for record in data])
+                too_long = problem("", "too_long", f"Send at most {MAX_BATCH} records at once.")
+                refusal = {"ok": False, "errors": [too_long]}
+                return Response(s.EngineErrorsSerializer(refusal).data, status=status.HTTP_400_BAD_REQUEST)
+            return Response(s.EngineResultSerializer([games.evaluate(record) for record in data], many=True).data)
         result = games.evaluate(data)
-        return Response(result, status=status.HTTP_200_OK if result["ok"] else status.HTTP_400_BAD_REQUEST)
+        if not result["ok"]:
+            return Response(s.EngineErrorsSerializer(result).data, status=status.HTTP_400_BAD_REQUEST)
+        return Response(s.EngineResultSerializer(result).data)

@@ -1,8 +1,15 @@
 """Input and output shapes of the API. Inputs are parsed here, then handed to services, which
-do the real checking; outputs are plain dicts from selectors (the serializers document them)."""
+do the real checking. Every answer is rendered by its output serializer (on a model or a
+selector's dict), so the OpenAPI schema describes exactly what is sent."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 import games
@@ -10,15 +17,75 @@ import games
 from ..models import Club, Entry, Player, Tournament
 
 
-class ProblemSerializer(serializers.Serializer):
+class DateTimeField(serializers.DateTimeField):
+    """ISO 8601 to the millisecond, UTC as "Z": what DjangoJSONEncoder writes into the stored
+    answer of an idempotent request, so that a replay equals a fresh read of the same deal."""
+
+    def to_representation(self, value):
+        if isinstance(value, datetime):
+            return DjangoJSONEncoder().default(self.enforce_timezone(value))
+        return super().to_representation(value)
+
+
+# (The base classes here say why in comments: drf-spectacular would take a docstring as the
+# description of every schema component made from a subclass.)
+
+class OutputModelSerializer(serializers.ModelSerializer):
+    # A model as answered: every field read-only, so always sent and required in the schema.
+
+    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping,
+                                models.DateTimeField: DateTimeField}
+
+    def get_extra_kwargs(self):
+        extra = super().get_extra_kwargs()
+        for name in self.Meta.fields:
+            extra.setdefault(name, {})["read_only"] = True
+        return extra
+
+
+class OutputSerializer(serializers.Serializer):
+    # A selector's dict as answered. A field that is not required is left out when the dict has
+    # no such key (DRF would send null for a nullable one): "not required" in the schema means
+    # "only for some games" (leader, banker, ...).
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if isinstance(instance, Mapping):
+            for name, field in self.fields.items():
+                if not field.required and field.source not in instance:
+                    data.pop(name, None)
+        return data
+
+
+class OpenSerializer(OutputSerializer):
+    # The declared fields, plus whatever else the engine's answer holds for the game, sent as is
+    # (the schema says additionalProperties: true).
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return {**data, **{k: v for k, v in instance.items() if k not in self.fields}}
+
+
+class OpenSerializerSchema(OpenApiSerializerExtension):
+    target_class = OpenSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": True}
+
+
+class ProblemSerializer(OutputSerializer):
     path = serializers.CharField(help_text='Where in the request body, like "points[2]" ("" = the whole body).')
     code = serializers.CharField()
     message = serializers.CharField()
 
 
-class ErrorsSerializer(serializers.Serializer):
+class ErrorsSerializer(OutputSerializer):
+    """Every error answer of the API."""
+
     errors = ProblemSerializer(many=True)
-    detail = serializers.CharField(required=False)
+    detail = serializers.CharField(required=False, help_text="The first error's message (answers other than 400).")
 
 
 # --- auth ---------------------------------------------------------------------------------------
@@ -28,7 +95,7 @@ class TokenInputSerializer(serializers.Serializer):
     password = serializers.CharField(style={"input_type": "password"})
 
 
-class TokenOutputSerializer(serializers.Serializer):
+class TokenOutputSerializer(OutputSerializer):
     token = serializers.CharField()
 
 
@@ -39,7 +106,7 @@ class ClubInputSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(OutputModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "created_at"]
@@ -49,7 +116,7 @@ class PlayerInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(OutputModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "club", "name", "created_at"]
@@ -78,7 +145,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     currency = serializers.CharField(max_length=3, required=False, allow_blank=True)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(OutputModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
@@ -89,24 +156,24 @@ class EntryInputSerializer(serializers.Serializer):
     player = serializers.IntegerField()
 
 
-class EntrySerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name", read_only=True)
+class EntrySerializer(OutputModelSerializer):
+    name = serializers.CharField(source="player.name")
 
     class Meta:
         model = Entry
         fields = ["id", "tournament", "player", "name", "created_at"]
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(OutputSerializer):
     rank = serializers.IntegerField()
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
     total = serializers.IntegerField()
     rounds_counted = serializers.IntegerField()
-    payout = serializers.DecimalField(max_digits=14, decimal_places=2)
+    payout = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="total × the chip value.")
     currency = serializers.CharField()
-    updated_at = serializers.DateTimeField(allow_null=True)
+    updated_at = DateTimeField(allow_null=True, help_text="null until the entry's first counted deal.")
 
 
 # --- tables -------------------------------------------------------------------------------------
@@ -119,7 +186,7 @@ class TableInputSerializer(serializers.Serializer):
                                        help_text="Session number; default the latest (session 1 is created if none).")
 
 
-class SeatTotalSerializer(serializers.Serializer):
+class SeatTotalSerializer(OutputSerializer):
     position = serializers.IntegerField()
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -128,15 +195,22 @@ class SeatTotalSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(help_text="Counted deals.")
 
 
-class TableSerializer(serializers.Serializer):
+class NextRoundSerializer(OutputSerializer):
+    number = serializers.IntegerField()
+    entered_by = serializers.IntegerField(allow_null=True)
+    leader = serializers.IntegerField(required=False, help_text="Connecting games: who leads by default.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau: the banker by default.")
+
+
+class TableSerializer(OutputSerializer):
     id = serializers.IntegerField()
     tournament = serializers.IntegerField()
     session = serializers.IntegerField(help_text="Session number")
     name = serializers.CharField()
     game = serializers.CharField()
     seats = SeatTotalSerializer(many=True)
-    next_round = serializers.DictField(help_text="Defaults for the next deal: number, leader or banker.")
-    scorer_token_created_at = serializers.DateTimeField()
+    next_round = NextRoundSerializer(help_text="Defaults for the next deal.")
+    scorer_token_created_at = DateTimeField()
 
 
 class TableCreatedSerializer(TableSerializer):
@@ -144,14 +218,16 @@ class TableCreatedSerializer(TableSerializer):
     scorer_token = serializers.CharField(help_text="The plain scorer token; shown only now, stored hashed.")
 
 
-class ScorerTokenSerializer(serializers.Serializer):
+class ScorerTokenSerializer(OutputSerializer):
     scorer_url = serializers.CharField()
     scorer_token = serializers.CharField()
 
 
 # --- rounds -------------------------------------------------------------------------------------
 
-class PlayerResultSerializer(serializers.Serializer):
+class PlayerResultSerializer(OpenSerializer):
+    """One seat's result: its place at the table, then the engine's per-seat fields for the game."""
+
     position = serializers.IntegerField()
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -159,7 +235,7 @@ class PlayerResultSerializer(serializers.Serializer):
     net = serializers.IntegerField()
 
 
-class RoundSerializer(serializers.Serializer):
+class RoundSerializer(OutputSerializer):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -168,59 +244,59 @@ class RoundSerializer(serializers.Serializer):
     disputed = serializers.BooleanField()
     dispute_message = serializers.CharField()
     revision = serializers.IntegerField()
-    leader = serializers.IntegerField(required=False, help_text="Connecting games: seat position that led.")
-    next_leader = serializers.IntegerField(required=False, allow_null=True)
-    banker = serializers.IntegerField(required=False, help_text="Tau Ngau: the banker's seat position.")
-    next_banker = serializers.IntegerField(required=False, allow_null=True)
+    leader = serializers.IntegerField(required=False, help_text="Connecting games only: seat position that led.")
+    next_leader = serializers.IntegerField(required=False, allow_null=True, help_text="Connecting games only.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau only: the banker's seat position.")
+    next_banker = serializers.IntegerField(required=False, allow_null=True, help_text="Tau Ngau only.")
     entered_by = serializers.IntegerField(allow_null=True)
     confirmed_by = serializers.IntegerField(allow_null=True)
     confirmed_by_director = serializers.CharField(allow_null=True)
     void_reason = serializers.CharField()
-    record = serializers.JSONField(help_text="The round record exactly as the engine saw it (playing order).")
-    result = serializers.JSONField(help_text="The engine's result exactly as returned.")
+    record = serializers.DictField(help_text="The round record exactly as the engine saw it (playing order).")
+    result = serializers.DictField(help_text="The engine's result exactly as returned.")
     players = PlayerResultSerializer(many=True, help_text="The result by table seat position (all per-seat fields).")
-    outcome = serializers.JSONField(help_text="Top-level seat indexes of the result as table positions.")
+    outcome = serializers.DictField(help_text="Top-level seat indexes of the result as table positions.")
     warnings = ProblemSerializer(many=True)
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = DateTimeField()
+    updated_at = DateTimeField()
 
 
-class RoundPreviewSerializer(serializers.Serializer):
+class RoundPreviewSerializer(OutputSerializer):
     ok = serializers.BooleanField()
-    leader = serializers.IntegerField(required=False)
-    banker = serializers.IntegerField(required=False)
+    leader = serializers.IntegerField(required=False, help_text="Connecting games only.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau only.")
     entered_by = serializers.IntegerField(allow_null=True)
-    record = serializers.JSONField()
-    result = serializers.JSONField()
+    record = serializers.DictField()
+    result = serializers.DictField()
     players = PlayerResultSerializer(many=True)
-    outcome = serializers.JSONField()
+    outcome = serializers.DictField()
     warnings = ProblemSerializer(many=True)
     errors = ProblemSerializer(many=True)
 
 
-class RevisionSerializer(serializers.Serializer):
+class RevisionSerializer(OutputSerializer):
     number = serializers.IntegerField()
-    body = serializers.JSONField()
-    record = serializers.JSONField()
-    result = serializers.JSONField()
+    body = serializers.DictField(help_text="The request body as understood (leader, banker, entered_by resolved).")
+    record = serializers.DictField()
+    result = serializers.DictField()
     players = PlayerResultSerializer(many=True)
-    outcome = serializers.JSONField()
+    outcome = serializers.DictField()
     engine_version = serializers.CharField()
     actor = serializers.CharField()
     reason = serializers.CharField()
-    created_at = serializers.DateTimeField()
+    created_at = DateTimeField()
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
 
 
-class ChainSerializer(serializers.Serializer):
+class ChainSerializer(OutputSerializer):
     ok = serializers.BooleanField()
     checked = serializers.IntegerField()
     first_broken = serializers.IntegerField(allow_null=True)
     problem = serializers.CharField()
 
 
-class RevisionsSerializer(serializers.Serializer):
+class RevisionsSerializer(OutputSerializer):
     chain = ChainSerializer()
     revisions = RevisionSerializer(many=True)
 
@@ -241,3 +317,23 @@ class DisputeInputSerializer(serializers.Serializer):
 
 class ResolveInputSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+# --- the engine ---------------------------------------------------------------------------------
+
+class EngineResultSerializer(OpenSerializer):
+    """The engine's answer for one record (ROUND_RECORD.md): ``ok``, then the result's fields for
+    the game, or ``errors``."""
+
+    ok = serializers.BooleanField()
+    game = serializers.CharField(required=False)
+    format = serializers.IntegerField(required=False, help_text="Version of the result format.")
+    warnings = ProblemSerializer(many=True, required=False)
+    errors = ProblemSerializer(many=True, required=False, help_text="When ok is false.")
+
+
+class EngineErrorsSerializer(ErrorsSerializer):
+    """The errors answer of the engine endpoint."""
+
+    ok = serializers.BooleanField(required=False, help_text="false when the engine refused the record; absent "
+                                                            "when the body could not be read.")

@@ -1,20 +1,20 @@
-"""The REST API (thin: parse, authorise, call a service or selector, answer).
+"""The REST API (thin: parse, authorise, call a service or selector, render with the output
+serializer).
 
 Errors always come as ``{"errors": [{"path", "code", "message"}]}`` (paths relative to the
-request body), plus ``detail`` for authentication/permission/not-found answers.
+request body), plus ``detail`` for answers other than 400 (``errors.api_exception_handler``).
+Lists come in pages: ``{"count", "next", "previous", "results"}``.
 """
 
 from __future__ import annotations
 
-import json
-
-from django.core.serializers.json import DjangoJSONEncoder
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import links, selectors, services
@@ -25,17 +25,31 @@ from ..http import etag, parse_if_match
 from ..models import Club, Player, Round, Tournament
 from . import serializers as s
 
-ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`")
-COMMON_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 409: ERRORS}
+ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
+                                                         "plus `detail` for answers other than 400.")
 
 
-def _json(data):
-    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+def error_responses(*codes: int) -> dict:
+    return {code: ERRORS for code in codes}
+
+
+#: What an authenticated read may answer besides 200: not logged in, not yours, no such thing or page.
+READ_ERRORS = error_responses(401, 403, 404)
+#: ... and a write: bad input, or a state that refuses it (a finished tournament, ...).
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409)
+
+
+def etag_header(code: int) -> OpenApiParameter:
+    return OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[code], required=True,
+                            description='The revision of the deal, like `"2"`: send it as If-Match to correct it.')
 
 
 class ApiView(APIView):
     authentication_classes = [TokenAuthentication, ScorerAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
+    #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
+    #: view that answers a plain list sets None.
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
 
     @property
     def actor(self):
@@ -46,16 +60,31 @@ class ApiView(APIView):
         ser.is_valid(raise_exception=True)
         return ser.validated_data
 
+    def paginated(self, items, serializer_class, detail=None) -> Response:
+        """One page of ``items`` (a queryset or a list) as ``{count, next, previous, results}``.
+        ``detail``: turns the page's items into what ``serializer_class`` renders, so that costly
+        reads are made for one page only."""
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, self.request, view=self)
+        if detail is not None:
+            page = detail(page)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+class NotFoundView(APIView):
+    """Any other path under /api/ (``/api/v1/tables/abc/``, which no ``<int:pk>`` matches): a
+    404 in the errors shape rather than Django's HTML page. Not in the schema (no methods)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        raise exceptions.NotFound()
+
 
 def _tournament(pk) -> Tournament:
     return selectors.tournament_get(pk)
-
-
-def _table_data(table, request=None) -> dict:
-    return {"id": table.pk, "tournament": table.session.tournament_id, "session": table.session.number,
-            "name": table.name, "game": table.session.tournament.game,
-            "seats": selectors.table_running_totals(table), "next_round": selectors.round_defaults(table),
-            "scorer_token_created_at": table.scorer_token_created_at}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -67,27 +96,28 @@ class AuthTokenView(APIView):
 
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`.",
-                   request=s.TokenInputSerializer, responses={200: s.TokenOutputSerializer, 400: ERRORS, 403: ERRORS},
+                   request=s.TokenInputSerializer,
+                   responses={200: s.TokenOutputSerializer, **error_responses(400, 403)},
                    tags=["auth"])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         token = services.auth_token_obtain(username=data.get("username"), password=data.get("password"),
                                            ip=client_ip(request))
-        return Response({"token": token})
+        return Response(s.TokenOutputSerializer({"token": token}).data)
 
 
 # ------------------------------------------------------------------------------------------------
 # Clubs and players
 
 class ClubListView(ApiView):
-    @extend_schema(operation_id="clubs_list", summary="The clubs I direct", responses={200: s.ClubSerializer(many=True)},
-                   tags=["clubs"])
+    @extend_schema(operation_id="clubs_list", summary="The clubs I direct",
+                   responses={200: s.ClubSerializer(many=True), **READ_ERRORS}, tags=["clubs"])
     def get(self, request):
         require_director(self.actor)
-        return Response(s.ClubSerializer(selectors.club_list_for_user(request.user), many=True).data)
+        return self.paginated(selectors.club_list_for_user(request.user), s.ClubSerializer)
 
     @extend_schema(operation_id="clubs_create", summary="Create a club (you become its director)",
-                   request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **COMMON_ERRORS}, tags=["clubs"])
+                   request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request):
         require_director(self.actor)
         data = self.parse(s.ClubInputSerializer)
@@ -96,7 +126,7 @@ class ClubListView(ApiView):
 
 
 class ClubDetailView(ApiView):
-    @extend_schema(operation_id="clubs_retrieve", responses={200: s.ClubSerializer, **COMMON_ERRORS}, tags=["clubs"])
+    @extend_schema(operation_id="clubs_retrieve", responses={200: s.ClubSerializer, **READ_ERRORS}, tags=["clubs"])
     def get(self, request, pk: int):
         club = selectors.get_or_404(Club, pk=pk)
         require_director_of(self.actor, club)
@@ -104,15 +134,15 @@ class ClubDetailView(ApiView):
 
 
 class ClubPlayersView(ApiView):
-    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **COMMON_ERRORS},
+    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **READ_ERRORS},
                    tags=["clubs"])
     def get(self, request, pk: int):
         club = selectors.get_or_404(Club, pk=pk)
         require_director_of(self.actor, club)
-        return Response(s.PlayerSerializer(selectors.player_list(club), many=True).data)
+        return self.paginated(selectors.player_list(club), s.PlayerSerializer)
 
     @extend_schema(operation_id="clubs_players_create", request=s.PlayerInputSerializer,
-                   responses={201: s.PlayerSerializer, **COMMON_ERRORS}, tags=["clubs"])
+                   responses={201: s.PlayerSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request, pk: int):
         club = selectors.get_or_404(Club, pk=pk)
         require_director_of(self.actor, club)
@@ -126,13 +156,13 @@ class ClubPlayersView(ApiView):
 
 class TournamentListView(ApiView):
     @extend_schema(operation_id="tournaments_list", summary="Tournaments of the clubs I direct",
-                   responses={200: s.TournamentSerializer(many=True)}, tags=["tournaments"])
+                   responses={200: s.TournamentSerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
     def get(self, request):
         require_director(self.actor)
-        return Response(s.TournamentSerializer(selectors.tournament_list_for_director(request.user), many=True).data)
+        return self.paginated(selectors.tournament_list_for_director(request.user), s.TournamentSerializer)
 
     @extend_schema(operation_id="tournaments_create", request=s.TournamentInputSerializer,
-                   responses={201: s.TournamentSerializer, **COMMON_ERRORS}, tags=["tournaments"])
+                   responses={201: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request):
         require_director(self.actor)
         data = self.parse(s.TournamentInputSerializer)
@@ -142,7 +172,7 @@ class TournamentListView(ApiView):
 
 
 class TournamentDetailView(ApiView):
-    @extend_schema(operation_id="tournaments_retrieve", responses={200: s.TournamentSerializer, **COMMON_ERRORS},
+    @extend_schema(operation_id="tournaments_retrieve", responses={200: s.TournamentSerializer, **READ_ERRORS},
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = _tournament(pk)
@@ -150,7 +180,7 @@ class TournamentDetailView(ApiView):
         return Response(s.TournamentSerializer(t).data)
 
     @extend_schema(operation_id="tournaments_update", request=s.TournamentUpdateSerializer,
-                   responses={200: s.TournamentSerializer, **COMMON_ERRORS}, tags=["tournaments"])
+                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def patch(self, request, pk: int):
         t = _tournament(pk)
         require_director_of(self.actor, t.club)
@@ -161,7 +191,7 @@ class TournamentDetailView(ApiView):
 
 class TournamentStartView(ApiView):
     @extend_schema(operation_id="tournaments_start", summary="draft → running", request=None,
-                   responses={200: s.TournamentSerializer, **COMMON_ERRORS}, tags=["tournaments"])
+                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = services.tournament_start(actor=self.actor, tournament=_tournament(pk))
         return Response(s.TournamentSerializer(t).data)
@@ -169,22 +199,22 @@ class TournamentStartView(ApiView):
 
 class TournamentFinishView(ApiView):
     @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)", request=None,
-                   responses={200: s.TournamentSerializer, **COMMON_ERRORS}, tags=["tournaments"])
+                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = services.tournament_finish(actor=self.actor, tournament=_tournament(pk))
         return Response(s.TournamentSerializer(t).data)
 
 
 class TournamentEntriesView(ApiView):
-    @extend_schema(operation_id="tournaments_entries_list", responses={200: s.EntrySerializer(many=True), **COMMON_ERRORS},
-                   tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_entries_list",
+                   responses={200: s.EntrySerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = _tournament(pk)
         require_director_of(self.actor, t.club)
-        return Response(s.EntrySerializer(selectors.entry_list(t), many=True).data)
+        return self.paginated(selectors.entry_list(t), s.EntrySerializer)
 
     @extend_schema(operation_id="tournaments_entries_create", request=s.EntryInputSerializer,
-                   responses={201: s.EntrySerializer, **COMMON_ERRORS}, tags=["tournaments"])
+                   responses={201: s.EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = _tournament(pk)
         require_director_of(self.actor, t.club)
@@ -197,25 +227,28 @@ class TournamentEntriesView(ApiView):
 
 
 class TournamentStandingsView(ApiView):
-    @extend_schema(operation_id="tournaments_standings", responses={200: s.StandingSerializer(many=True), **COMMON_ERRORS},
-                   tags=["tournaments"])
+    pagination_class = None   # a plain list for now: the standings are being redesigned on their own
+
+    @extend_schema(operation_id="tournaments_standings",
+                   responses={200: s.StandingSerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = _tournament(pk)
         require_director_of(self.actor, t.club)
-        return Response(_json(selectors.standings_for(t)))
+        return Response(s.StandingSerializer(selectors.standings_for(t), many=True).data)
 
 
 class TournamentTablesView(ApiView):
-    @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **COMMON_ERRORS},
+    @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **READ_ERRORS},
                    tags=["tables"])
     def get(self, request, pk: int):
         t = _tournament(pk)
         require_director_of(self.actor, t.club)
-        return Response(_json([_table_data(table) for table in selectors.table_list(t)]))
+        return self.paginated(selectors.table_list(t), s.TableSerializer,
+                              detail=lambda tables: [selectors.table_detail(table) for table in tables])
 
     @extend_schema(operation_id="tournaments_tables_create",
                    summary="Create a table (the scorer link is in this answer only)",
-                   request=s.TableInputSerializer, responses={201: s.TableCreatedSerializer, **COMMON_ERRORS},
+                   request=s.TableInputSerializer, responses={201: s.TableCreatedSerializer, **WRITE_ERRORS},
                    tags=["tables"])
     def post(self, request, pk: int):
         t = _tournament(pk)
@@ -223,8 +256,8 @@ class TournamentTablesView(ApiView):
         data = self.parse(s.TableInputSerializer)
         table, token = services.table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
-        body = {**_table_data(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
-        return Response(_json(body), status=status.HTTP_201_CREATED)
+        body = {**selectors.table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
+        return Response(s.TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -232,20 +265,21 @@ class TournamentTablesView(ApiView):
 
 class TableDetailView(ApiView):
     @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
-                   responses={200: s.TableSerializer, **COMMON_ERRORS}, tags=["tables"])
+                   responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
         table = selectors.table_get(pk)
         require_table_access(self.actor, table)
-        return Response(_json(_table_data(table)))
+        return Response(s.TableSerializer(selectors.table_detail(table)).data)
 
 
 class TableScorerTokenView(ApiView):
     @extend_schema(operation_id="tables_scorer_token_rotate", summary="Replace the scorer link (the old one stops working)",
-                   request=None, responses={200: s.ScorerTokenSerializer, **COMMON_ERRORS}, tags=["tables"])
+                   request=None, responses={200: s.ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
     def post(self, request, pk: int):
         table = selectors.table_get(pk)
         token = services.table_scorer_token_rotate(actor=self.actor, table=table)
-        return Response({"scorer_url": links.scorer_url(token, request), "scorer_token": token})
+        return Response(s.ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
+                                                 "scorer_token": token}).data)
 
 
 ROUND_BODY_DOC = (
@@ -259,46 +293,50 @@ ROUND_EXAMPLE = OpenApiExample("Jie Long, points", value={"leader": 0, "entered_
 
 
 class TableRoundsView(ApiView):
-    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **COMMON_ERRORS},
+    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **READ_ERRORS},
                    tags=["rounds"])
     def get(self, request, pk: int):
         table = selectors.table_get(pk)
         require_table_access(self.actor, table)
-        return Response(_json(selectors.round_history(table)))
+        return self.paginated(selectors.round_list(table), s.RoundSerializer,
+                              detail=lambda rounds: selectors.round_details(table, rounds))
 
     @extend_schema(
         operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
             " Send an `Idempotency-Key` header to make retries safe: the same key and body return the first "
             "answer; the same key with another body is refused (422). Keys are kept at least 24 hours."),
         request=OpenApiTypes.OBJECT, examples=[ROUND_EXAMPLE],
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-        responses={201: s.RoundSerializer, 422: ERRORS, **COMMON_ERRORS}, tags=["rounds"])
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+                    etag_header(201),
+                    OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
+                                     enum=["true"], description="Sent with the stored answer to a repeated key.")],
+        responses={201: s.RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
     def post(self, request, pk: int):
         table = selectors.table_get(pk)
         key = request.headers.get("Idempotency-Key")
-        if key is not None:
-            outcome = services.round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
-            headers = {"ETag": etag(outcome.body.get("revision", 1))}
-            if outcome.replayed:
-                headers["Idempotent-Replayed"] = "true"
-            return Response(outcome.body, status=outcome.status, headers=headers)
-        rnd = services.round_record(actor=self.actor, table=table, body=request.data)
-        rnd = selectors.round_get(rnd.pk)
-        return Response(_json(selectors.round_detail(rnd)), status=status.HTTP_201_CREATED,
-                        headers={"ETag": etag(rnd.current_revision.number)})
+        if key is None:
+            rnd = services.round_record(actor=self.actor, table=table, body=request.data)
+            return _round_response(rnd, status.HTTP_201_CREATED)
+        outcome = services.round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
+        # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
+        body = s.RoundSerializer(outcome.body).data
+        headers = {"ETag": etag(body["revision"])}
+        if outcome.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(body, status=outcome.status, headers=headers)
 
 
 class TableRoundPreviewView(ApiView):
     @extend_schema(operation_id="tables_rounds_preview", summary="Evaluate a deal without storing it",
                    description=ROUND_BODY_DOC, request=OpenApiTypes.OBJECT, examples=[ROUND_EXAMPLE],
-                   responses={200: s.RoundPreviewSerializer, **COMMON_ERRORS}, tags=["rounds"])
+                   responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
     def post(self, request, pk: int):
         table = selectors.table_get(pk)
         require_table_access(self.actor, table)
         preview = selectors.table_round_preview(table=table, body=request.data)
         if not preview.ok:
-            return Response({"errors": preview.errors}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(_json(preview.as_dict()))
+            return Response(s.ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
+        return Response(s.RoundPreviewSerializer(preview.as_dict()).data)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -312,12 +350,13 @@ def _round_for(view: ApiView, pk) -> Round:
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
     rnd = selectors.round_get(rnd.pk)
-    return Response(_json(selectors.round_detail(rnd)), status=code, headers={"ETag": etag(rnd.current_revision.number)})
+    return Response(s.RoundSerializer(selectors.round_detail(rnd)).data, status=code,
+                    headers={"ETag": etag(rnd.current_revision.number)})
 
 
 class RoundDetailView(ApiView):
-    @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)",
-                   responses={200: s.RoundSerializer, **COMMON_ERRORS}, tags=["rounds"])
+    @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)", parameters=[etag_header(200)],
+                   responses={200: s.RoundSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
         return _round_response(_round_for(self, pk))
 
@@ -326,8 +365,8 @@ class RoundDetailView(ApiView):
         description=ROUND_BODY_DOC + ' Add a top-level `reason`, and send `If-Match: "<revision>"` with the revision '
         "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed.",
         request=OpenApiTypes.OBJECT,
-        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True)],
-        responses={200: s.RoundSerializer, 412: ERRORS, 428: ERRORS, **COMMON_ERRORS}, tags=["rounds"])
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True), etag_header(200)],
+        responses={200: s.RoundSerializer, **WRITE_ERRORS, **error_responses(412, 428)}, tags=["rounds"])
     def put(self, request, pk: int):
         rnd = _round_for(self, pk)
         body = request.data
@@ -337,9 +376,12 @@ class RoundDetailView(ApiView):
         return _round_response(rnd)
 
 
+ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: s.RoundSerializer, **WRITE_ERRORS},
+                 "tags": ["rounds"]}
+
+
 class RoundConfirmView(ApiView):
-    @extend_schema(operation_id="rounds_confirm", request=s.ConfirmInputSerializer,
-                   responses={200: s.RoundSerializer, **COMMON_ERRORS}, tags=["rounds"])
+    @extend_schema(operation_id="rounds_confirm", request=s.ConfirmInputSerializer, **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = _round_for(self, pk)
         data = self.parse(s.ConfirmInputSerializer)
@@ -348,7 +390,7 @@ class RoundConfirmView(ApiView):
 
 class RoundVoidView(ApiView):
     @extend_schema(operation_id="rounds_void", summary="Void a deal (directors)", request=s.VoidInputSerializer,
-                   responses={200: s.RoundSerializer, **COMMON_ERRORS}, tags=["rounds"])
+                   **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = _round_for(self, pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
@@ -358,7 +400,7 @@ class RoundVoidView(ApiView):
 
 class RoundDisputeView(ApiView):
     @extend_schema(operation_id="rounds_dispute", summary="Call the referee", request=s.DisputeInputSerializer,
-                   responses={200: s.RoundSerializer, **COMMON_ERRORS}, tags=["rounds"])
+                   **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = _round_for(self, pk)
         data = self.parse(s.DisputeInputSerializer)
@@ -367,7 +409,7 @@ class RoundDisputeView(ApiView):
 
 class RoundResolveView(ApiView):
     @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors)", request=s.ResolveInputSerializer,
-                   responses={200: s.RoundSerializer, **COMMON_ERRORS}, tags=["rounds"])
+                   **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = _round_for(self, pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
@@ -377,8 +419,8 @@ class RoundResolveView(ApiView):
 
 class RoundRevisionsView(ApiView):
     @extend_schema(operation_id="rounds_revisions", summary="The full history of a deal, with the hash chain check",
-                   responses={200: s.RevisionsSerializer, **COMMON_ERRORS}, tags=["rounds"])
+                   responses={200: s.RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
         rnd = _round_for(self, pk)
-        return Response(_json({"chain": selectors.round_verify_chain(rnd).as_dict(),
-                               "revisions": selectors.round_revisions(rnd)}))
+        return Response(s.RevisionsSerializer({"chain": selectors.round_verify_chain(rnd),
+                                               "revisions": selectors.round_revisions(rnd)}).data)

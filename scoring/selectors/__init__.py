@@ -5,10 +5,11 @@ from .audits import ChainReport, round_verify_chain, verify_chain
 from .clubs import club_list_for_user, player_list
 from .common import get_or_404
 from .dashboards import action_log_for, tournament_dashboard
-from .rounds import (disputed_rounds, revision_detail, round_detail, round_get, round_history, round_of_table,
-                     round_revisions, round_rows, table_history, table_round_preview)
+from .rounds import (disputed_rounds, revision_detail, round_detail, round_details, round_get, round_history,
+                     round_list, round_of_table, round_revisions, round_rows, table_history, table_round_preview)
 from .standings import counted_rounds_filter, counts_round, payouts_for, standings_for, tournament_totals
-from .tables import round_defaults, table_by_scorer_token, table_get, table_list, table_running_totals, table_seats
+from .tables import (round_defaults, table_by_scorer_token, table_detail, table_get, table_list, table_running_totals,
+                     table_seats)
 from .tournaments import (entry_list, players_not_entered, tournament_by_slug, tournament_get,
                           tournament_list_for_club, tournament_list_for_director, tournament_list_for_home)
 
@@ -17,10 +18,11 @@ __all__ = [
     "club_list_for_user", "player_list",
     "get_or_404",
     "action_log_for", "tournament_dashboard",
-    "disputed_rounds", "revision_detail", "round_detail", "round_get", "round_history", "round_of_table",
-    "round_revisions", "round_rows", "table_history", "table_round_preview",
+    "disputed_rounds", "revision_detail", "round_detail", "round_details", "round_get", "round_history",
+    "round_list", "round_of_table", "round_revisions", "round_rows", "table_history", "table_round_preview",
     "counted_rounds_filter", "counts_round", "payouts_for", "standings_for", "tournament_totals",
-    "round_defaults", "table_by_scorer_token", "table_get", "table_list", "table_running_totals", "table_seats",
+    "round_defaults", "table_by_scorer_token", "table_detail", "table_get", "table_list", "table_running_totals",
+    "table_seats",
     "entry_list", "players_not_entered", "tournament_by_slug", "tournament_get", "tournament_list_for_club",
     "tournament_list_for_director", "tournament_list_for_home",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -84,19 +85,30 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tou
     return d
 
 
+def round_list(table: Table, *, newest_first: bool = False) -> QuerySet[Round]:
+    """The table's deals (voided ones too) in order, or newest first, ready for
+    ``round_details``: slice or page it first."""
+    return (Round.objects.filter(table=table).select_related("current_revision", "confirmed_by_user")
+            .order_by("-number" if newest_first else "number"))
+
+
+def round_details(table: Table, rounds: Iterable[Round], *, seats: list[Seat] | None = None) -> list[dict]:
+    """``round_detail`` of some of the table's deals, its seats read once for all."""
+    seats = seats if seats is not None else table_seats(table)
+    tournament = table.session.tournament
+    return [round_detail(r, seats=seats, tournament=tournament) for r in rounds]
+
+
 def round_history(table: Table, *, include_voided: bool = True, newest_first: bool = False,
                   limit: int | None = None, seats: list[Seat] | None = None) -> list[dict]:
     """The table's deals as ``round_detail`` dicts, in order (or newest first), at most ``limit``
     of them: the slice is taken in the database, so a long table costs nothing extra."""
-    seats = seats if seats is not None else table_seats(table)
-    tournament = table.session.tournament
-    qs = (Round.objects.filter(table=table).select_related("current_revision", "confirmed_by_user")
-          .order_by("-number" if newest_first else "number"))
+    qs = round_list(table, newest_first=newest_first)
     if not include_voided:
         qs = qs.exclude(status=Round.Status.VOIDED)
     if limit is not None:
         qs = qs[:limit]
-    return [round_detail(r, seats=seats, tournament=tournament) for r in qs]
+    return round_details(table, qs, seats=seats)
 
 
 def round_revisions(rnd: Round) -> list[dict]:

@@ -77,3 +77,11 @@ def table_running_totals(table: Table, *, seats: list[Seat] | None = None) -> li
         count += 1
     return [{"position": s.position, "entry": s.entry_id, "player": s.entry.player_id, "name": s.entry.player.name,
              "total": totals[s.position], "rounds": count} for s in seats]
+
+
+def table_detail(table: Table) -> dict:
+    """The API's table: ``id, tournament, session`` (its number), ``name, game, seats``
+    (``table_running_totals``), ``next_round`` (``round_defaults``), ``scorer_token_created_at``."""
+    return {"id": table.pk, "tournament": table.session.tournament_id, "session": table.session.number,
+            "name": table.name, "game": table.session.tournament.game, "seats": table_running_totals(table),
+            "next_round": round_defaults(table), "scorer_token_created_at": table.scorer_token_created_at}

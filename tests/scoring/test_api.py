@@ -25,7 +25,7 @@ def test_director_builds_a_tournament_and_a_scorer_records_it(director_client, s
     club = r.json()["id"]
     players = [c.post(f"/api/v1/clubs/{club}/players/", {"name": n}, format="json").json()["id"]
                for n in ["Anna", "Bob", "Celine", "Dominic"]]
-    assert len(c.get(f"/api/v1/clubs/{club}/players/").json()) == 4
+    assert len(c.get(f"/api/v1/clubs/{club}/players/").json()["results"]) == 4
     r = c.post("/api/v1/tournaments/", {"club": club, "name": "Jade Open", "game": "jie_long",
                                          "variant": {"settlement": "difference"}, "chip_value": "0.10",
                                          "currency": "HKD"}, format="json")
@@ -62,7 +62,7 @@ def test_director_builds_a_tournament_and_a_scorer_records_it(director_client, s
     r = scorer.get(f"/api/v1/tables/{table['id']}/")
     assert [s["total"] for s in r.json()["seats"]] == JIE_LONG_NETS
     assert r.json()["next_round"] == {"entered_by": None, "number": 2, "leader": 0}
-    assert len(scorer.get(f"/api/v1/tables/{table['id']}/rounds/").json()) == 1
+    assert len(scorer.get(f"/api/v1/tables/{table['id']}/rounds/").json()["results"]) == 1
     got = scorer.get(f"/api/v1/rounds/{rnd['id']}/")
     assert got.status_code == 200 and got["ETag"] == '"1"'
 
@@ -190,7 +190,7 @@ def test_a_director_of_another_club_cannot_touch_this_one(other_director, anon_c
         if url in ("/api/v1/clubs/", "/api/v1/tournaments/"):
             continue   # their own (empty) lists
         assert c.get(url.format(**urls)).status_code == 403, url
-    assert c.get("/api/v1/tournaments/").json() == []
+    assert c.get("/api/v1/tournaments/").json()["results"] == []
 
 
 def test_a_revoked_scorer_link_gets_401(jie_long, director_client, scorer_client_for):
@@ -262,3 +262,39 @@ def test_schema_documents_the_rounds(anon_client):
         assert path in schema["paths"], path
     assert "scorerAuth" in schema["components"]["securitySchemes"]
     assert "put" in schema["paths"]["/api/v1/rounds/{id}/"]
+
+
+def test_paths_no_route_matches_answer_a_json_404(director_client, anon_client, urls):
+    for method, url in [("get", "/api/v1/tables/abc/"), ("post", "/api/v1/rounds/x/confirm/"),
+                        ("get", "/api/v1/nowhere/"), ("delete", "/api/v2/clubs/"), ("get", "/api/")]:
+        for client in (director_client, anon_client):
+            r = getattr(client, method)(url)
+            assert r.status_code == 404 and r["Content-Type"] == "application/json", (method, url)
+            assert errors_of(r) == [("", "not_found")]
+    # a missing slash is still added first
+    r = director_client.get("/api/v1/clubs")
+    assert r.status_code == 301 and r["Location"] == "/api/v1/clubs/"
+
+
+def test_lists_come_in_pages(director_client, director_actor, club):
+    for i in range(5):
+        services.player_create(actor=director_actor, club=club, name=f"P{i}")
+    url = f"/api/v1/clubs/{club.pk}/players/"
+    r = director_client.get(url).json()
+    assert (r["count"], r["next"], r["previous"], len(r["results"])) == (5, None, None, 5)
+    r = director_client.get(url, {"page_size": 2, "page": 2}).json()
+    assert [p["name"] for p in r["results"]] == ["P2", "P3"]
+    assert r["next"].endswith("?page=3&page_size=2") and r["previous"].endswith("?page_size=2")
+    assert director_client.get(url, {"page": 4, "page_size": 2}).status_code == 404
+
+
+def test_page_size_is_capped():
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from scoring.api.pagination import Pagination
+
+    def size(query):
+        return Pagination().get_page_size(Request(APIRequestFactory().get("/", query)))
+
+    assert (size({}), size({"page_size": 10}), size({"page_size": 5000})) == (50, 10, 200)
