@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,7 +63,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -135,6 +135,11 @@ STORAGES = {
     },
 }
 
+#: How long a director's API token lives.
+API_TOKEN_TTL = timedelta(days=int(os.environ.get("API_TOKEN_TTL_DAYS", "30")))
+#: A proxy in front sets X-Forwarded-For (and X-Forwarded-Proto); trust them only then.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+
 LOGIN_URL = "/director/login/"
 LOGIN_REDIRECT_URL = "/director/"
 LOGOUT_REDIRECT_URL = "/"
@@ -172,7 +177,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "scoring.auth.DirectorTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -1,16 +1,21 @@
-"""API authentication for scorer links, and resolving the actor of a request.
+"""API authentication, and resolving the actor of a request.
 
 ``Authorization: Scorer <token>`` authenticates as the scorer of one table: ``request.user`` is
-a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Table. Directors
-use ``Authorization: Token <token>`` (DRF authtoken) or the session.
+a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Table.
+``Authorization: Token <token>`` authenticates a director by an API token (stored hashed, with
+an expiry; ``services.auth_token_obtain``); directors' pages use the session.
+
+Unknown tokens count against the sender's address (``throttling``): past the limit the answer
+is 429, before any look-up.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from . import selectors
+from . import selectors, throttling
 from .actors import Actor
 
 
@@ -35,26 +40,61 @@ class ScorerPrincipal:
         return f"scorer of table {self.table.name}"
 
 
-class ScorerAuthentication(authentication.BaseAuthentication):
-    keyword = "Scorer"
+class _KeywordTokenAuthentication(authentication.BaseAuthentication):
+    """``Authorization: <keyword> <token>``; subclasses say what a token resolves to."""
+
+    keyword = ""
+    #: The throttling group that counts unknown tokens per address.
+    guessing = ""
+    unknown = "This token is not valid."
+
+    def resolve(self, token: str):
+        """``(user, auth)`` for a valid token, None for an unknown one."""
+        raise NotImplementedError
 
     def authenticate(self, request):
         auth = authentication.get_authorization_header(request).split()
         if not auth or auth[0].lower() != self.keyword.lower().encode():
             return None
         if len(auth) != 2:
-            raise exceptions.AuthenticationFailed("Send Authorization: Scorer <token>.")
+            raise exceptions.AuthenticationFailed(f"Send Authorization: {self.keyword} <token>.")
         try:
             token = auth[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("The scorer token is not valid.") from None
-        table = selectors.table_by_scorer_token(token)
-        if table is None:
-            raise exceptions.AuthenticationFailed("This scorer link is not valid (it may have been replaced).")
-        return ScorerPrincipal(table), table
+            raise exceptions.AuthenticationFailed(self.unknown) from None
+        address = client_ip(request) or "unknown"
+        try:
+            throttling.check(request, self.guessing, address)
+        except throttling.Limited as e:
+            raise exceptions.Throttled(wait=e.retry_after, detail=e.message) from None
+        found = self.resolve(token)
+        if found is None:
+            throttling.count(request, self.guessing, address)
+            raise exceptions.AuthenticationFailed(self.unknown)
+        return found
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class ScorerAuthentication(_KeywordTokenAuthentication):
+    keyword = "Scorer"
+    guessing = "scorer-token"
+    unknown = "This scorer link is not valid (it may have been replaced)."
+
+    def resolve(self, token):
+        table = selectors.table_by_scorer_token(token)
+        return (ScorerPrincipal(table), table) if table is not None else None
+
+
+class DirectorTokenAuthentication(_KeywordTokenAuthentication):
+    keyword = "Token"
+    guessing = "director-token"
+    unknown = "This API token is not valid (it may have expired or been revoked)."
+
+    def resolve(self, token):
+        user = selectors.user_by_api_token(token)
+        return (user, None) if user is not None else None
 
 
 class ScorerAuthenticationScheme(OpenApiAuthenticationExtension):
@@ -67,9 +107,24 @@ class ScorerAuthenticationScheme(OpenApiAuthenticationExtension):
                                "It reads and records the rounds of that one table, while its tournament runs."}
 
 
+class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
+    target_class = "scoring.auth.DirectorTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "Authorization",
+                "description": "A director's API token from `POST /api/v1/auth/token/`: `Authorization: Token "
+                               "<token>`. It expires; `POST /api/v1/auth/token/revoke/` ends every token at once."}
+
+
 def client_ip(request) -> str | None:
-    ip = request.META.get("REMOTE_ADDR") or None
-    return ip
+    """The client's address: the connection's, or — only when settings say a proxy is in front
+    (``BEHIND_PROXY``) — the last address that proxy appended to X-Forwarded-For."""
+    if getattr(settings, "BEHIND_PROXY", False):
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        if forwarded:
+            return forwarded[-1][:45]
+    return request.META.get("REMOTE_ADDR") or None
 
 
 def actor_from_request(request, *, table=None) -> Actor:

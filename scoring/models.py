@@ -268,6 +268,7 @@ class ActionLog(models.Model):
         ROUND_VOID = "round_void"
         ROUND_DISPUTE = "round_dispute"
         ROUND_DISPUTE_RESOLVE = "round_dispute_resolve"
+        AUTH_TOKENS_REVOKE = "auth_tokens_revoke"
         IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
         STANDINGS_REPAIR = "standings_repair"
 
@@ -323,3 +324,19 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} key {self.key}"
+
+
+class ApiToken(models.Model):
+    """A director's API token. Only its sha256 is stored (the plain token is shown once, when
+    made); it expires, and the director may revoke every token at once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"API token of {self.user} until {self.expires_at:%Y-%m-%d}"

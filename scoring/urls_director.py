@@ -4,10 +4,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from .views import director
+from .views.login import DirectorLoginView
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(template_name="director/login.html", redirect_authenticated_user=True),
-         name="director-login"),
+    path("login/", DirectorLoginView.as_view(), name="director-login"),
     path("logout/", auth_views.LogoutView.as_view(), name="director-logout"),
     path("", director.home, name="director-home"),
     path("clubs/new/", director.club_create, name="director-club-create"),

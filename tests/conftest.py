@@ -44,6 +44,15 @@ def _celery_eager():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings):
+    """Rate-limit counters live in the cache (Redis in CI, shared by parallel test processes and
+    the Celery broker, so never flushed): each test counts under a prefix of its own."""
+    import uuid
+
+    settings.RATELIMIT_CACHE_PREFIX = f"rl-test-{uuid.uuid4().hex}:"
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

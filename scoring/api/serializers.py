@@ -96,7 +96,12 @@ class TokenInputSerializer(serializers.Serializer):
 
 
 class TokenOutputSerializer(OutputSerializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Shown only now: only its hash is stored.")
+    expires_in = serializers.IntegerField(help_text="Seconds until it stops working.")
+
+
+class RevokedSerializer(OutputSerializer):
+    revoked = serializers.IntegerField(help_text="How many tokens stopped working.")
 
 
 # --- clubs, players -----------------------------------------------------------------------------

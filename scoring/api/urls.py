@@ -6,6 +6,7 @@ from .evaluate import EvaluateView
 urlpatterns = [
     path("evaluate/", EvaluateView.as_view(), name="api-evaluate"),
     path("auth/token/", views.AuthTokenView.as_view(), name="api-auth-token"),
+    path("auth/token/revoke/", views.AuthTokenRevokeView.as_view(), name="api-auth-token-revoke"),
     path("clubs/", views.ClubListView.as_view(), name="api-clubs"),
     path("clubs/<int:pk>/", views.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<int:pk>/players/", views.ClubPlayersView.as_view(), name="api-club-players"),

@@ -8,21 +8,22 @@ Lists come in pages: ``{"count", "next", "previous", "results"}``.
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from .. import links, selectors, services
+from .. import links, selectors, services, throttling
 from ..actors import require_director, require_director_of, require_table_access
-from ..auth import ScorerAuthentication, actor_from_request, client_ip
+from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request, client_ip
 from ..errors import ValidationFailed
 from ..http import etag, parse_if_match
-from ..models import Club, Player, Round, Tournament
+from ..models import Club, Player, Round, Table, Tournament
 from . import serializers as s
 
 ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
@@ -33,10 +34,11 @@ def error_responses(*codes: int) -> dict:
     return {code: ERRORS for code in codes}
 
 
-#: What an authenticated read may answer besides 200: not logged in, not yours, no such thing or page.
-READ_ERRORS = error_responses(401, 403, 404)
+#: What an authenticated read may answer besides 200: not logged in, not yours, no such thing or
+#: page, too many unknown tokens from this address.
+READ_ERRORS = error_responses(401, 403, 404, 429)
 #: ... and a write: bad input, or a state that refuses it (a finished tournament, ...).
-WRITE_ERRORS = error_responses(400, 401, 403, 404, 409)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 429)
 
 
 def etag_header(code: int) -> OpenApiParameter:
@@ -45,7 +47,7 @@ def etag_header(code: int) -> OpenApiParameter:
 
 
 class ApiView(APIView):
-    authentication_classes = [TokenAuthentication, ScorerAuthentication, SessionAuthentication]
+    authentication_classes = [DirectorTokenAuthentication, ScorerAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
     #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
     #: view that answers a plain list sets None.
@@ -54,6 +56,13 @@ class ApiView(APIView):
     @property
     def actor(self):
         return actor_from_request(self.request)
+
+    def table(self, pk):
+        """The table ``pk``: a scorer link's own table comes with its authentication, unread again."""
+        own = self.request.auth
+        if isinstance(own, Table) and str(own.pk) == str(pk):
+            return own
+        return selectors.table_get(pk)
 
     def parse(self, serializer_class):
         ser = serializer_class(data=self.request.data)
@@ -90,20 +99,48 @@ def _tournament(pk) -> Tournament:
 # ------------------------------------------------------------------------------------------------
 # Auth
 
+def limit(call):
+    """Run a throttling call; past the limit, DRF's 429 with Retry-After (and our errors body)."""
+    try:
+        call()
+    except throttling.Limited as e:
+        raise exceptions.Throttled(wait=e.retry_after, detail=e.message) from None
+
+
 class AuthTokenView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
-                   description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`.",
+                   description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
+                               "Each call makes a new token, shown only now; it expires (`expires_in` seconds). "
+                               "Failed logins are limited per account and per address (429 with Retry-After).",
                    request=s.TokenInputSerializer,
-                   responses={200: s.TokenOutputSerializer, **error_responses(400, 403)},
+                   responses={200: s.TokenOutputSerializer, **error_responses(400, 403, 429)},
                    tags=["auth"])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
-        token = services.auth_token_obtain(username=data.get("username"), password=data.get("password"),
-                                           ip=client_ip(request))
-        return Response(s.TokenOutputSerializer({"token": token}).data)
+        username, address = data.get("username"), client_ip(request) or "unknown"
+        account = username.lower()[:150] if isinstance(username, str) else ""
+        limit(lambda: throttling.check(request, "login-address", address))
+        limit(lambda: throttling.check(request, "login-account", account))
+        try:
+            token = services.auth_token_obtain(username=username, password=data.get("password"), ip=address)
+        except ValidationFailed:
+            throttling.count(request, "login-address", address)
+            throttling.count(request, "login-account", account)
+            raise
+        return Response(s.TokenOutputSerializer({"token": token,
+                                                 "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
+
+
+class AuthTokenRevokeView(ApiView):
+    @extend_schema(operation_id="auth_token_revoke", summary="Log out everywhere",
+                   description="Every API token of the calling director stops working at once.",
+                   request=None, responses={200: s.RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
+    def post(self, request):
+        revoked = services.auth_tokens_revoke(actor=self.actor)
+        return Response(s.RevokedSerializer({"revoked": revoked}).data)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -312,7 +349,9 @@ class TableRoundsView(ApiView):
                                      enum=["true"], description="Sent with the stored answer to a repeated key.")],
         responses={201: s.RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
     def post(self, request, pk: int):
-        table = selectors.table_get(pk)
+        table = self.table(pk)
+        if self.actor.is_scorer:
+            limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
         key = request.headers.get("Idempotency-Key")
         if key is None:
             rnd = services.round_record(actor=self.actor, table=table, body=request.data)

@@ -2,6 +2,7 @@
 lists, model objects), no writes. Import from here or from the domain module."""
 
 from .audits import ChainReport, round_verify_chain, verify_chain
+from .auth import user_by_api_token
 from .clubs import club_list_for_user, player_list
 from .common import get_or_404
 from .dashboards import action_log_for, tournament_dashboard
@@ -15,6 +16,7 @@ from .tournaments import (entry_list, players_not_entered, tournament_by_slug, t
 
 __all__ = [
     "ChainReport", "round_verify_chain", "verify_chain",
+    "user_by_api_token",
     "club_list_for_user", "player_list",
     "get_or_404",
     "action_log_for", "tournament_dashboard",

@@ -11,7 +11,7 @@ one module per domain. Each service
 Import from here or from the domain module.
 """
 
-from .auth import DIRECTORS_GROUP, auth_token_obtain, director_create
+from .auth import DIRECTORS_GROUP, auth_token_obtain, auth_tokens_cleanup, auth_tokens_revoke, director_create
 from .clubs import club_create, club_director_add, player_create
 from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOutcome, idempotency_keys_cleanup,
                           idempotency_request_hash, round_record_idempotent)
@@ -22,7 +22,7 @@ from .tournaments import (entry_create, tournament_create, tournament_finish, to
                           tournament_variant_check)
 
 __all__ = [
-    "DIRECTORS_GROUP", "auth_token_obtain", "director_create",
+    "DIRECTORS_GROUP", "auth_token_obtain", "auth_tokens_cleanup", "auth_tokens_revoke", "director_create",
     "club_create", "club_director_add", "player_create",
     "IDEMPOTENCY_KEY_TTL", "MAX_IDEMPOTENCY_KEY", "IdempotentOutcome", "idempotency_keys_cleanup",
     "idempotency_request_hash", "round_record_idempotent",

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
 
 from ..actors import Actor, require_director
 from ..errors import Conflict, PermissionDenied, ValidationFailed
-from ..models import ActionLog, Club
+from ..chain import sha256_hex
+from ..models import ActionLog, ApiToken, Club
 from .common import action_log, require_text
 
 #: Directors are staff users in this group. It grants no model permissions: every change goes
@@ -42,7 +47,8 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
 
 
 def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) -> str:
-    """A director's API token (created once, then the same one)."""
+    """A new API token for a director (each call makes one; each lives ``API_TOKEN_TTL``).
+    Returns the plain token: only its hash is stored, so it cannot be shown again."""
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
         raise ValidationFailed("Send a username and a password.", path="", code="required")
     user = authenticate(username=username, password=password)
@@ -51,8 +57,27 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     actor = Actor(user=user, ip=ip)
     if not actor.is_director:
         raise PermissionDenied("Only directors get an API token.")
+    token = secrets.token_urlsafe(32)
+    expires_at = timezone.now() + settings.API_TOKEN_TTL
     with transaction.atomic():
-        token, created = Token.objects.get_or_create(user=user)
-        if created:
-            action_log(actor, ActionLog.Action.AUTH_TOKEN_CREATE, user)
-    return token.key
+        ApiToken.objects.create(user=user, key_hash=sha256_hex(token), expires_at=expires_at)
+        action_log(actor, ActionLog.Action.AUTH_TOKEN_CREATE, user, data={"expires_at": expires_at})
+    return token
+
+
+def auth_tokens_revoke(*, actor: Actor) -> int:
+    """Log out everywhere: every API token of the acting director stops working at once.
+    Returns how many were revoked."""
+    require_director(actor)
+    if actor.user_or_none is None:
+        raise PermissionDenied("Only a director's own tokens can be revoked.")
+    with transaction.atomic():
+        revoked, _ = ApiToken.objects.filter(user=actor.user).delete()
+        action_log(actor, ActionLog.Action.AUTH_TOKENS_REVOKE, actor.user, data={"revoked": revoked})
+    return revoked
+
+
+def auth_tokens_cleanup(*, actor: Actor | None = None) -> int:
+    """Delete expired API tokens (they no longer work anyway). Returns how many."""
+    deleted, _ = ApiToken.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
+    return deleted

@@ -9,6 +9,7 @@ at their inputs, and nothing is stored.
 from __future__ import annotations
 
 import uuid
+from functools import wraps
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -16,13 +17,14 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import selectors, services
+from .. import selectors, services, throttling
 from ..http import parse_if_match, status_of
-from ..auth import actor_from_request
+from ..auth import actor_from_request, client_ip
 from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired,
                       ValidationFailed)
 from ..forms import DealForm
 from ..presentation import describe_deal, describe_rows
+from .login import limited_page
 
 RECENT_DEALS = 10
 
@@ -31,8 +33,28 @@ def _invalid_link(request):
     return render(request, "scorer/invalid.html", status=404)
 
 
-def _table_or_none(token: str):
-    return selectors.table_by_scorer_token(token)
+def _table_or_none(request, token: str):
+    """The link's table, or None for an unknown link; unknown links count against the address
+    (Limited past the allowance, before any look-up)."""
+    address = client_ip(request) or "unknown"
+    throttling.check(request, "scorer-token", address)
+    table = selectors.table_by_scorer_token(token)
+    if table is None:
+        throttling.count(request, "scorer-token", address)
+    return table
+
+
+def _limited_or_invalid(view):
+    """Answer Limited with the 429 page."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except throttling.Limited as e:
+            return limited_page(request, e)
+
+    return wrapped
 
 
 def _state(tournament) -> tuple[bool, str]:
@@ -89,8 +111,9 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@_limited_or_invalid
 def table_page(request, token: str):
-    table = _table_or_none(token)
+    table = _table_or_none(request, token)
     if table is None:
         return _invalid_link(request)
     if request.method == "GET":
@@ -115,6 +138,7 @@ def table_page(request, token: str):
         return _page(request, table, token, form=form, problems=["This form is out of date: check it and submit again."],
                      status=400)
     actor = actor_from_request(request, table=table)
+    throttling.hit(request, "round-create", str(table.pk))
     try:
         outcome = services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
     except ValidationFailed as e:
@@ -134,10 +158,10 @@ def table_page(request, token: str):
     return redirect(reverse("scorer-table", args=[token]) + "#deals")
 
 
-def _table_and_round(token: str, round_id: int):
+def _table_and_round(request, token: str, round_id: int):
     """The link's table and one of its deals, or (None, None) when either is not there: a wrong
     link and a deal of another table look the same to the scorer."""
-    table = _table_or_none(token)
+    table = _table_or_none(request, token)
     if table is None:
         return None, None
     try:
@@ -148,8 +172,9 @@ def _table_and_round(token: str, round_id: int):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@_limited_or_invalid
 def round_correct(request, token: str, round_id: int):
-    table, rnd = _table_and_round(token, round_id)
+    table, rnd = _table_and_round(request, token, round_id)
     if rnd is None:
         return _invalid_link(request)
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
@@ -208,7 +233,7 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
 
 
 def _round_action(request, token, round_id, call, done: str):
-    table, rnd = _table_and_round(token, round_id)
+    table, rnd = _table_and_round(request, token, round_id)
     if rnd is None:
         return _invalid_link(request)
     actor = actor_from_request(request, table=table)
@@ -230,6 +255,7 @@ def _seat_or_none(raw):
 
 @never_cache
 @require_POST
+@_limited_or_invalid
 def round_confirm(request, token: str, round_id: int):
     confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
     return _round_action(request, token, round_id,
@@ -239,6 +265,7 @@ def round_confirm(request, token: str, round_id: int):
 
 @never_cache
 @require_POST
+@_limited_or_invalid
 def round_dispute(request, token: str, round_id: int):
     message = (request.POST.get("message") or "")[:2000]
     return _round_action(request, token, round_id,

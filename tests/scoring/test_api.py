@@ -122,7 +122,7 @@ def test_director_builds_a_tournament_and_a_scorer_records_it(director_client, s
 
 def test_auth_token_endpoint(director, anon_client):
     r = anon_client.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-1"}, format="json")
-    assert r.status_code == 200 and len(r.json()["token"]) == 40
+    assert r.status_code == 200 and len(r.json()["token"]) >= 40 and r.json()["expires_in"] == 30 * 24 * 3600
     r = anon_client.post("/api/v1/auth/token/", {"username": "alice", "password": "nope"}, format="json")
     assert r.status_code == 400 and errors_of(r) == [("", "bad_credentials")]
 

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 #: SAVEPOINT + table and seats (locked) + last deal + deal + revision 1 + the deal's current
 #: revision + the players' standings + audit row + RELEASE.
 RECORD = 9
-#: The table (from the scorer link) + SAVEPOINT + key + the same work as RECORD without its
-#: savepoint + the key's stored answer + RELEASE.
-RECORD_OVER_HTTP = 13
+#: The table (from the scorer link, not read again) + SAVEPOINT + key + the same work as RECORD
+#: without its savepoint + the key's stored answer + RELEASE.
+RECORD_OVER_HTTP = 12
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running

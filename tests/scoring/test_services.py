@@ -510,14 +510,35 @@ def test_idempotency_keys_cleanup(jie_long):
         services.idempotency_keys_cleanup(older_than=timedelta(hours=1))
 
 
-def test_auth_token_obtain(director):
+def test_auth_token_obtain_makes_a_new_hashed_expiring_token_each_time(director, settings):
+    from scoring.models import ApiToken
+
     token = services.auth_token_obtain(username="alice", password="alice-secret-1", ip="10.1.1.1")
-    assert token == services.auth_token_obtain(username="alice", password="alice-secret-1")
+    other = services.auth_token_obtain(username="alice", password="alice-secret-1")
+    assert token != other and len(token) >= 40
+    assert selectors.user_by_api_token(token) == director == selectors.user_by_api_token(other)
+    stored = ApiToken.objects.filter(user=director)
+    assert stored.count() == 2 and not stored.filter(key_hash__in=[token, other]).exists()
+    assert all(t.expires_at - t.created_at >= settings.API_TOKEN_TTL - timedelta(seconds=5) for t in stored)
+    stored.update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert selectors.user_by_api_token(token) is None
+    assert services.auth_tokens_cleanup() == 0   # expired for less than a day: kept a little
     with pytest.raises(ValidationFailed):
         services.auth_token_obtain(username="alice", password="wrong")
     get_user_model().objects.create_user(username="plain", password="plain-secret-1")
     with pytest.raises(PermissionDenied):
         services.auth_token_obtain(username="plain", password="plain-secret-1")
+
+
+def test_auth_tokens_revoke_logs_out_everywhere(director, director_actor, other_director):
+    mine = [services.auth_token_obtain(username="alice", password="alice-secret-1") for _ in range(2)]
+    theirs = services.auth_token_obtain(username="bruno", password="bruno-secret-1")
+    assert services.auth_tokens_revoke(actor=director_actor) == 2
+    assert [selectors.user_by_api_token(t) for t in mine] == [None, None]
+    assert selectors.user_by_api_token(theirs) == other_director
+    assert ActionLog.objects.filter(action="auth_tokens_revoke", data__revoked=2).exists()
+    with pytest.raises(PermissionDenied):
+        services.auth_tokens_revoke(actor=Actor(table=None))
 
 
 def test_every_write_is_logged(jie_long):
