@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -41,6 +43,9 @@ def api_exception_handler(exc, context):
         if status != 400:
             data["detail"] = exc.message
         return Response(data, status=status)
+    if isinstance(exc, RequestDataTooBig):
+        message = f"The body is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+        return Response({"errors": [problem("", "too_large", message)], "detail": message}, status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -19,9 +19,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import links, selectors, services, throttling
-from ..actors import require_director, require_director_of, require_table_access
+from ..actors import can_access_table, is_director_of, require_director, require_director_of
 from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request, client_ip
-from ..errors import ValidationFailed
+from ..errors import NotFound, ValidationFailed
 from ..http import etag, parse_if_match
 from ..models import Club, Player, Round, Table, Tournament
 from . import serializers as s
@@ -57,12 +57,36 @@ class ApiView(APIView):
     def actor(self):
         return actor_from_request(self.request)
 
-    def table(self, pk):
-        """The table ``pk``: a scorer link's own table comes with its authentication, unread again."""
+    # Objects by id. One the caller may not see answers 404 like an unknown id, so that ids of
+    # other clubs and tables cannot be told apart from ids that do not exist.
+
+    def club(self, pk) -> Club:
+        club = selectors.get_or_404(Club, pk=pk)
+        if not is_director_of(self.actor, club):
+            raise NotFound("No such club.")
+        return club
+
+    def tournament(self, pk) -> Tournament:
+        t = selectors.tournament_get(pk)
+        if not is_director_of(self.actor, t.club):
+            raise NotFound("No such tournament.")
+        return t
+
+    def table(self, pk) -> Table:
+        """A scorer link's own table comes with its authentication, unread again."""
         own = self.request.auth
         if isinstance(own, Table) and str(own.pk) == str(pk):
             return own
-        return selectors.table_get(pk)
+        table = selectors.table_get(pk)
+        if not can_access_table(self.actor, table):
+            raise NotFound("No such table.")
+        return table
+
+    def round(self, pk) -> Round:
+        rnd = selectors.round_get(pk)
+        if not can_access_table(self.actor, rnd.table):
+            raise NotFound("No such round.")
+        return rnd
 
     def parse(self, serializer_class):
         ser = serializer_class(data=self.request.data)
@@ -90,10 +114,6 @@ class NotFoundView(APIView):
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         raise exceptions.NotFound()
-
-
-def _tournament(pk) -> Tournament:
-    return selectors.tournament_get(pk)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -165,8 +185,7 @@ class ClubListView(ApiView):
 class ClubDetailView(ApiView):
     @extend_schema(operation_id="clubs_retrieve", responses={200: s.ClubSerializer, **READ_ERRORS}, tags=["clubs"])
     def get(self, request, pk: int):
-        club = selectors.get_or_404(Club, pk=pk)
-        require_director_of(self.actor, club)
+        club = self.club(pk)
         return Response(s.ClubSerializer(club).data)
 
 
@@ -174,15 +193,13 @@ class ClubPlayersView(ApiView):
     @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **READ_ERRORS},
                    tags=["clubs"])
     def get(self, request, pk: int):
-        club = selectors.get_or_404(Club, pk=pk)
-        require_director_of(self.actor, club)
+        club = self.club(pk)
         return self.paginated(selectors.player_list(club), s.PlayerSerializer)
 
     @extend_schema(operation_id="clubs_players_create", request=s.PlayerInputSerializer,
                    responses={201: s.PlayerSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request, pk: int):
-        club = selectors.get_or_404(Club, pk=pk)
-        require_director_of(self.actor, club)
+        club = self.club(pk)
         data = self.parse(s.PlayerInputSerializer)
         player = services.player_create(actor=self.actor, club=club, name=data["name"])
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
@@ -203,7 +220,7 @@ class TournamentListView(ApiView):
     def post(self, request):
         require_director(self.actor)
         data = self.parse(s.TournamentInputSerializer)
-        club = selectors.get_or_404(Club, pk=data.pop("club"))
+        club = self.club(data.pop("club"))
         t = services.tournament_create(actor=self.actor, club=club, slug=data.pop("slug", None) or None, **data)
         return Response(s.TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
 
@@ -212,15 +229,13 @@ class TournamentDetailView(ApiView):
     @extend_schema(operation_id="tournaments_retrieve", responses={200: s.TournamentSerializer, **READ_ERRORS},
                    tags=["tournaments"])
     def get(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         return Response(s.TournamentSerializer(t).data)
 
     @extend_schema(operation_id="tournaments_update", request=s.TournamentUpdateSerializer,
                    responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def patch(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         data = self.parse(s.TournamentUpdateSerializer)
         t = services.tournament_update(actor=self.actor, tournament=t, **data)
         return Response(s.TournamentSerializer(t).data)
@@ -230,7 +245,7 @@ class TournamentStartView(ApiView):
     @extend_schema(operation_id="tournaments_start", summary="draft → running", request=None,
                    responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
-        t = services.tournament_start(actor=self.actor, tournament=_tournament(pk))
+        t = services.tournament_start(actor=self.actor, tournament=self.tournament(pk))
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -238,7 +253,7 @@ class TournamentFinishView(ApiView):
     @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)", request=None,
                    responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
-        t = services.tournament_finish(actor=self.actor, tournament=_tournament(pk))
+        t = services.tournament_finish(actor=self.actor, tournament=self.tournament(pk))
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -246,15 +261,13 @@ class TournamentEntriesView(ApiView):
     @extend_schema(operation_id="tournaments_entries_list",
                    responses={200: s.EntrySerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         return self.paginated(selectors.entry_list(t), s.EntrySerializer)
 
     @extend_schema(operation_id="tournaments_entries_create", request=s.EntryInputSerializer,
                    responses={201: s.EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         data = self.parse(s.EntryInputSerializer)
         player = Player.objects.filter(pk=data["player"], club=t.club).first()
         if player is None:
@@ -269,8 +282,7 @@ class TournamentStandingsView(ApiView):
     @extend_schema(operation_id="tournaments_standings",
                    responses={200: s.StandingSerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         return Response(s.StandingSerializer(selectors.standings_for(t), many=True).data)
 
 
@@ -278,8 +290,7 @@ class TournamentTablesView(ApiView):
     @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **READ_ERRORS},
                    tags=["tables"])
     def get(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         return self.paginated(selectors.table_list(t), s.TableSerializer,
                               detail=lambda tables: [selectors.table_detail(table) for table in tables])
 
@@ -288,8 +299,7 @@ class TournamentTablesView(ApiView):
                    request=s.TableInputSerializer, responses={201: s.TableCreatedSerializer, **WRITE_ERRORS},
                    tags=["tables"])
     def post(self, request, pk: int):
-        t = _tournament(pk)
-        require_director_of(self.actor, t.club)
+        t = self.tournament(pk)
         data = self.parse(s.TableInputSerializer)
         table, token = services.table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
@@ -304,8 +314,7 @@ class TableDetailView(ApiView):
     @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
                    responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
-        table = selectors.table_get(pk)
-        require_table_access(self.actor, table)
+        table = self.table(pk)
         return Response(s.TableSerializer(selectors.table_detail(table)).data)
 
 
@@ -313,7 +322,7 @@ class TableScorerTokenView(ApiView):
     @extend_schema(operation_id="tables_scorer_token_rotate", summary="Replace the scorer link (the old one stops working)",
                    request=None, responses={200: s.ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
     def post(self, request, pk: int):
-        table = selectors.table_get(pk)
+        table = self.table(pk)
         token = services.table_scorer_token_rotate(actor=self.actor, table=table)
         return Response(s.ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
                                                  "scorer_token": token}).data)
@@ -333,8 +342,7 @@ class TableRoundsView(ApiView):
     @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **READ_ERRORS},
                    tags=["rounds"])
     def get(self, request, pk: int):
-        table = selectors.table_get(pk)
-        require_table_access(self.actor, table)
+        table = self.table(pk)
         return self.paginated(selectors.round_list(table), s.RoundSerializer,
                               detail=lambda rounds: selectors.round_details(table, rounds))
 
@@ -370,8 +378,7 @@ class TableRoundPreviewView(ApiView):
                    description=ROUND_BODY_DOC, request=OpenApiTypes.OBJECT, examples=[ROUND_EXAMPLE],
                    responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
     def post(self, request, pk: int):
-        table = selectors.table_get(pk)
-        require_table_access(self.actor, table)
+        table = self.table(pk)
         preview = selectors.table_round_preview(table=table, body=request.data)
         if not preview.ok:
             return Response(s.ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
@@ -380,12 +387,6 @@ class TableRoundPreviewView(ApiView):
 
 # ------------------------------------------------------------------------------------------------
 # Rounds
-
-def _round_for(view: ApiView, pk) -> Round:
-    rnd = selectors.round_get(pk)
-    require_table_access(view.actor, rnd.table)
-    return rnd
-
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
     rnd = selectors.round_get(rnd.pk)
@@ -397,7 +398,7 @@ class RoundDetailView(ApiView):
     @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)", parameters=[etag_header(200)],
                    responses={200: s.RoundSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
-        return _round_response(_round_for(self, pk))
+        return _round_response(self.round(pk))
 
     @extend_schema(
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
@@ -407,7 +408,7 @@ class RoundDetailView(ApiView):
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True), etag_header(200)],
         responses={200: s.RoundSerializer, **WRITE_ERRORS, **error_responses(412, 428)}, tags=["rounds"])
     def put(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         body = request.data
         reason = body.get("reason") if isinstance(body, dict) else None
         rnd = services.round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
@@ -422,7 +423,7 @@ ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: s.RoundSer
 class RoundConfirmView(ApiView):
     @extend_schema(operation_id="rounds_confirm", request=s.ConfirmInputSerializer, **ROUND_CHANGED)
     def post(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         data = self.parse(s.ConfirmInputSerializer)
         return _round_response(services.round_confirm(actor=self.actor, round=rnd, confirmed_by=data.get("confirmed_by")))
 
@@ -431,7 +432,7 @@ class RoundVoidView(ApiView):
     @extend_schema(operation_id="rounds_void", summary="Void a deal (directors)", request=s.VoidInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(s.VoidInputSerializer)
         return _round_response(services.round_void(actor=self.actor, round=rnd, reason=data["reason"]))
@@ -441,7 +442,7 @@ class RoundDisputeView(ApiView):
     @extend_schema(operation_id="rounds_dispute", summary="Call the referee", request=s.DisputeInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         data = self.parse(s.DisputeInputSerializer)
         return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data["message"]))
 
@@ -450,7 +451,7 @@ class RoundResolveView(ApiView):
     @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors)", request=s.ResolveInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(s.ResolveInputSerializer)
         return _round_response(services.round_dispute_resolve(actor=self.actor, round=rnd, note=data["note"]))
@@ -460,6 +461,6 @@ class RoundRevisionsView(ApiView):
     @extend_schema(operation_id="rounds_revisions", summary="The full history of a deal, with the hash chain check",
                    responses={200: s.RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
-        rnd = _round_for(self, pk)
+        rnd = self.round(pk)
         return Response(s.RevisionsSerializer({"chain": selectors.round_verify_chain(rnd),
                                                "revisions": selectors.round_revisions(rnd)}).data)

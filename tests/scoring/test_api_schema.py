@@ -197,9 +197,12 @@ def test_a_whole_session_answers_as_documented(director_client, other_director, 
     # who may not: nobody, a director of another club, a scorer of another table
     assert anon.get(url).status_code == 401
     assert anon.post("/api/v1/clubs/", {"name": "X"}).status_code == 401
-    assert stranger.get(url).status_code == 403
-    assert stranger.post(f"/api/v1/clubs/{club}/players/", {"name": "Eve"}).status_code == 403
-    assert tau.get(url).status_code == 403
+    # what is not yours is not found, like what does not exist (ids of others cannot be probed)
+    assert stranger.get(url).status_code == 404
+    assert stranger.post(f"/api/v1/clubs/{club}/players/", {"name": "Eve"}).status_code == 404
+    assert tau.get(url).status_code == 404
+    # what you can see but may not do: refused
+    assert tau.post("/api/v1/clubs/", {"name": "X"}).status_code == 403
     assert d.get("/api/v1/rounds/999999/").status_code == 404
     # no <int:pk> route matches: the catch-all answers, as documented for the path it resembles
     assert codes(d.get("/api/v1/tables/abc/")) == [("", "not_found")]

@@ -1,0 +1,141 @@
+"""Hostile and broken input is answered with a 4xx and a path, never a 500, and changes nothing:
+text the database cannot store, oversized numbers and bodies, absurd headers, and whatever
+hypothesis can make of JSON (arbitrary, and near-valid deals)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.models import Round, RoundRevision
+
+from .bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+SURROGATE = '"\\ud800"'   # JSON text of a lone surrogate, as a hostile client sends it
+
+
+def post_raw(client, url, text, **headers):
+    return client.post(url, text, content_type="application/json", **headers)
+
+
+def errors_of(r):
+    return [(e["path"], e["code"]) for e in r.json()["errors"]]
+
+
+def test_a_lone_surrogate_anywhere_is_a_400_with_its_path(anon_client, jie_long, scorer_client_for):
+    r = post_raw(anon_client, "/api/v1/evaluate/", '{"game": "jie_long", "seats": ["A", %s]}' % SURROGATE)
+    assert r.status_code == 400 and errors_of(r) == [("seats[1]", "bad_text")]
+    r = post_raw(anon_client, "/api/v1/evaluate/", "[%s]" % SURROGATE)
+    assert r.status_code == 400 and errors_of(r) == [("[0]", "bad_text")]
+    scorer = scorer_client_for(jie_long.token)
+    r = post_raw(scorer, f"/api/v1/tables/{jie_long.table.pk}/rounds/", '{"points": [1, 2, 3, 4], "x": {%s: 1}}'
+                 % SURROGATE)
+    assert r.status_code == 400 and errors_of(r)[0][1] == "bad_text"
+    assert not Round.objects.exists()
+
+
+def test_nul_in_a_correction_reason_is_a_400(jie_long, scorer_client_for):
+    scorer = scorer_client_for(jie_long.token)
+    created = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
+    r = scorer.put(f"/api/v1/rounds/{created['id']}/", {**JIE_LONG, "reason": "typo\u0000"}, format="json",
+                   HTTP_IF_MATCH='"1"')
+    assert r.status_code == 400 and errors_of(r) == [("reason", "bad_text")]
+    assert RoundRevision.objects.count() == 1
+
+
+def test_nul_in_a_page_form_reason_is_refused(client, jie_long):
+    from scoring import services
+    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    r = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/correct/",
+                    {"level": "points", "leader": "0", "points_0": "2", "points_1": "12", "points_2": "34",
+                     "points_3": "18", "reason": "typo\x00", "revision": "1", "action": "save"})
+    assert r.status_code == 400
+    assert RoundRevision.objects.count() == 1
+
+
+@pytest.mark.parametrize("if_match", ['"' + "9" * 5000 + '"', "9" * 40, '"１"', "W/", '"-1"'])
+def test_absurd_if_match_is_a_400(jie_long, scorer_client_for, if_match):
+    scorer = scorer_client_for(jie_long.token)
+    created = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
+    r = scorer.put(f"/api/v1/rounds/{created['id']}/", {**JIE_LONG, "reason": "x"}, format="json",
+                   HTTP_IF_MATCH=if_match)
+    assert r.status_code == 400 and errors_of(r) == [("", "bad_if_match")]
+
+
+@pytest.mark.parametrize("session", [2**31, 2**63, -1, 0])
+def test_session_numbers_out_of_range_are_a_400(director_client, jie_long, session):
+    r = director_client.post(f"/api/v1/tournaments/{jie_long.tournament.pk}/tables/",
+                             {"name": "T9", "entries": [e.pk for e in jie_long.entries], "session": session},
+                             format="json")
+    assert r.status_code == 400 and errors_of(r)[0][0] == "session"
+
+
+@pytest.mark.parametrize("entry", [2**63, 2**70, -5])
+def test_entry_ids_out_of_range_are_a_400(director_client, jie_long, entry):
+    r = director_client.post(f"/api/v1/tournaments/{jie_long.tournament.pk}/tables/",
+                             {"name": "T9", "entries": [entry] + [e.pk for e in jie_long.entries[1:]], "session": 2},
+                             format="json")
+    assert r.status_code == 400 and errors_of(r)[0][0].startswith("entries")
+
+
+@pytest.mark.parametrize("text", ['{"game": "jie_long", "points": [NaN, 1]}', "Infinity", '{"a": -Infinity}'])
+def test_non_json_numbers_are_a_400(anon_client, text):
+    r = post_raw(anon_client, "/api/v1/evaluate/", text)
+    assert r.status_code == 400 and errors_of(r)[0][1] == "parse_error"
+
+
+def test_an_oversized_body_is_a_json_413(anon_client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    r = post_raw(anon_client, "/api/v1/evaluate/", json.dumps({"game": "jie_long", "x": "a" * 20_000}))
+    assert r.status_code == 413 and errors_of(r) == [("", "too_large")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fuzzing
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=25)
+
+FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                       HealthCheck.too_slow])
+
+
+@FUZZ
+@given(body=JSON)
+def test_the_evaluate_endpoint_never_fails(anon_client, body):
+    r = anon_client.post("/api/v1/evaluate/", body, format="json")
+    assert r.status_code in (200, 400), r.content
+    assert isinstance(r.json(), (dict, list))
+
+
+@st.composite
+def near_valid_bodies(draw):
+    """A real deal's body with one field replaced, added or removed."""
+    body = dict(draw(st.sampled_from([JIE_LONG, {**JIE_LONG, "leader": 1, "entered_by": 2},
+                                      {"unplayed_tiles": [["6:6"], [], ["5:1", "3:3"], ["2:1"]]}])))
+    key = draw(st.sampled_from(["points", "leader", "entered_by", "unplayed", "unplayed_tiles", "moves",
+                                "suanzhang", "reason", "game", "x"]))
+    if draw(st.booleans()):
+        body[key] = draw(JSON)
+    else:
+        body.pop(key, None)
+    return body
+
+
+@FUZZ
+@given(body=near_valid_bodies() | JSON)
+def test_recording_and_previewing_never_fail(director_client, jie_long, body):
+    url = f"/api/v1/tables/{jie_long.table.pk}/rounds/"
+    created = director_client.post(url, body, format="json")
+    assert created.status_code in (201, 400), created.content
+    preview = director_client.post(url + "preview/", body, format="json")
+    assert preview.status_code in (200, 400), preview.content
+    assert (created.status_code == 201) == (preview.status_code == 200)
