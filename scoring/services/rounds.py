@@ -29,6 +29,13 @@ from .standings import standings_follow
 #: Longest reason, dispute message or note (a few sentences from a referee).
 MAX_NOTE = 2000
 
+def _reason(reason: Any, ask: str) -> str:
+    """A required reason (``ask``: the refusal when there is none), checked and stripped."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationFailed(ask, path="reason", code="required")
+    return optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
+
+
 def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
     """The table, locked against concurrent recording, with its seats (entry and player) — one
     query: the seats with their table joined, locking only the table's row."""
@@ -115,9 +122,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
     require_table_access(actor, table)
     if expected_revision is None:
         raise PreconditionRequired('Send If-Match: "<revision>" with the revision you are correcting.')
-    if not isinstance(reason, str) or not reason.strip():
-        raise ValidationFailed("Say why the deal is corrected.", path="reason", code="required")
-    reason = optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
+    reason = _reason(reason, "Say why the deal is corrected.")
     with transaction.atomic():
         # Read the current revision only once the round is locked, by its id: joined into the
         # locking query, it could be the one from before a concurrent correction committed.
@@ -131,7 +136,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
         preview = _evaluated_or_raise(table_round_preview(table=rnd.table, body=body, round=rnd))
         counted_before = counts_round(tournament, rnd)
         rev = _add_revision(round=rnd, number=current.number + 1, preview=preview, actor=actor,
-                            reason=reason.strip(), prev_hash=current.hash)
+                            reason=reason, prev_hash=current.hash)
         _apply_preview(rnd, preview)
         rnd.current_revision = rev
         if rnd.status == Round.Status.CONFIRMED:  # only a director gets here
@@ -182,16 +187,14 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
 def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
     """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
     require_director_of(actor, round.table.session.tournament.club)
-    if not isinstance(reason, str) or not reason.strip():
-        raise ValidationFailed("Say why the deal is voided.", path="reason", code="required")
-    reason = optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
+    reason = _reason(reason, "Say why the deal is voided.")
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_void", round=rnd, tournament=tournament, actor=actor, fresh=False)
         before = rnd.status
         counted_before = counts_round(tournament, rnd)
         rnd.status = Round.Status.VOIDED
-        rnd.void_reason = reason.strip()
+        rnd.void_reason = reason
         rnd.disputed = False
         rnd.save()
         if counted_before:
