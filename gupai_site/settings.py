@@ -6,6 +6,17 @@ REDIS_URL     when set: Celery broker/result backend and the cache; when unset: 
 SECRET_KEY    required when DEBUG is off
 DEBUG         1/0, true/false (default: off, production-safe)
 ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
+
+Production (DEBUG off), see README "Deploy":
+BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
+                     X-Forwarded-Proto and X-Forwarded-For are believed (default 0)
+PROXY_HOPS           how many proxies of ours append to X-Forwarded-For (default 1)
+SECURE_SSL_REDIRECT  redirect http to https (default 1)
+SECURE_HSTS_SECONDS  Strict-Transport-Security max-age (default 31536000, one year; 0: none)
+SECURE_HSTS_INCLUDE_SUBDOMAINS / SECURE_HSTS_PRELOAD   (default 1 / 0)
+SECURE_COOKIES       session and CSRF cookies over https only (default 1)
+STATIC_ROOT          where collectstatic writes (default: staticfiles/ in the project)
+LOG_LEVEL            root log level (default INFO)
 """
 
 from __future__ import annotations
@@ -55,6 +66,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "gupai_site.apps.GupaiSiteConfig",
     "gupai_site.admin.GupaiAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -66,12 +78,17 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    # First: REMOTE_ADDR is the client's address for everything below (BEHIND_PROXY only).
+    "gupai_site.proxy.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: pages get the policy, static files (served above) need none.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -124,16 +141,22 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
 # The project's own CSS and JS (static/); the apps' files (admin, Swagger UI, ReDoc) come from the apps.
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production: the compressed, hashed files that collectstatic wrote (and its manifest). Without
+# them (collectstatic not run) the same storage names the plain files, WhiteNoise serves them from
+# the apps' folders, and a system check warns (gupai_site/storage.py, gupai_site/checks.py).
+STATIC_COLLECTED = (STATIC_ROOT / "staticfiles.json").is_file()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "gupai_site.storage.StaticFilesStorage"
         if not (DEBUG or TESTING) else "django.contrib.staticfiles.storage.StaticFilesStorage",
     },
 }
+if not (DEBUG or TESTING) and not STATIC_COLLECTED:
+    WHITENOISE_USE_FINDERS = True
 
 #: How long a director's API token lives.
 API_TOKEN_TTL = timedelta(days=int(os.environ.get("API_TOKEN_TTL_DAYS", "30")))
@@ -205,20 +228,77 @@ SPECTACULAR_SETTINGS = {
                              "scoring.api.schema.close_response_objects"],
 }
 
+# --- Security headers -------------------------------------------------------------------------
+
+# Content-Security-Policy on every page (django-csp 4): the pages' script and style are files
+# from here (static/), never inline. Only the API docs (Swagger UI, ReDoc), whose scripts write
+# inline styles, get a looser style-src, per view (gupai_site/urls.py). QR codes are inline SVG
+# elements (no image request); data: images are the admin's and the docs' icons.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# A reverse proxy in front (it terminates TLS): believe its X-Forwarded-Proto (request.is_secure)
+# and X-Forwarded-For (REMOTE_ADDR, gupai_site/proxy.py). Without one, a client could send these
+# headers itself, so they are ignored.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "").strip() or 1)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 if not DEBUG and not TESTING:
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "").strip() or 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    # Preloading is a promise to the browsers' built-in list, slow to undo: only on request.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # "security.W021: SECURE_HSTS_PRELOAD is not True" is that choice, not an oversight.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    X_FRAME_OPTIONS = "DENY"
 
+# --- Logging ------------------------------------------------------------------------------------
+
+# Every handler masks scorer tokens (/s/<token>/ → /s/****/) and Authorization values
+# (gupai_site/logmask.py): request paths are logged by django.request ("Not Found: /s/…/"),
+# django.security.csrf and runserver. The "django" logger is redefined without Django's
+# mail_admins handler, whose e-mail would carry the whole request (path and headers).
+LOG_LEVEL = (os.environ.get("LOG_LEVEL", "").strip() or ("INFO" if not TESTING else "WARNING")).upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO" if not TESTING else "WARNING")},
-    # One line per eager task drowns the demo's output; workers log their own progress.
-    "loggers": {"celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")}},
+    "filters": {"mask_secrets": {"()": "gupai_site.logmask.MaskSecretsFilter"}},
+    "formatters": {
+        "django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
+                          "style": "{"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_secrets"]},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server", "filters": ["mask_secrets"]},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        # One line per eager task drowns the demo's output; workers log their own progress.
+        "celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")},
+    },
 }
 if not REDIS_URL:
     # The in-memory broker has no host; kombu warns about that on every connection.

@@ -1,11 +1,19 @@
 """Root URLs, split by audience as Tabbycat does: public pages, the director's pages, the
 scorer's private table links, and the API (plus its schema and docs)."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from scoring.api.views import NotFoundView
+
+#: The Content-Security-Policy (settings) keeps every page to its own files, with no inline script
+#: or style. ReDoc alone needs more, as found in a browser (tests/browser/test_csp.py): its
+#: styled-components write <style> elements at run time, and its search runs in a web worker made
+#: from a blob: URL. Swagger UI needs nothing more (it styles elements through the DOM, which the
+#: policy allows), nor does the admin.
+REDOC_CSP = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,7 +21,7 @@ urlpatterns = [
     # Swagger UI and ReDoc from the project's static files (drf-spectacular-sidecar), no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
          name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+    path("api/redoc/", REDOC_CSP(SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html")),
          name="api-redoc"),
     path("api/v1/", include("scoring.api.urls")),
     # Whatever else is under /api/ answers a JSON 404. Slashed paths only, so that APPEND_SLASH

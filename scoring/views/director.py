@@ -5,13 +5,20 @@ things, a director of that club; others get the login page or a 403 page. Views 
 read the form, call a service (every write) or a selector, redirect after a write.
 
 A table's scorer link exists in plain text only right after ``table_create`` /
-``table_scorer_token_rotate``: the view keeps it in the session for exactly one showing on the
-link page (popped when shown), so a reload cannot show it again.
+``table_scorer_token_rotate``, and only in the answer to that POST: the link page with the QR
+code, rendered directly (``Cache-Control: no-store``), never stored anywhere (not in the
+session either). That page then gives itself the address of the plain link page
+(``static/js/replace-url.js``), so a reload asks for that page, which offers "New scorer link"
+only. A form sent twice (a reload without JavaScript, Back and resubmit, a second tab) does not
+act twice: a table that the same form already created is recognised (same name, same seats) and
+a rotate form carries the link it replaces (``made``), so a stale one changes nothing; both
+answer with the plain link page, saying so.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from functools import wraps
 
 from django.contrib import messages
@@ -29,11 +36,9 @@ from games import get_game
 from ..actors import require_director_of
 from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
-from ..models import Club, Player
+from ..models import Club, Player, Table
 from ..presentation import describe_deal, describe_rows
 from .scorer import correction_page
-
-SESSION_LINKS = "scorer_links"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,16 +287,36 @@ def tournament_finish(request, actor, tournament_id: int):
 # ---------------------------------------------------------------------------------------------
 # Tables and scorer links
 
-def _keep_link(request, table, token: str) -> None:
-    kept = request.session.get(SESSION_LINKS, {})
-    kept[str(table.pk)] = token
-    request.session[SESSION_LINKS] = kept
+def _link_page(request, table, *, token: str | None = None, notice: str = "", status: int = 200):
+    """The scorer link page: with ``token`` (the answer to the POST that made it) the link and
+    its QR code, otherwise the "New scorer link" button. Never cached, by anyone."""
+    ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table),
+           "notice": notice}
+    if token:
+        url = links.scorer_url(token, request)
+        ctx.update(url=url, qr=links.qr_svg(url, scale=6))
+    response = render(request, "director/table_link.html", ctx, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _created_by_this_form(tournament, name: str, entries: list):
+    """The table that this very form already created (same name, same entries in the same seats),
+    when it is sent again; else None."""
+    if not all(isinstance(e, int) for e in entries):
+        return None
+    for table in Table.objects.filter(session__tournament=tournament, name=name.strip()):
+        if [seat.entry_id for seat in selectors.table_seats(table)] == entries:
+            return table
+    return None
 
 
 @director_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_create(request, actor, tournament_id: int):
     tournament = _tournament(actor, tournament_id)
+    if request.method == "GET":  # the address of a create's answer, opened again
+        return redirect(reverse("director-tournament", args=[tournament.pk]) + "#new-table")
     name = request.POST.get("name", "")
     raw = [request.POST.get(f"seat_{i}", "") for i in range(get_game(tournament.game).player_counts[-1])]
     chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
@@ -299,6 +324,11 @@ def table_create(request, actor, tournament_id: int):
     try:
         table, token = services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
     except DomainError as e:
+        existing = _created_by_this_form(tournament, name, entries)
+        if existing is not None:
+            return _link_page(request, existing, status=409, notice=(
+                f"{existing.name} was already created by this form (it was sent twice): nothing was changed. "
+                "Its scorer link was shown when it was made and is not shown again."))
         errors: dict[str, list[str]] = {}
         for err in e.errors:
             path = err.get("path") or ""
@@ -310,40 +340,46 @@ def table_create(request, actor, tournament_id: int):
             errors.setdefault(key, []).append(err.get("message", ""))
         return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
                           table_form={"name": name, "seats": raw})
-    _keep_link(request, table, token)
     messages.success(request, f"Table {table.name} created.")
-    return redirect("director-table-link", table.pk)
+    return _link_page(request, table, token=token)
+
+
+def _is_current_link(table, made: str) -> bool:
+    """Whether a rotate form's ``made`` (when the link it replaces was made, ISO 8601, written by
+    the templates with ``|date:"c"``) names the table's current link."""
+    try:
+        return datetime.fromisoformat(made) == table.scorer_token_created_at
+    except (TypeError, ValueError):
+        return False
 
 
 @director_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_rotate(request, actor, table_id: int):
     table = _table(actor, table_id)
+    if request.method == "GET":  # the address of a rotate's answer, opened again
+        return redirect("director-table-link", table.pk)
+    made = request.POST.get("made")
+    if made is not None and not _is_current_link(table, made):
+        return _link_page(request, table, status=409, notice=(
+            f"The scorer link of {table.name} was already replaced (at "
+            f"{table.scorer_token_created_at:%H:%M:%S} UTC) since this form was shown, by this form sent twice "
+            "or from another page: nothing was changed now. Need yet another link? Press the button below."))
     try:
         token = services.table_scorer_token_rotate(actor=actor, table=table)
     except DomainError as e:
         messages.error(request, e.message)
         return redirect("director-table", table.pk)
-    _keep_link(request, table, token)
     messages.success(request, f"{table.name} has a new scorer link; the old one no longer works.")
-    return redirect("director-table-link", table.pk)
+    return _link_page(request, table, token=token)
 
 
 @director_required
 @require_GET
 def table_link(request, actor, table_id: int):
-    """The scorer link and its QR code, shown once after create / rotate."""
-    table = _table(actor, table_id)
-    kept = request.session.get(SESSION_LINKS, {})
-    token = kept.pop(str(table.pk), None)
-    request.session[SESSION_LINKS] = kept
-    ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table)}
-    if token:
-        url = links.scorer_url(token, request)
-        ctx.update(url=url, qr=links.qr_svg(url, scale=6))
-    response = render(request, "director/table_link.html", ctx)
-    response["Cache-Control"] = "no-store"
-    return response
+    """The page that a link page's address leads to: the link itself is shown only in the answer
+    to the POST that made it; here, the button that makes a new one."""
+    return _link_page(request, _table(actor, table_id))
 
 
 @director_required

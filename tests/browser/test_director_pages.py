@@ -1,6 +1,7 @@
 """The director's pages in a real browser: log in, open a tournament, create a table (its scorer
-link and QR code are shown once), a new link from the dashboard at 360 px, and a dispute raised
-at the table showing first on the dashboard."""
+link and QR code are shown once, in the answer to the form, and a reload does not send the form
+again), a new link from the dashboard at 360 px, and a dispute raised at the table showing first
+on the dashboard."""
 
 from __future__ import annotations
 
@@ -98,9 +99,12 @@ def test_a_new_table_shows_its_scorer_link_and_qr_code_once(live_server, desktop
     assert table.rounds.count() == 1
     assert_no_horizontal_scroll(phone)
 
-    # The link page does not show the link again.
+    # The link page does not show the link again. It took its own address after the POST that
+    # created the table, so a reload asks for it and does not send the form again.
     desktop.reload()
+    expect(desktop).to_have_url(re.compile(r"/director/tables/\d+/link/$"))
     expect(desktop.get_by_role("heading", name="Scorer link of Table 2")).to_be_visible()
+    assert Table.objects.filter(session__tournament=s.tournament, name="Table 2").count() == 1
     expect(desktop.locator("#scorer-link")).to_have_count(0)
     expect(desktop.locator("svg")).to_have_count(0)
     expect(desktop.locator("main")).to_contain_text("The scorer link is shown only once")
@@ -131,6 +135,14 @@ def test_a_new_scorer_link_from_the_dashboard_on_a_phone(live_server, make_page,
     scorer = make_page("phone")
     scorer.goto(old_url)
     expect(scorer.get_by_role("heading", name="This scorer link is not valid")).to_be_visible()
+    scorer.goto(new_url)
+    expect(scorer.get_by_role("heading", level=1)).to_contain_text("Table 1")
+
+    # The director reloads the page: the link is not shown again, nor replaced again.
+    director.reload()
+    expect(director).to_have_url(re.compile(r"/director/tables/\d+/link/$"))
+    expect(director.locator("#scorer-link")).to_have_count(0)
+    expect(director.get_by_role("button", name="New scorer link + QR")).to_be_visible()
     scorer.goto(new_url)
     expect(scorer.get_by_role("heading", level=1)).to_contain_text("Table 1")
 

@@ -26,6 +26,8 @@ def free_port() -> int:
 
 def database_url_of_test_db() -> str:
     s = connection.settings_dict
+    if s["ENGINE"].endswith("sqlite3"):  # the test database's file (a test with transactional_db)
+        return f"sqlite:///{s['NAME']}"
     user = s.get("USER") or "postgres"
     password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
     return f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
@@ -67,19 +69,28 @@ class RedisServer:
 
 
 class Site:
-    """gunicorn serving the site, production settings, against the test database."""
+    """gunicorn serving the site, production settings, against the test database, configured as
+    in production (``gupai_site/gunicorn.conf.py``; the address, workers and timeout from here).
+    Its output (access and error logs) goes to ``log_path`` when given, else to ``var/`` when
+    that folder exists."""
 
-    def __init__(self, *, redis_url: str, workers: int = 2, extra_env: dict | None = None) -> None:
+    def __init__(self, *, redis_url: str, workers: int = 2, extra_env: dict | None = None,
+                 log_path: Path | None = None, database_url: str | None = None) -> None:
         self.port = free_port()
-        env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), REDIS_URL=redis_url, DEBUG="0",
-                   SECRET_KEY="stack-test-key", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-                   PYTHONUNBUFFERED="1", **(extra_env or {}))
-        self.log_path = ROOT / "var" / f"gunicorn-{self.port}.log"
-        self.log = open(self.log_path, "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+        env = {**os.environ, "DATABASE_URL": database_url or database_url_of_test_db(), "REDIS_URL": redis_url,
+               "DEBUG": "0", "SECRET_KEY": "stack-test-key", "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0",
+               "PYTHONUNBUFFERED": "1", **(extra_env or {})}
+        self.log_path = log_path or ROOT / "var" / f"gunicorn-{self.port}.log"
+        self.log = open(self.log_path, "w") if log_path or (ROOT / "var").is_dir() else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "gupai_site.wsgi", "-b", f"127.0.0.1:{self.port}", "-w", str(workers),
-             "--timeout", "60"], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gupai_site" / "gunicorn.conf.py"), "gupai_site.wsgi",
+             "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--timeout", "60"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         _wait_for_port(self.port, self.proc, "gunicorn", timeout=60)
+
+    def log_text(self) -> str:
+        """What gunicorn wrote so far (``log_path`` given)."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None, timeout: float = 30.0):
         """``(status, json body or text, seconds taken)``."""

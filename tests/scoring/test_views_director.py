@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session as SessionRow
 
 from scoring import services
 from scoring.models import ActionLog, Entry, Player, Round, Table, Tournament
@@ -116,7 +117,7 @@ def test_club_players_tournament_entries_table_start(dclient, director):
     order = ["Celine", "Anna", "Dominic", "Bob"]
     data = {"name": "Table 1", **{f"seat_{i}": entries[n].pk for i, n in enumerate(order)}}
     response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", data)
-    assert response.status_code == 302
+    assert response.status_code == 200 and "Scorer link of Table 1" in response.content.decode()
     table = Table.objects.get()
     assert [s.entry.player.name for s in table.seats.order_by("position")] == order
 
@@ -136,15 +137,101 @@ def test_table_creation_shows_the_link_and_qr_once(client, dclient, make_setup):
     response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/",
                             {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk})
     table = Table.objects.get(name="Table 2")
-    assert response["Location"] == f"/director/tables/{table.pk}/link/"
-    page = dclient.get(response["Location"]).content.decode()
+    # The answer to the POST is the link page itself: the link exists nowhere else.
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-store"
+    page = response.content.decode()
     link = re.search(r'href="(http://testserver/s/[^"]+/)"', page).group(1)
-    assert "<svg" in page
+    assert "<svg" in page and "Table Table 2 created." in page
+    assert f'data-replace-url="/director/tables/{table.pk}/link/"' in page
     services.tournament_start(actor=setup.director_actor, tournament=t)
     assert client.get(link.replace("http://testserver", "")).status_code == 200
-    # only once
-    again = dclient.get(response["Location"]).content.decode()
+    # The link page's own address shows it no more (what a reload asks for).
+    again = dclient.get(f"/director/tables/{table.pk}/link/")
+    assert again["Cache-Control"] == "no-store"
+    again = again.content.decode()
     assert "/s/" not in again and "<svg" not in again and "shown only once" in again
+    assert "New scorer link + QR" in again
+
+
+def test_the_plain_scorer_link_is_never_kept_in_the_session(dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    t = setup.tournament
+    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
+                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+             for n in ("Wu", "Xi", "Yan")]
+    created = dclient.post(f"/director/tournaments/{t.pk}/tables/new/",
+                           {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk})
+    table = Table.objects.get(name="Table 2")
+    rotated = dclient.post(f"/director/tables/{table.pk}/rotate/")
+    tokens = [re.search(r'href="http://testserver/s/([^"/]+)/"', r.content.decode()).group(1)
+              for r in (created, rotated)]
+    assert len(set(tokens)) == 2
+
+    def stored() -> str:
+        """Everything kept for this browser: the session's data as stored (and decoded) and the cookies."""
+        rows = [f"{row.session_data} {row.get_decoded()!r}" for row in SessionRow.objects.all()]
+        return " ".join(rows + [f"{morsel.key}={morsel.value}" for morsel in dclient.cookies.values()])
+
+    assert dclient.session.session_key and SessionRow.objects.exists()
+    for token in tokens:
+        assert token not in stored()
+        assert token[:8] not in stored()
+    for key in dclient.session.keys():
+        assert "link" not in key.lower() and "token" not in key.lower(), key
+
+
+def test_a_create_form_sent_twice_makes_one_table_and_says_so(dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    t = setup.tournament
+    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
+                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+             for n in ("Wu", "Xi", "Yan")]
+    form = {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk}
+    first = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", form)
+    assert first.status_code == 200 and "<svg" in first.content.decode()
+    table = Table.objects.get(name="Table 2")
+    token_hash = table.scorer_token_hash
+
+    again = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", form)  # reload: the browser sends it again
+    assert again.status_code == 409
+    page = again.content.decode()
+    assert "already created by this form" in page
+    assert "/s/" not in page and "<svg" not in page and "New scorer link + QR" in page
+    assert Table.objects.filter(name="Table 2").count() == 1
+    table.refresh_from_db()
+    assert table.scorer_token_hash == token_hash  # the link just shown still works
+    # The same name with other players is a mistake to correct, not a resubmission.
+    other = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", {"name": "Table 2"})
+    assert other.status_code == 400 and "already created" not in other.content.decode()
+    # The answer's address, opened again later: back to the dashboard's form.
+    response = dclient.get(f"/director/tournaments/{t.pk}/tables/new/")
+    assert response.status_code == 302 and response["Location"] == f"/director/tournaments/{t.pk}/#new-table"
+
+
+def test_a_rotate_form_sent_twice_replaces_the_link_once(client, dclient, jie_long):
+    table = jie_long.table
+    page = dclient.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
+    made = re.search(rf'action="/director/tables/{table.pk}/rotate/"[^>]*>.*?name="made" value="([^"]+)"', page,
+                     re.S).group(1)
+    first = dclient.post(f"/director/tables/{table.pk}/rotate/", {"made": made})
+    assert first.status_code == 200
+    new_path = re.search(r'href="http://testserver(/s/[^"]+/)"', first.content.decode()).group(1)
+
+    again = dclient.post(f"/director/tables/{table.pk}/rotate/", {"made": made})  # the same form, again
+    assert again.status_code == 409
+    assert "already replaced" in again.content.decode() and "<svg" not in again.content.decode()
+    assert client.get(new_path).status_code == 200  # the link just shown still works
+    assert ActionLog.objects.filter(action="table_scorer_token_rotate").count() == 1
+    # The page offers a fresh form, which does replace it.
+    fresh = re.search(r'name="made" value="([^"]+)"', again.content.decode()).group(1)
+    assert fresh != made
+    assert dclient.post(f"/director/tables/{table.pk}/rotate/", {"made": fresh}).status_code == 200
+    assert client.get(new_path).status_code == 404
+    assert dclient.post(f"/director/tables/{table.pk}/rotate/", {"made": "not a time"}).status_code == 409
+    # The answer's address, opened again later: the link page.
+    response = dclient.get(f"/director/tables/{table.pk}/rotate/")
+    assert response.status_code == 302 and response["Location"] == f"/director/tables/{table.pk}/link/"
 
 
 def test_table_form_errors_point_at_the_seat(dclient, make_setup):
@@ -159,8 +246,8 @@ def test_table_form_errors_point_at_the_seat(dclient, make_setup):
 
 def test_rotating_gives_a_new_link_and_kills_the_old(client, dclient, jie_long):
     response = dclient.post(f"/director/tables/{jie_long.table.pk}/rotate/")
-    assert response.status_code == 302
-    page = dclient.get(response["Location"]).content.decode()
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    page = response.content.decode()
     new_path = re.search(r'href="http://testserver(/s/[^"]+/)"', page).group(1)
     assert client.get(f"/s/{jie_long.token}/").status_code == 404
     assert client.get(new_path).status_code == 200

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class GupaiSiteConfig(AppConfig):
+    """The site itself as an app, for its system checks (``gupai_site.checks``)."""
+
+    name = "gupai_site"
+    label = "gupai_site"
+    verbose_name = "Gupai Club site"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the checks)

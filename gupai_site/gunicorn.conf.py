@@ -1,0 +1,62 @@
+"""gunicorn's settings for the site: ``gunicorn -c gupai_site/gunicorn.conf.py gupai_site.wsgi``
+(the Dockerfile, docker-compose.yml and the tests' stack use it; command-line flags override it).
+
+From the environment, with defaults for a small club server:
+
+GUNICORN_BIND     address to listen on (default 0.0.0.0:$PORT, PORT default 8000)
+GUNICORN_WORKERS  worker processes (default WEB_CONCURRENCY, else 2 per core + 1, at most 8)
+GUNICORN_THREADS  threads per worker (default 1)
+GUNICORN_TIMEOUT  seconds before a silent worker is restarted (default 30)
+ACCESS_LOG        where the access log goes: a file, "-" for stdout (the default) or "" for none
+ERROR_LOG         where the error log goes (default "-", stderr)
+LOG_LEVEL         the error log's level (default info)
+GUNICORN_CONTROL_SOCKET   a path for gunicorn's control socket (gunicornc); default: none
+BEHIND_PROXY      1: a reverse proxy is in front; then, and only then, its X-Forwarded-Proto and
+                  X-Forwarded-For are believed (from FORWARDED_ALLOW_IPS, default any address: the
+                  proxy must be the only way in)
+
+Every log line has scorer tokens masked (``/s/****/``) and credentials left out
+(``gupai_site.gunicorn_logging.MaskingLogger``): see docs/reliability.md.
+"""
+
+import multiprocessing
+import os
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+def _behind_proxy() -> bool:
+    return os.environ.get("BEHIND_PROXY", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+bind = [os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{_env_int('PORT', 8000)}"]
+workers = _env_int("GUNICORN_WORKERS", _env_int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8)))
+threads = _env_int("GUNICORN_THREADS", 1)
+timeout = _env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+# Restart workers now and then, so that a slow leak never grows large (jittered: not all at once).
+max_requests = _env_int("GUNICORN_MAX_REQUESTS", 2000)
+max_requests_jitter = max_requests // 10
+
+logger_class = "gupai_site.gunicorn_logging.MaskingLogger"
+accesslog = os.environ.get("ACCESS_LOG", "-") or None
+errorlog = os.environ.get("ERROR_LOG", "-")
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# The combined log format and the time taken (ms). %(h)s is the client (the proxy's
+# X-Forwarded-For with BEHIND_PROXY), the request line and referer come masked.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+
+# Without a proxy nobody may set the scheme or forwarding headers (gunicorn trusts 127.0.0.1 by
+# default, which is also where a local attacker sits).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*") if _behind_proxy() else ""
+
+# gunicorn's control socket (for gunicornc) only where one is asked for (GUNICORN_CONTROL_SOCKET):
+# by default every gunicorn of the machine would claim the same $HOME/.gunicorn/gunicorn.ctl.
+_control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "").strip()
+if _control_socket:
+    control_socket = _control_socket
+else:
+    control_socket_disable = True
