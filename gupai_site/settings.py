@@ -160,9 +160,6 @@ if not (DEBUG or TESTING) and not STATIC_COLLECTED:
 
 #: How long a director's API token lives.
 API_TOKEN_TTL = timedelta(days=int(os.environ.get("API_TOKEN_TTL_DAYS", "30")))
-#: A proxy in front sets X-Forwarded-For (and X-Forwarded-Proto); trust them only then.
-BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
-
 LOGIN_URL = "/director/login/"
 LOGIN_REDIRECT_URL = "/director/"
 LOGOUT_REDIRECT_URL = "/"

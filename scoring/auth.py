@@ -11,7 +11,6 @@ is 429, before any look-up.
 
 from __future__ import annotations
 
-from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -118,12 +117,8 @@ class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
 
 
 def client_ip(request) -> str | None:
-    """The client's address: the connection's, or — only when settings say a proxy is in front
-    (``BEHIND_PROXY``) — the last address that proxy appended to X-Forwarded-For."""
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-        if forwarded:
-            return forwarded[-1][:45]
+    """The client's address. Behind a proxy (``BEHIND_PROXY``), ``gupai_site.proxy`` has
+    already put the forwarded address in ``REMOTE_ADDR``; headers are never read here."""
     return request.META.get("REMOTE_ADDR") or None
 
 
