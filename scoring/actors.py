@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import PermissionDenied
+from .errors import NotFound, PermissionDenied
 
 if TYPE_CHECKING:  # pragma: no cover
     from .models import Club, Table
@@ -89,3 +89,19 @@ def require_table_access(actor: Actor, table: "Table") -> None:
         if actor.is_scorer:
             raise PermissionDenied("This scorer link belongs to another table.")
         raise PermissionDenied("Only a director of this club or the table's scorer may do this.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Looking things up by id: what the actor may not see answers as if it did not exist, so that the
+# ids of other clubs and tables cannot be told apart from ids that do not exist.
+
+def require_club_visible(actor: Actor, club: "Club", what: str) -> None:
+    """NotFound ("No such <what>.") unless the actor directs ``club``."""
+    if not is_director_of(actor, club):
+        raise NotFound(f"No such {what}.")
+
+
+def require_table_visible(actor: Actor, table: "Table", what: str = "table") -> None:
+    """NotFound unless the actor may use this table (its scorer link, or a director of its club)."""
+    if not can_access_table(actor, table):
+        raise NotFound(f"No such {what}.")

@@ -19,9 +19,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import links, selectors, services, throttling
-from ..actors import can_access_table, is_director_of, require_director, require_director_of
+from ..actors import require_club_visible, require_director, require_director_of, require_table_visible
 from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request, client_ip
-from ..errors import NotFound, ValidationFailed
+from ..errors import ValidationFailed
 from ..http import etag, parse_if_match
 from ..models import Club, Player, Round, Table, Tournament
 from . import serializers as s
@@ -62,14 +62,12 @@ class ApiView(APIView):
 
     def club(self, pk) -> Club:
         club = selectors.get_or_404(Club, pk=pk)
-        if not is_director_of(self.actor, club):
-            raise NotFound("No such club.")
+        require_club_visible(self.actor, club, "club")
         return club
 
     def tournament(self, pk) -> Tournament:
         t = selectors.tournament_get(pk)
-        if not is_director_of(self.actor, t.club):
-            raise NotFound("No such tournament.")
+        require_club_visible(self.actor, t.club, "tournament")
         return t
 
     def table(self, pk) -> Table:
@@ -78,14 +76,12 @@ class ApiView(APIView):
         if isinstance(own, Table) and str(own.pk) == str(pk):
             return own
         table = selectors.table_get(pk)
-        if not can_access_table(self.actor, table):
-            raise NotFound("No such table.")
+        require_table_visible(self.actor, table)
         return table
 
     def round(self, pk) -> Round:
         rnd = selectors.round_get(pk)
-        if not can_access_table(self.actor, rnd.table):
-            raise NotFound("No such round.")
+        require_table_visible(self.actor, rnd.table, "round")
         return rnd
 
     def parse(self, serializer_class):

@@ -33,7 +33,7 @@ import games
 from .. import links, selectors, services
 from ..http import status_of
 from games import get_game
-from ..actors import require_director_of
+from ..actors import require_club_visible
 from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
 from ..models import Club, Player, Table
@@ -67,27 +67,29 @@ def director_required(view):
     return login_required(wrapped)
 
 
+# Another club's things answer 404, like ids that do not exist.
+
 def _club(actor, pk) -> Club:
     club = selectors.get_or_404(Club, pk=pk)
-    require_director_of(actor, club)
+    require_club_visible(actor, club, "club")
     return club
 
 
 def _tournament(actor, pk):
     t = selectors.tournament_get(pk)
-    require_director_of(actor, t.club)
+    require_club_visible(actor, t.club, "tournament")
     return t
 
 
 def _table(actor, pk):
     table = selectors.table_get(pk)
-    require_director_of(actor, table.session.tournament.club)
+    require_club_visible(actor, table.session.tournament.club, "table")
     return table
 
 
 def _round(actor, pk):
     rnd = selectors.round_get(pk)
-    require_director_of(actor, rnd.table.session.tournament.club)
+    require_club_visible(actor, rnd.table.session.tournament.club, "deal")
     return rnd
 
 
