@@ -22,7 +22,7 @@ from ..records import RoundPreview, is_seat
 from ..selectors.rounds import table_round_preview
 from ..selectors.tables import round_defaults
 from ..selectors.standings import counts_round
-from .common import action_log, jsonable, optional_text
+from .common import action_log, optional_text
 from .lifecycle import require_running, round_guard
 from .standings import standings_follow
 
@@ -56,7 +56,9 @@ def _evaluated_or_raise(preview: RoundPreview) -> RoundPreview:
 def _add_revision(*, round: Round, number: int, preview: RoundPreview, actor: Actor, reason: str,
                   prev_hash: str) -> RoundRevision:
     created_at = timezone.now()
-    body, record, result = jsonable(preview.body), jsonable(preview.record), jsonable(preview.result)
+    # Plain JSON already: the body was parsed from JSON (or built from form text), the record and
+    # result are the engine's, which deals in JSON types only.
+    body, record, result = preview.body, preview.record, preview.result
     rev = RoundRevision(round=round, number=number, body=body, record=record, result=result,
                         engine_version=games.ENGINE_VERSION, actor_user=actor.user_or_none,
                         actor_label=actor.label[:200], reason=reason, created_at=created_at, prev_hash=prev_hash)
