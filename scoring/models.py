@@ -271,6 +271,8 @@ class ActionLog(models.Model):
         AUTH_TOKENS_REVOKE = "auth_tokens_revoke"
         IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
         STANDINGS_REPAIR = "standings_repair"
+        SESSION_SEAT = "session_seat"
+        TOURNAMENT_IMPORT = "tournament_import"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import exports, seating, views
 from .evaluate import EvaluateView
 
 urlpatterns = [
@@ -15,6 +15,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/start/", views.TournamentStartView.as_view(), name="api-tournament-start"),
     path("tournaments/<int:pk>/finish/", views.TournamentFinishView.as_view(), name="api-tournament-finish"),
     path("tournaments/<int:pk>/entries/", views.TournamentEntriesView.as_view(), name="api-tournament-entries"),
+    path("tournaments/import/", exports.TournamentImportView.as_view(), name="api-tournament-import"),
+    path("tournaments/<int:pk>/sessions/", seating.TournamentSessionsView.as_view(), name="api-tournament-sessions"),
+    path("tournaments/<int:pk>/export/", exports.TournamentExportView.as_view(), name="api-tournament-export"),
     path("tournaments/<int:pk>/tables/", views.TournamentTablesView.as_view(), name="api-tournament-tables"),
     path("tournaments/<int:pk>/standings/", views.TournamentStandingsView.as_view(), name="api-tournament-standings"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="api-table"),

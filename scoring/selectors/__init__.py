@@ -6,8 +6,10 @@ from .auth import user_by_api_token
 from .clubs import club_list_for_user, player_list
 from .common import get_or_404
 from .dashboards import action_log_for, tournament_dashboard
+from .exports import tournament_export
 from .rounds import (disputed_rounds, revision_detail, round_detail, round_details, round_get, round_history,
                      round_list, round_of_table, round_revisions, round_rows, table_history, table_round_preview)
+from .seating import SeatingHistory, seating_history
 from .standings import counted_rounds_filter, counts_round, payouts_for, standings_for, tournament_totals
 from .tables import (round_defaults, table_by_scorer_token, table_detail, table_get, table_list, table_running_totals,
                      table_seats)
@@ -20,8 +22,10 @@ __all__ = [
     "club_list_for_user", "player_list",
     "get_or_404",
     "action_log_for", "tournament_dashboard",
+    "tournament_export",
     "disputed_rounds", "revision_detail", "round_detail", "round_details", "round_get", "round_history",
     "round_list", "round_of_table", "round_revisions", "round_rows", "table_history", "table_round_preview",
+    "SeatingHistory", "seating_history",
     "counted_rounds_filter", "counts_round", "payouts_for", "standings_for", "tournament_totals",
     "round_defaults", "table_by_scorer_token", "table_detail", "table_get", "table_list", "table_running_totals",
     "table_seats",

@@ -13,9 +13,11 @@ Import from here or from the domain module.
 
 from .auth import DIRECTORS_GROUP, auth_token_obtain, auth_tokens_cleanup, auth_tokens_revoke, director_create
 from .clubs import club_create, club_director_add, player_create
+from .exports import tournament_import
 from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOutcome, idempotency_keys_cleanup,
                           idempotency_request_hash, round_record_idempotent)
 from .rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
+from .seating import SeatedSession, session_seat
 from .standings import standings_check_running, standings_refresh
 from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
 from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start, tournament_update,
@@ -24,9 +26,11 @@ from .tournaments import (entry_create, tournament_create, tournament_finish, to
 __all__ = [
     "DIRECTORS_GROUP", "auth_token_obtain", "auth_tokens_cleanup", "auth_tokens_revoke", "director_create",
     "club_create", "club_director_add", "player_create",
+    "tournament_import",
     "IDEMPOTENCY_KEY_TTL", "MAX_IDEMPOTENCY_KEY", "IdempotentOutcome", "idempotency_keys_cleanup",
     "idempotency_request_hash", "round_record_idempotent",
     "round_confirm", "round_correct", "round_dispute", "round_dispute_resolve", "round_record", "round_void",
+    "SeatedSession", "session_seat",
     "standings_check_running", "standings_refresh",
     "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
     "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_update",

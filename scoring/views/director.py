@@ -204,6 +204,13 @@ def tournament_create(request, actor, club_id: int):
 # ---------------------------------------------------------------------------------------------
 # Tournaments
 
+#: The seating form's choices, as the director reads them (``scoring.seating`` explains them).
+SEATING_METHODS = [("balanced", "Balanced: fewest repeated opponents"),
+                   ("standings", "By standings: strongest together"),
+                   ("random", "Random draw")]
+SEATING_LEFTOVERS = [("sit_out", "Sit out (whoever sat out least)"), ("smaller_tables", "Smaller tables")]
+
+
 def _dashboard(request, actor, tournament, *, status=200, **extra):
     data = selectors.tournament_dashboard(tournament)
     tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
@@ -219,8 +226,15 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "seat_slots": list(range(counts[-1])),
         "seat_min": counts[0],
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
+        "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": ""},
+        "seat_errors": {},
     }
     ctx.update(extra)
+    ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
+    # Smaller tables only where the game allows more than one table size.
+    ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
+                           "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS
+                                         if k != "smaller_tables" or len(counts) > 1]}
     raw = ctx["table_form"].get("seats") or []
     ctx["seat_fields"] = [{"name": f"seat_{i}", "label": f"Seat {i + 1}" + (" (optional)" if i >= counts[0] else ""),
                            "value": raw[i] if i < len(raw) else "",
@@ -402,6 +416,47 @@ def _table_page(request, table, *, round_errors=None, status=200):
 
 
 # ---------------------------------------------------------------------------------------------
+# Seating a session: its printable sheet of links is the answer to the POST, shown once
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def session_seat(request, actor, tournament_id: int):
+    """Seat the next session (``services.session_seat``) and answer with the sheet of its
+    tables: seats, scorer links and QR codes, to print or show now. Like a new table's link page,
+    the sheet is only ever this answer (``Cache-Control: no-store``, the plain tokens stored
+    nowhere) and takes the tournament page's address, so a reload does not seat again; the
+    form carries the session number it makes, so a form sent twice changes nothing."""
+    tournament = _tournament(actor, tournament_id)
+    if request.method == "GET":  # the address of a seating's answer, opened again
+        return redirect(reverse("director-tournament", args=[tournament.pk]) + "#seat-session")
+    p = request.POST
+    form = {key: p.get(key, "") for key in ("method", "table_size", "leftovers", "seed")}
+    size, expected = form["table_size"].strip(), p.get("next_session", "")
+    try:
+        seated = services.session_seat(
+            actor=actor, tournament=tournament, method=form["method"],
+            table_size=int(size) if size.isdigit() else size, leftovers=form["leftovers"], seed=form["seed"] or None,
+            expected_number=int(expected) if expected.isdigit() else None)
+    except DomainError as e:
+        return _dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
+                          seat_errors=_errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
+    messages.success(request, f"Session {seated.session.number} is seated: {len(seated.tables)} "
+                              f"table{'s' if len(seated.tables) != 1 else ''}.")
+    tables = []
+    for table, token in seated.tables:
+        url = links.scorer_url(token, request)
+        tables.append({"table": table, "seats": seated.seats[table.pk], "url": url, "qr": links.qr_svg(url, scale=5)})
+    response = render(request, "director/session_sheet.html", {
+        "tournament": tournament, "session": seated.session, "tables": tables, "sit_outs": seated.sit_outs,
+        "seed": seated.seed, "table_size": seated.table_size,
+        "method": dict(SEATING_METHODS).get(seated.method, seated.method),
+        "leftovers": dict(SEATING_LEFTOVERS).get(seated.leftovers, seated.leftovers),
+    })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# ---------------------------------------------------------------------------------------------
 # Deals
 
 def _round_action(request, actor, round_id, call, done):
@@ -453,5 +508,5 @@ def round_correct(request, actor, round_id: int):
 
 
 __all__ = ["home", "club_create", "club_page", "players_add", "tournament_create", "tournament_page",
-           "entries_add", "tournament_start", "tournament_finish", "table_create", "table_rotate", "table_link",
-           "table_page", "round_void", "round_resolve", "round_confirm", "round_correct"]
+           "entries_add", "tournament_start", "tournament_finish", "session_seat", "table_create", "table_rotate",
+           "table_link", "table_page", "round_void", "round_resolve", "round_confirm", "round_correct"]

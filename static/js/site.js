@@ -1,7 +1,8 @@
 /* Small behaviours of every page, declared in the HTML instead of inline handlers (the pages carry
    no inline script, for a strict Content-Security-Policy):
      <form data-confirm="Question?">   asks before submitting; Cancel keeps the page as it is.
-     <select data-autosubmit>          submits its form as soon as an option is picked. */
+     <select data-autosubmit>          submits its form as soon as an option is picked.
+     <button data-print>               opens the browser's print dialog (a sheet to print). */
 (function () {
   "use strict";
 
@@ -14,5 +15,10 @@
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.submit();
+  });
+
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("[data-print]");
+    if (el) window.print();
   });
 })();

@@ -1,0 +1,103 @@
+"""Seating a session over the API: ``POST /api/v1/tournaments/{id}/sessions/``.
+
+The answer holds every table's scorer link, token and QR code: the only time they exist in plain
+text (tokens are stored hashed), so it is sent with ``Cache-Control: no-store``.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from .. import links, seating, services
+from ..services.seating import SeatedSession
+from .serializers import OutputSerializer
+from .views import WRITE_ERRORS, ApiView
+
+
+@extend_schema_field({"type": "integer"})
+class EntryIdField(serializers.JSONField):
+    # An entry id, checked by the service, which reports a bad one at its index: entries[2].
+    pass
+
+
+class SeatingInputSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=list(seating.METHODS), help_text=(
+        "`random`: a seeded draw; `standings`: strongest together, table by table (table 1 = the leaders); "
+        "`balanced`: fewest repeated opponents over the earlier sessions."))
+    table_size = serializers.IntegerField(help_text="Players per table, one of the game's player counts.")
+    leftovers = serializers.ChoiceField(choices=list(seating.LEFTOVERS), help_text=(
+        "`sit_out`: every table has `table_size` players, the rest sit out (whoever sat out least so far); "
+        "`smaller_tables`: everybody plays, at the fewest tables, sizes as equal as the game allows."))
+    seed = serializers.CharField(required=False, max_length=64, help_text=(
+        "The draw: the same seed, entries and history give the same seating. Default: a fresh one "
+        "(in the answer)."))
+    entries = serializers.ListField(child=EntryIdField(), required=False,
+                                    help_text="Entry ids who play this session; default every entry.")
+
+
+class SeatedEntrySerializer(OutputSerializer):
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SeatSerializer(SeatedEntrySerializer):
+    position = serializers.IntegerField(help_text="0, 1, ... counter-clockwise = playing order.")
+
+
+class SeatedTableSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    seats = SeatSerializer(many=True)
+    scorer_url = serializers.CharField(help_text="The scorer's private link; shown only now.")
+    scorer_token = serializers.CharField(help_text="The plain scorer token; shown only now, stored hashed.")
+    qr_svg = serializers.CharField(help_text="The link as a QR code (an SVG document); shown only now.")
+
+
+class SeatedSessionSerializer(OutputSerializer):
+    tournament = serializers.IntegerField()
+    session = serializers.IntegerField(help_text="The new session's number.")
+    method = serializers.CharField()
+    table_size = serializers.IntegerField()
+    leftovers = serializers.CharField()
+    seed = serializers.CharField(help_text="The seed drawn with: send it again to get the same seating.")
+    tables = SeatedTableSerializer(many=True)
+    sit_outs = SeatedEntrySerializer(many=True, help_text="Who sits this session out.")
+
+
+def _entry(entry) -> dict:
+    return {"entry": entry.pk, "player": entry.player_id, "name": entry.player.name}
+
+
+def seated_session_data(seated: SeatedSession, request=None) -> dict:
+    """The answer to a seating (links absolute when ``request`` is given)."""
+    tables = []
+    for table, token in seated.tables:
+        url = links.scorer_url(token, request)
+        tables.append({"id": table.pk, "name": table.name,
+                       "seats": [{"position": i, **_entry(e)} for i, e in enumerate(seated.seats[table.pk])],
+                       "scorer_url": url, "scorer_token": token, "qr_svg": links.qr_svg(url)})
+    return {"tournament": seated.session.tournament_id, "session": seated.session.number, "method": seated.method,
+            "table_size": seated.table_size, "leftovers": seated.leftovers, "seed": seated.seed,
+            "tables": tables, "sit_outs": [_entry(e) for e in seated.sit_outs]}
+
+
+class TournamentSessionsView(ApiView):
+    @extend_schema(
+        operation_id="tournaments_sessions_seat", summary="Seat the next session (links in this answer only)",
+        description=("Creates the next session with its tables, seats and scorer links, all at once or nothing. "
+                     "Table sizes come from the game (`table_size` must be one of its player counts)."),
+        request=SeatingInputSerializer, responses={201: SeatedSessionSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("Balanced, tables of 4", request_only=True,
+                                 value={"method": "balanced", "table_size": 4, "leftovers": "sit_out", "seed": "7"})],
+        tags=["tables"])
+    def post(self, request, pk: int):
+        t = self.tournament(pk)
+        data = self.parse(SeatingInputSerializer)
+        seated = services.session_seat(actor=self.actor, tournament=t, method=data["method"],
+                                       table_size=data["table_size"], leftovers=data["leftovers"],
+                                       seed=data.get("seed"), entries=data.get("entries"))
+        body = SeatedSessionSerializer(seated_session_data(seated, request)).data
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Cache-Control": "no-store"})

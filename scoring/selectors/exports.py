@@ -1,0 +1,74 @@
+"""A whole tournament as one document (``scoring.documents`` describes the format and its hash
+chain), read in a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from ..documents import FORMAT, VERSION, document_hash, iso
+from ..errors import Conflict
+from ..models import Entry, Round, RoundRevision, Seat, Table, Tournament
+from .audits import verify_chain
+
+
+def tournament_export(tournament: Tournament) -> dict:
+    """The tournament's document: players, entries, sessions, tables with their seats, and every
+    deal with every revision, numbered with the document's own ids. Every stored hash chain is
+    verified first: a deal whose history does not verify is a Conflict (an audit's matter), not
+    something to re-hash into a clean-looking document. Scorer tokens are never in it."""
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("pk"))
+    entry_ids = {e.pk: i for i, e in enumerate(entries, start=1)}
+    tables = list(Table.objects.filter(session__tournament=tournament).select_related("session")
+                  .order_by("session__number", "pk"))
+    table_ids = {t.pk: i for i, t in enumerate(tables, start=1)}
+    seats: dict[int, list[int]] = {}
+    for table_id, entry_id in (Seat.objects.filter(table__session__tournament=tournament)
+                               .order_by("table_id", "position").values_list("table_id", "entry_id")):
+        seats.setdefault(table_id, []).append(entry_ids[entry_id])
+    rounds = sorted(Round.objects.filter(table__session__tournament=tournament).select_related("confirmed_by_user"),
+                    key=lambda r: (table_ids[r.table_id], r.number))
+    revisions: dict[int, list[RoundRevision]] = {}
+    for rev in RoundRevision.objects.filter(round__table__session__tournament=tournament).order_by("round_id",
+                                                                                                 "number"):
+        revisions.setdefault(rev.round_id, []).append(rev)
+    table_of = {t.pk: t for t in tables}
+
+    doc_rounds = []
+    for doc_id, rnd in enumerate(rounds, start=1):
+        revs = revisions.get(rnd.pk, [])
+        chain = verify_chain(revs, rnd.current_revision_id)
+        if not chain.ok or not revs:
+            table = table_of[rnd.table_id]
+            raise Conflict(f"Deal {rnd.number} of {table.name} (session {table.session.number}) does not verify "
+                           f"(revision {chain.first_broken}: {chain.problem or 'no revisions'}); it cannot be "
+                           "exported until it is looked into.", code="chain_broken")
+        doc_revs, prev = [], ""
+        for rev in revs:
+            item = {"number": rev.number, "body": rev.body, "record": rev.record, "result": rev.result,
+                    "engine_version": rev.engine_version, "actor": rev.actor_label, "reason": rev.reason,
+                    "created_at": iso(rev.created_at), "prev_hash": prev}
+            item["hash"] = prev = document_hash(prev_hash=prev, round_id=doc_id, revision=item,
+                                                created_at=rev.created_at)
+            doc_revs.append(item)
+        doc_rounds.append({
+            "id": doc_id, "table": table_ids[rnd.table_id], "number": rnd.number, "status": rnd.status,
+            "confirmed_by": rnd.confirmed_by,
+            "confirmed_by_director": rnd.confirmed_by_user.get_username() if rnd.confirmed_by_user else None,
+            "confirmed_at": iso(rnd.confirmed_at), "void_reason": rnd.void_reason, "disputed": rnd.disputed,
+            "dispute_message": rnd.dispute_message, "disputed_at": iso(rnd.disputed_at),
+            "created_at": iso(rnd.created_at), "revisions": doc_revs})
+
+    t = tournament
+    return {
+        "format": FORMAT, "version": VERSION, "exported_at": iso(timezone.now()),
+        "tournament": {"name": t.name, "game": t.game, "variant": t.variant, "status": t.status, "public": t.public,
+                       "require_confirmation": t.require_confirmation, "chip_value": f"{t.chip_value:.2f}",
+                       "currency": t.currency, "created_at": iso(t.created_at), "started_at": iso(t.started_at),
+                       "finished_at": iso(t.finished_at)},
+        "players": [{"id": i, "name": e.player.name} for i, e in enumerate(entries, start=1)],
+        "entries": [{"id": i, "player": i} for i in range(1, len(entries) + 1)],
+        "sessions": [{"number": n} for n in tournament.sessions.order_by("number").values_list("number", flat=True)],
+        "tables": [{"id": table_ids[tb.pk], "session": tb.session.number, "name": tb.name,
+                    "seats": seats.get(tb.pk, [])} for tb in tables],
+        "rounds": doc_rounds,
+    }

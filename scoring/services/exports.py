@@ -1,0 +1,120 @@
+"""Importing a tournament document (``scoring.documents``) into a new tournament of a club.
+
+One transaction: the document is checked first (its first problem is refused with its path,
+``document.rounds[3].revisions[1].hash``), then the tournament is made with ``tournament_create``,
+players are matched by name in the club (or made with ``player_create``), and entries, sessions,
+tables, seats, deals and revisions are inserted (revisions are immutable: inserted, never
+updated), the revisions' hashes chained anew over their new database ids. Standings are then
+recomputed from the deals, and one ``tournament_import`` audit row says what came in.
+
+Tables get new scorer links that nobody sees: the director makes new ones (rotate) when the
+tables are to be used again. Who confirmed a deal as a director is kept when a director of the
+club has that user name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..actors import Actor, require_director_of
+from ..chain import revision_hash
+from ..documents import Document, read_document
+from ..errors import DomainError
+from ..models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
+from .clubs import player_create
+from .common import action_log
+from .standings import standings_recompute
+from .tables import new_scorer_token
+from .tournaments import tournament_create
+
+
+def _under(error: DomainError, prefix: str) -> DomainError:
+    """A sub-service's refusal with its paths inside the document."""
+    error.errors = [{**e, "path": f"{prefix}.{e['path']}" if e.get("path") else prefix} for e in error.errors]
+    return error
+
+
+def tournament_import(*, actor: Actor, club: Club, document: Any) -> Tournament:
+    """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.documents``)."""
+    require_director_of(actor, club)
+    doc = read_document(document)
+    with transaction.atomic():
+        t = doc.tournament
+        try:
+            tournament = tournament_create(actor=actor, club=club, name=t.name, game=t.game, variant=t.variant,
+                                           public=t.public, require_confirmation=t.require_confirmation,
+                                           chip_value=t.chip_value, currency=t.currency)
+        except DomainError as e:
+            raise _under(e, "document.tournament") from None
+        Tournament.objects.filter(pk=tournament.pk).update(status=t.status, created_at=t.created_at,
+                                                           started_at=t.started_at, finished_at=t.finished_at)
+        tournament.refresh_from_db()
+        players, created = _players(actor, club, doc)
+        entries = Entry.objects.bulk_create([Entry(tournament=tournament, player=players[pid])
+                                             for pid in doc.entries.values()])
+        entry_of = dict(zip(doc.entries, entries))
+        Standing.objects.bulk_create([Standing(tournament=tournament, entry=e) for e in entries])
+        sessions = {s.number: s for s in Session.objects.bulk_create(
+            [Session(tournament=tournament, number=n) for n in sorted(doc.sessions)])}
+        now = timezone.now()
+        ordered = sorted(doc.tables, key=lambda tb: tb.session)   # by session, else as listed
+        made = Table.objects.bulk_create([Table(session=sessions[tb.session], name=tb.name,
+                                                scorer_token_hash=new_scorer_token()[1], scorer_token_created_at=now)
+                                          for tb in ordered])
+        tables = {tb.id: table for tb, table in zip(ordered, made)}
+        Seat.objects.bulk_create([Seat(table=tables[tb.id], position=i, entry=entry_of[eid])
+                                  for tb in ordered for i, eid in enumerate(tb.seats)])
+        revisions = _rounds(actor, club, doc, tables)
+        standings_recompute(tournament=tournament)
+        action_log(actor, ActionLog.Action.TOURNAMENT_IMPORT, tournament, tournament=tournament, data={
+            "exported_at": doc.exported_at, "players_created": created, "entries": len(entries),
+            "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions})
+    return tournament
+
+
+def _players(actor: Actor, club: Club, doc: Document) -> tuple[dict[int, Player], list[str]]:
+    """The club's players by the document's player ids: matched by name, made if missing."""
+    by_name = {p.name: p for p in Player.objects.filter(club=club, name__in=list(doc.players.values()))}
+    out, created = {}, []
+    for i, (pid, name) in enumerate(doc.players.items()):
+        if name not in by_name:
+            try:
+                by_name[name] = player_create(actor=actor, club=club, name=name)
+            except DomainError as e:
+                raise _under(e, f"document.players[{i}]") from None
+            created.append(name)
+        out[pid] = by_name[name]
+    return out, created
+
+
+def _rounds(actor: Actor, club: Club, doc: Document, tables: dict[int, Table]) -> int:
+    """Insert the deals and their revisions; returns how many revisions."""
+    directors = {u.get_username(): u for u in club.directors.all()}
+    rounds = Round.objects.bulk_create([Round(
+        table=tables[r.table], number=r.number, status=r.status, leader=r.leader, banker=r.banker,
+        next_leader=r.next_leader, next_banker=r.next_banker, entered_by=r.entered_by, confirmed_by=r.confirmed_by,
+        confirmed_by_user=directors.get(r.confirmed_by_director) if r.confirmed_by_director else None,
+        confirmed_at=r.confirmed_at, void_reason=r.void_reason, disputed=r.disputed,
+        dispute_message=r.dispute_message, disputed_at=r.disputed_at) for r in doc.rounds])
+    revisions = []
+    for doc_round, rnd in zip(doc.rounds, rounds):
+        prev = ""
+        for rev in doc_round.revisions:
+            row = RoundRevision(round=rnd, number=rev.number, body=rev.body, record=rev.record, result=rev.result,
+                                engine_version=rev.engine_version, actor_label=rev.actor, reason=rev.reason,
+                                created_at=rev.created_at, prev_hash=prev)
+            # Chained anew: a stored hash covers the round's database id (scoring.chain).
+            row.hash = prev = revision_hash(prev_hash=prev, round_id=rnd.pk, number=rev.number, body=rev.body,
+                                            record=rev.record, result=rev.result, engine_version=rev.engine_version,
+                                            actor_label=rev.actor, reason=rev.reason, created_at=rev.created_at)
+            revisions.append(row)
+    made = RoundRevision.objects.bulk_create(revisions)
+    latest = {rev.round_id: rev for rev in made}   # the last of each round wins
+    for doc_round, rnd in zip(doc.rounds, rounds):
+        rnd.current_revision = latest[rnd.pk]
+        rnd.created_at = doc_round.created_at   # bulk_update sets it as given (no auto_now_add)
+    Round.objects.bulk_update(rounds, ["current_revision", "created_at"], batch_size=500)
+    return len(made)

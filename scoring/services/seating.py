@@ -1,0 +1,138 @@
+"""Seating the next session: the session, its tables, seats and scorer links, in one go.
+
+The seating itself is ``scoring.seating`` (pure); this module checks the request against the
+game (``Game.player_counts``), reads the history, and creates everything in one transaction
+with the existing services (``session_create``, ``table_create``), so that nothing is created
+when anything is refused.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from games import get_game
+from .. import seating
+from ..actors import Actor, require_director_of
+from ..errors import Conflict, ValidationFailed, problem
+from ..models import ActionLog, Entry, Session, Table, Tournament
+from ..selectors.seating import seating_history
+from ..selectors.standings import standings_for
+from .common import action_log, optional_text
+from .lifecycle import require_not_finished
+from .tables import session_create, table_create
+
+#: Longest seed worth keeping (it is shown back and written in the audit log).
+MAX_SEED = 64
+
+
+@dataclass
+class SeatedSession:
+    """What ``session_seat`` made. ``tables``: ``(table, plain scorer token)`` by table number;
+    the tokens are not stored and exist only here."""
+
+    session: Session
+    method: str
+    table_size: int
+    leftovers: str
+    seed: str
+    tables: list[tuple[Table, str]] = field(default_factory=list)
+    seats: dict[int, list[Entry]] = field(default_factory=dict)   # table id → entries by position
+    sit_outs: list[Entry] = field(default_factory=list)
+
+
+def _seed(value: Any) -> str:
+    """The seed as text ("42" and 42 draw alike); a fresh one when none is given, so that every
+    seating can be drawn again."""
+    if isinstance(value, bool) or not isinstance(value, (int, str, type(None))):
+        raise ValidationFailed("seed is a number or a short text.", path="seed", code="bad_type")
+    text = optional_text(str(value) if value is not None else "", "seed", "The seed", max_length=MAX_SEED)
+    return text or str(secrets.randbelow(1_000_000))
+
+
+def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, entries: Any) -> None:
+    """Every problem of the request's shape at once, each at its path (no queries)."""
+    errors = []
+    if method not in seating.METHODS:
+        errors.append(problem("method", "invalid_choice", f"method is one of {', '.join(seating.METHODS)}."))
+    counts = get_game(game).player_counts
+    if not isinstance(table_size, int) or isinstance(table_size, bool):
+        errors.append(problem("table_size", "bad_type", "table_size is a number of players."))
+    else:
+        wrong = get_game(game).player_count_error(table_size)
+        if wrong:
+            errors.append(problem("table_size", "wrong_player_count", wrong))
+    if leftovers not in seating.LEFTOVERS:
+        errors.append(problem("leftovers", "invalid_choice", f"leftovers is one of {', '.join(seating.LEFTOVERS)}."))
+    elif leftovers == "smaller_tables" and len(counts) == 1:
+        errors.append(problem("leftovers", "no_smaller_tables",
+                              f"{get_game(game).name} is played by exactly {counts[0]}: the leftovers sit out."))
+    if entries is not None:
+        if not isinstance(entries, (list, tuple)):
+            errors.append(problem("entries", "bad_type", "entries is a list of entry ids."))
+        else:
+            for i, eid in enumerate(entries):
+                if not isinstance(eid, int) or isinstance(eid, bool) or not 1 <= eid < 2**63:
+                    errors.append(problem(f"entries[{i}]", "bad_type", "Each item is an entry id."))
+                elif eid in entries[:i]:
+                    errors.append(problem(f"entries[{i}]", "duplicate_entry", "This entry is listed twice."))
+    if errors:
+        raise ValidationFailed(errors=errors)
+
+
+def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_size: Any, leftovers: Any,
+                 seed: Any = None, entries: Any = None, expected_number: int | None = None) -> SeatedSession:
+    """Seat the next session of ``tournament``: a new session with one table per group of the
+    plan (``scoring.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
+    ``standings``), each with its seats and a new scorer link.
+
+    ``entries``: the entry ids who play (default: every entry). ``seed``: the draw (default: a
+    fresh one, returned). ``expected_number``: the number the new session must get (a page's
+    form sent twice is refused with a Conflict instead of seating another session)."""
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    _check_request(game=tournament.game, method=method, table_size=table_size, leftovers=leftovers, entries=entries)
+    seed = _seed(seed)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        latest = tournament.sessions.aggregate(m=Max("number"))["m"] or 0
+        if expected_number is not None and latest + 1 != expected_number:
+            raise Conflict(f"Session {expected_number} is already seated (was the form sent twice?): nothing was "
+                           "changed. Its scorer links were shown when it was seated; make a new link at any "
+                           "table whose link is lost." if latest >= expected_number else
+                           f"The next session is {latest + 1}, not {expected_number}.", code="session_exists")
+        everyone = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
+        if entries is None:
+            ids = sorted(everyone)
+        else:
+            missing = [problem(f"entries[{i}]", "not_found", "No such entry in this tournament.")
+                       for i, eid in enumerate(entries) if eid not in everyone]
+            if missing:
+                raise ValidationFailed(errors=missing)
+            ids = list(entries)
+        if method == "standings":   # strongest first, as the standings list them
+            rank = {row["entry"]: i for i, row in enumerate(standings_for(tournament))}
+            ids.sort(key=lambda e: rank.get(e, len(rank)))
+        history = seating_history(tournament, ids)
+        try:
+            plan = seating.seat(method=method, players=ids, table_size=table_size,
+                                player_counts=get_game(tournament.game).player_counts, leftovers=leftovers,
+                                seed=seed, history=history.tables, sat_out=history.sat_out)
+        except seating.SeatingError as e:
+            raise ValidationFailed(e.message, path=e.path, code=e.code) from None
+        session = session_create(actor=actor, tournament=tournament)
+        out = SeatedSession(session=session, method=method, table_size=table_size, leftovers=leftovers, seed=seed,
+                            sit_outs=[everyone[e] for e in plan.sit_outs])
+        for number, seats in enumerate(plan.tables, start=1):
+            table, token = table_create(actor=actor, tournament=tournament, name=f"Table {number}",
+                                        entries=list(seats), session=session)
+            out.tables.append((table, token))
+            out.seats[table.pk] = [everyone[e] for e in seats]
+        action_log(actor, ActionLog.Action.SESSION_SEAT, session, tournament=tournament, data={
+            "number": session.number, "method": method, "table_size": table_size, "leftovers": leftovers,
+            "seed": seed, "tables": [list(t) for t in plan.tables], "sit_outs": list(plan.sit_outs)})
+    return out

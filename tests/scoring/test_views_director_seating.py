@@ -1,0 +1,108 @@
+"""The director's "Seat the next session" form and the printable sheet that answers it: every
+table's seats, link and QR code, shown once (never cached, never stored, not in the session), a
+form sent twice seats once, and refusals shown at their fields."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.sessions.models import Session as SessionRow
+
+from scoring import selectors, services
+from scoring.models import Session, Table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dclient(client, director):
+    client.force_login(director)
+    return client
+
+
+def add_players(setup, names):
+    for name in names:
+        player = services.player_create(actor=setup.director_actor, club=setup.tournament.club, name=name)
+        services.entry_create(actor=setup.director_actor, tournament=setup.tournament, player=player)
+
+
+def test_the_form_offers_what_the_game_allows(dclient, make_setup):
+    dn = make_setup("ding_niu")
+    page = dclient.get(f"/director/tournaments/{dn.tournament.pk}/").content.decode()
+    form = page[page.index('id="seat-session"'):]
+    form = form[:form.index("</form>")]
+    assert re.findall(r'<option value="(\d)"', form) == ["4"]
+    assert "smaller_tables" not in form and 'name="next_session" value="2"' in form   # session 1 has Table 1
+    assert "Seat session 2" in form
+    tn = make_setup("tau_ngau", variant={"settlement": "v1"})
+    page = dclient.get(f"/director/tournaments/{tn.tournament.pk}/").content.decode()
+    form = page[page.index('id="seat-session"'):]
+    assert re.findall(r'<option value="(\d)"', form[:form.index("</form>")]) == ["3", "4", "5", "6"]
+    assert 'value="smaller_tables"' in form
+
+
+def test_seating_answers_with_the_sheet_of_links_once(client, dclient, make_setup):
+    s = make_setup("jie_long")
+    add_players(s, ["Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy"])
+    url = f"/director/tournaments/{s.tournament.pk}/sessions/new/"
+    response = dclient.post(url, {"method": "balanced", "table_size": "4", "leftovers": "smaller_tables",
+                                  "seed": "42", "next_session": "2"})
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    page = response.content.decode()
+    session = Session.objects.get(tournament=s.tournament, number=2)
+    tables = list(Table.objects.filter(session=session).order_by("pk"))
+    assert [t.name for t in tables] == ["Table 1", "Table 2", "Table 3"]
+    found = re.findall(r'href="(http://testserver/s/([^"/]+)/)"', page)
+    assert len(found) == 3 and page.count("<svg") == 3
+    for table, (link, token) in zip(tables, found):
+        assert selectors.table_by_scorer_token(token) == table
+        for seat in selectors.table_seats(table):
+            assert seat.entry.player.name in page
+    assert "Session 2 is seated: 3 tables." in page and "seed <code>42</code>" in page
+    assert f'data-replace-url="/director/tournaments/{s.tournament.pk}/#tables"' in page
+    # the tokens live in this answer only: not in the session, not in the cookies
+    kept = " ".join([f"{row.session_data} {row.get_decoded()!r}" for row in SessionRow.objects.all()]
+                    + [m.value for m in dclient.cookies.values()])
+    assert all(token not in kept for _, token in found)
+    # the tournament page shows the tables, not their links
+    dashboard = dclient.get(f"/director/tournaments/{s.tournament.pk}/").content.decode()
+    assert "Session 2" in dashboard and all(token not in dashboard for _, token in found)
+    # the address of the answer, opened again, leads back to the form
+    again = dclient.get(url)
+    assert again.status_code == 302 and again["Location"].endswith("#seat-session")
+
+
+def test_a_form_sent_twice_seats_once_and_says_so(dclient, make_setup):
+    s = make_setup("ding_niu")
+    url = f"/director/tournaments/{s.tournament.pk}/sessions/new/"
+    form = {"method": "random", "table_size": "4", "leftovers": "sit_out", "next_session": "2"}
+    assert dclient.post(url, form).status_code == 200
+    response = dclient.post(url, form)
+    assert response.status_code == 409
+    assert "Session 2 is already seated (was the form sent twice?)" in response.content.decode()
+    assert Session.objects.filter(tournament=s.tournament).count() == 2
+
+
+@pytest.mark.parametrize("form, field, message", [
+    ({"table_size": "3"}, "table_size", "Ding Niu"),
+    ({"leftovers": "smaller_tables"}, "leftovers", "exactly 4"),
+    ({"method": "secret"}, "method", "method is one of"),
+])
+def test_refusals_are_shown_at_their_fields(dclient, make_setup, form, field, message):
+    s = make_setup("ding_niu")
+    response = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/",
+                            {"method": "random", "table_size": "4", "leftovers": "sit_out", **form})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f'has-error"><label for="seat-{field.replace("_", "-")}"' in page and message in page
+    assert Session.objects.filter(tournament=s.tournament).count() == 1
+
+
+def test_another_clubs_director_gets_404(client, make_setup, other_director):
+    s = make_setup("ding_niu")
+    client.force_login(other_director)
+    response = client.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/",
+                           {"method": "random", "table_size": "4", "leftovers": "sit_out"})
+    assert response.status_code == 404
+    assert Session.objects.filter(tournament=s.tournament).count() == 1
