@@ -28,6 +28,26 @@ def nets_from_transfers(n: int, transfers: Sequence[Transfer]) -> list[int]:
     return nets
 
 
+def deal_balance(result: dict) -> int:
+    """What a settled deal leaves over: the seats' nets plus what the house took (Da Ling's
+    casino chip, the result's ``house``). Every settled deal balances to 0 (RULES.md §0: the
+    nets of one deal sum to 0, together with the house), whatever the game; audits check stored
+    results with it. ValueError when the result holds no readable nets."""
+    seats = result.get("seats") if isinstance(result, dict) else None
+    if not isinstance(seats, list):
+        raise ValueError("the result has no seats")
+    total = 0
+    for seat in seats:
+        net = seat.get("net") if isinstance(seat, dict) else None
+        if not isinstance(net, int) or isinstance(net, bool):
+            raise ValueError("a seat has no whole-number net")
+        total += net
+    house = result.get("house", 0)
+    if not isinstance(house, int) or isinstance(house, bool):
+        raise ValueError("the house's take is not a whole number")
+    return total + house
+
+
 def difference_transfers(points: Sequence[int],
                          factor: Callable[[int, int], int] | None = None) -> list[Transfer]:
     """In every pair the seat with more points pays the other the difference (JL-3),

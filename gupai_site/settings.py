@@ -307,4 +307,10 @@ CELERY_BEAT_SCHEDULE = {
     # Kept standings are exact by construction; this is the check that would find (and repair)
     # a drift, and it catches up any check missed while the broker was down.
     "standings-check": {"task": "scoring.standings_check", "schedule": crontab(hour=4, minute=0)},
+    # Replay audits of the running tournaments, before the standings check (which would repair
+    # a drift the audit is there to report).
+    "audits-nightly": {"task": "scoring.audits_nightly", "schedule": crontab(hour=3, minute=0)},
+    # Audits whose worker died (no progress for a while: services.audits.STALE_AFTER) go back on
+    # the queue.
+    "audits-resume": {"task": "scoring.audits_resume", "schedule": 120.0},
 }

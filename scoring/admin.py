@@ -3,8 +3,8 @@ the data, never a way around the services and their audit rows."""
 
 from django.contrib import admin
 
-from .models import (ActionLog, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session,
-                     Standing, Table, Tournament)
+from .models import (ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round,
+                     RoundRevision, Seat, Session, Standing, Table, Tournament)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -112,3 +112,20 @@ class StandingAdmin(ReadOnlyAdmin):
 @admin.register(IdempotencyKey)
 class IdempotencyKeyAdmin(ReadOnlyAdmin):
     list_display = ("table", "key", "response_status", "created_at")
+
+
+@admin.register(Audit)
+class AuditAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "status", "done", "total", "chunks_done", "chunk_count", "created_at", "finished_at")
+    list_filter = ("status",)
+
+
+@admin.register(AuditChunk)
+class AuditChunkAdmin(ReadOnlyAdmin):
+    list_display = ("audit", "number", "first_round", "last_round", "rounds", "done", "finished_at")
+
+
+@admin.register(AuditFinding)
+class AuditFindingAdmin(ReadOnlyAdmin):
+    list_display = ("audit", "kind", "table", "number", "revision", "agrees", "detail")
+    list_filter = ("kind",)

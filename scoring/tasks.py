@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
+
 from celery import shared_task
+from celery.signals import worker_ready
+from django.db import connection
 
 from . import services
-from .models import Tournament
+from .models import Audit, Tournament
+from .services.audits import STALE_AFTER
+
+logger = logging.getLogger("scoring")
 
 
 @shared_task(name="scoring.standings_refresh")
@@ -27,3 +35,58 @@ def standings_check() -> int:
 def idempotency_keys_cleanup() -> int:
     """Delete Idempotency-Key answers older than 24 hours (Celery beat runs it hourly)."""
     return services.idempotency_keys_cleanup()
+
+
+# --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------
+
+@shared_task(name="scoring.audit_plan")
+def audit_plan(audit_id: int) -> int:
+    """Split an audit into chunks and enqueue them. Returns the number of chunks."""
+    audit = Audit.objects.filter(pk=audit_id).first()
+    if audit is None:
+        return 0
+    return services.audit_plan(audit=audit).chunk_count
+
+
+@shared_task(name="scoring.audit_chunk")
+def audit_chunk(audit_id: int, number: int) -> bool:
+    """Check one chunk of an audit (the service finds and locks it; done twice, it counts once)."""
+    return services.audit_chunk_run(audit_id=audit_id, number=number)
+
+
+@shared_task(name="scoring.audit_finish")
+def audit_finish(audit_id: int) -> str:
+    """The audit's final status, once every chunk is done."""
+    audit = Audit.objects.select_related("tournament").filter(pk=audit_id).first()
+    if audit is None:
+        return ""
+    return services.audit_finish(audit=audit).status
+
+
+@shared_task(name="scoring.audits_resume")
+def audits_resume(stale_after_seconds: float | None = None) -> int:
+    """Put the unfinished steps of active audits back on the queue: those without progress for
+    ``stale_after_seconds`` (default ``services.audits.STALE_AFTER``: Celery beat); 0: all."""
+    stale_after = timedelta(seconds=stale_after_seconds) if stale_after_seconds is not None else STALE_AFTER
+    return services.audits_resume(stale_after=stale_after)
+
+
+@shared_task(name="scoring.audits_nightly")
+def audits_nightly() -> int:
+    """An audit of every running tournament (Celery beat runs it nightly)."""
+    return services.audits_start_running()
+
+
+@worker_ready.connect
+def resume_audits_when_a_worker_starts(sender=None, **kwargs) -> None:
+    """A worker that starts may be the one that died in the middle of an audit: put the audits
+    under way back on the queue at once (their steps are idempotent), rather than waiting for
+    beat to find them stalled. Called here, not sent as a task: a worker of another queue (the
+    tests') would leave the message on the default queue."""
+    try:
+        services.audits_resume(stale_after=timedelta(0))
+    except Exception:  # noqa: BLE001 - the worker starts whatever the database says; beat catches up
+        logger.exception("Could not resume the audits under way.")
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()   # nothing for the pool's future children to inherit

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django_ratelimit.core import _split_rate, get_usage
 
 logger = logging.getLogger("scoring")
 
-#: group -> rate ("count/period", periods like "m", "15m", "h").
+#: group -> rate ("count/period", periods like "m", "15m", "h"); ``settings.RATE_LIMITS`` may
+#: override any of them.
 RATES = {
     "login-address": "30/15m",    # failed logins from one address
     "login-account": "10/15m",    # failed logins for one account
@@ -42,9 +44,13 @@ MESSAGES = {
 }
 
 
+def rate(group: str) -> str:
+    return getattr(settings, "RATE_LIMITS", {}).get(group, RATES[group])
+
+
 def _usage(request, group: str, value: str, *, increment: bool) -> dict | None:
     try:
-        return get_usage(request, group=group, key=lambda g, r: value, rate=RATES[group], increment=increment)
+        return get_usage(request, group=group, key=lambda g, r: value, rate=rate(group), increment=increment)
     except Exception as exc:  # noqa: BLE001 - the cache is down: fail open
         logger.warning("Rate limit %s not checked (cache unavailable): %s", group, exc)
         return None
@@ -57,7 +63,7 @@ def _refuse(group: str, usage: dict) -> None:
 def check(request, group: str, value: str) -> None:
     """Raise Limited if ``value`` has used up its allowance in ``group`` (counts nothing)."""
     usage = _usage(request, group, value, increment=False)
-    if usage is not None and usage["count"] >= _split_rate(RATES[group])[0]:
+    if usage is not None and usage["count"] >= _split_rate(rate(group))[0]:
         _refuse(group, usage)
 
 

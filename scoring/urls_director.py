@@ -27,4 +27,6 @@ urlpatterns = [
     path("deals/<int:round_id>/resolve/", director.round_resolve, name="director-round-resolve"),
     path("deals/<int:round_id>/confirm/", director.round_confirm, name="director-round-confirm"),
     path("deals/<int:round_id>/correct/", director.round_correct, name="director-round-correct"),
+    path("tournaments/<int:tournament_id>/audits/", director.audit_start, name="director-audit-start"),
+    path("audits/<int:audit_id>/", director.audit_box, name="director-audit"),
 ]

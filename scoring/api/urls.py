@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import exports, seating, views
+from . import audits, exports, seating, views
 from .evaluate import EvaluateView
 
 urlpatterns = [
@@ -30,4 +30,6 @@ urlpatterns = [
     path("rounds/<int:pk>/dispute/", views.RoundDisputeView.as_view(), name="api-round-dispute"),
     path("rounds/<int:pk>/resolve/", views.RoundResolveView.as_view(), name="api-round-resolve"),
     path("rounds/<int:pk>/revisions/", views.RoundRevisionsView.as_view(), name="api-round-revisions"),
+    path("tournaments/<int:pk>/audits/", audits.TournamentAuditsView.as_view(), name="api-tournament-audits"),
+    path("audits/<int:pk>/", audits.AuditDetailView.as_view(), name="api-audit"),
 ]

@@ -1,7 +1,8 @@
 """Every read of Gupai Club beyond a plain get, one module per domain. Plain data out (dicts,
 lists, model objects), no writes. Import from here or from the domain module."""
 
-from .audits import ChainReport, round_verify_chain, verify_chain
+from .audits import (ChainReport, audit_chunk_findings, audit_detail, audit_finding_counts, audit_get, audit_latest,
+                     audit_standings_findings, round_verify_chain, standings_differences, verify_chain)
 from .auth import user_by_api_token
 from .clubs import club_list_for_user, player_list
 from .common import get_or_404
@@ -17,7 +18,8 @@ from .tournaments import (entry_list, players_not_entered, tournament_by_slug, t
                           tournament_list_for_club, tournament_list_for_director, tournament_list_for_home)
 
 __all__ = [
-    "ChainReport", "round_verify_chain", "verify_chain",
+    "ChainReport", "audit_chunk_findings", "audit_detail", "audit_finding_counts", "audit_get", "audit_latest",
+    "audit_standings_findings", "round_verify_chain", "standings_differences", "verify_chain",
     "user_by_api_token",
     "club_list_for_user", "player_list",
     "get_or_404",

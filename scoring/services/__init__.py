@@ -11,6 +11,8 @@ one module per domain. Each service
 Import from here or from the domain module.
 """
 
+from .audits import (audit_chunk_run, audit_finish, audit_plan, audit_resume, audit_start, audits_resume,
+                     audits_start_running)
 from .auth import DIRECTORS_GROUP, auth_token_obtain, auth_tokens_cleanup, auth_tokens_revoke, director_create
 from .clubs import club_create, club_director_add, player_create
 from .exports import tournament_import
@@ -24,6 +26,8 @@ from .tournaments import (entry_create, tournament_create, tournament_finish, to
                           tournament_variant_check)
 
 __all__ = [
+    "audit_chunk_run", "audit_finish", "audit_plan", "audit_resume", "audit_start", "audits_resume",
+    "audits_start_running",
     "DIRECTORS_GROUP", "auth_token_obtain", "auth_tokens_cleanup", "auth_tokens_revoke", "director_create",
     "club_create", "club_director_add", "player_create",
     "tournament_import",

@@ -229,6 +229,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": ""},
         "seat_errors": {},
     }
+    ctx["audit"] = _audit_panel(tournament)
     ctx.update(extra)
     ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
     # Smaller tables only where the game allows more than one table size.
@@ -507,6 +508,47 @@ def round_correct(request, actor, round_id: int):
                            action_url=reverse("director-round-correct", args=[rnd.pk]))
 
 
+# ---------------------------------------------------------------------------------------------
+# Replay audits: the "Audit" box of the tournament page, and that box alone for the page's
+# polling script (static/js/site.js, data-poll) while an audit runs.
+
+#: Findings listed on the page at most (the API sends more).
+AUDIT_FINDINGS_SHOWN = 200
+
+
+def _audit_panel(tournament, audit=None) -> dict:
+    """What the audit box shows: the tournament and its latest audit (``audit_detail``, or None)."""
+    audit = audit or selectors.audit_latest(tournament)
+    detail = selectors.audit_detail(audit, limit=AUDIT_FINDINGS_SHOWN, table_names=True) if audit else None
+    if detail:
+        detail["active"] = audit.is_active
+        detail["more"] = detail["findings_count"] - len(detail["findings"])
+    return {"tournament": tournament, "latest": detail}
+
+
+@director_required
+@require_POST
+def audit_start(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    try:
+        services.audit_start(actor=actor, tournament=tournament)
+    except DomainError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, "Audit under way: every deal is replayed and checked; nothing is changed.")
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#audit")
+
+
+@director_required
+@require_GET
+def audit_box(request, actor, audit_id: int):
+    audit = selectors.audit_get(audit_id)
+    require_club_visible(actor, audit.tournament.club, "audit")
+    response = render(request, "director/_audit.html", {"audit": _audit_panel(audit.tournament, audit)})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 __all__ = ["home", "club_create", "club_page", "players_add", "tournament_create", "tournament_page",
            "entries_add", "tournament_start", "tournament_finish", "session_seat", "table_create", "table_rotate",
-           "table_link", "table_page", "round_void", "round_resolve", "round_confirm", "round_correct"]
+           "table_link", "table_page", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box"]

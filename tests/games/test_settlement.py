@@ -67,3 +67,33 @@ def test_places_lower_hand(points, places):
 ])
 def test_places_ding_niu(points, places):
     assert places_ding_niu(points) == places
+
+
+# --- deal_balance: the zero-sum rule audits check stored results against ----------------------
+
+def test_deal_balance_of_a_settled_deal_is_zero():
+    from games import deal_balance, evaluate
+
+    result = evaluate({"game": "jie_long", "seats": ["A", "B", "C", "D"], "points": [2, 12, 34, 18]})
+    assert deal_balance(result) == 0
+    assert deal_balance({"seats": [{"net": 5}, {"net": -3}]}) == 2
+
+
+def test_deal_balance_counts_what_the_house_took():
+    from games import deal_balance, evaluate
+
+    from .test_da_ling import EX1, record
+
+    result = evaluate(record(*EX1, variant={"casino_chip": True}))
+    assert result["house"] == 1 and sum(s["net"] for s in result["seats"]) == -1
+    assert deal_balance(result) == 0
+    assert deal_balance({**result, "house": 0}) == -1
+
+
+@pytest.mark.parametrize("result", [{}, {"seats": "x"}, {"seats": [{"net": "5"}]}, {"seats": [{"net": True}]},
+                                    {"seats": [7]}, {"seats": [{"net": 1}], "house": 1.5}, [], None])
+def test_deal_balance_refuses_unreadable_nets(result):
+    from games import deal_balance
+
+    with pytest.raises(ValueError):
+        deal_balance(result)

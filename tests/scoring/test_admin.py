@@ -14,7 +14,8 @@ from .bodies import JIE_LONG
 pytestmark = pytest.mark.django_db
 
 MODELS = [models.Club, models.Player, models.Tournament, models.Entry, models.Session, models.Table, models.Seat,
-          models.Round, models.RoundRevision, models.ActionLog, models.Standing, models.IdempotencyKey]
+          models.Round, models.RoundRevision, models.ActionLog, models.Standing, models.IdempotencyKey,
+          models.Audit, models.AuditChunk, models.AuditFinding]
 
 
 @pytest.fixture

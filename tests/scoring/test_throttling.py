@@ -14,6 +14,13 @@ from .bodies import JIE_LONG
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _day_long_windows(settings):
+    """The same allowances counted over a day: a test's requests never straddle two windows
+    (the counters are fixed windows; a minute's boundary could fall between two requests)."""
+    settings.RATE_LIMITS = {group: rate.split("/")[0] + "/d" for group, rate in RATES.items()}
+
+
 def allowance(group: str) -> int:
     return int(RATES[group].split("/")[0])
 
