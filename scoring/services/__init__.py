@@ -18,8 +18,8 @@ from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOu
 from .rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
 from .standings import standings_check_running, standings_refresh
 from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
-from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start, tournament_update,
-                          tournament_variant_check)
+from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start,
+                          tournament_tie_breaks_check, tournament_update, tournament_variant_check)
 
 __all__ = [
     "DIRECTORS_GROUP", "auth_token_obtain", "auth_tokens_cleanup", "auth_tokens_revoke", "director_create",
@@ -29,6 +29,6 @@ __all__ = [
     "round_confirm", "round_correct", "round_dispute", "round_dispute_resolve", "round_record", "round_void",
     "standings_check_running", "standings_refresh",
     "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
-    "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_update",
-    "tournament_variant_check",
+    "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_tie_breaks_check",
+    "tournament_update", "tournament_variant_check",
 ]
