@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from . import connecting, da_ling, ding_niu, tau_ngau
+from . import connecting, da_ling, ding_niu, places, tau_ngau
 from .decks import CONNECTING_DEALS
 from .entry import Entry, Input, Numbers, SeatChoice, Tiles
 from .record import Common, Problems, is_int, player_count_message, read_variant
@@ -54,6 +54,9 @@ class Game:
     variants: Mapping[str, Variant]      # by key, in a stable order
     evaluator: Callable[[dict, Common, Problems], "dict | None"]
     entry: Entry                         # the scorer's deal form
+    #: How a deal places its seats and who wins it, for standings: ``places.ENGINE`` (the
+    #: result's ``place``) or ``places.BY_NET`` (see games/places.py).
+    placing: str
     _defaults: dict[str, Any] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +89,16 @@ class Game:
     def name_in(self, language: str) -> str:
         """The name in ``language`` (a code like "zh-hant"), else in English."""
         return self.names.get(language, self.name)
+
+    def deal_places(self, seats: list[dict]) -> list[places.SeatPlace]:
+        """Each seat's place and win in one settled deal (``seats``: the result's per-seat
+        objects, in the result's order); see games/places.py for the rule of each game."""
+        return places.seat_places(self.placing, seats)
+
+    def place_seats(self, seat_places: list, nets: list) -> list[places.SeatPlace]:
+        """``deal_places`` from the result's per-seat ``place`` and ``net`` alone, one list
+        each (None where absent): what a reader of many deals fetches."""
+        return places.places_and_wins(self.placing, seat_places, nets)
 
 
 # ---------------------------------------------------------------------------------------
@@ -179,6 +192,7 @@ def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: st
         seat_object_fields=seat_object_fields,
         variants=variants, evaluator=evaluator,
         entry=_connecting_entry(key, name, *inputs),
+        placing=places.ENGINE,  # CG-14, DN-5: the engine places every seat
     )
 
 
@@ -240,6 +254,7 @@ TAU_NGAU = Game(
                       _choice("bank_rotation", "on_banker_bull", "every_round", "fixed"),
                       _flag("may_decline_bull", False)),
     evaluator=tau_ngau.evaluate,
+    placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
     entry=Entry(inputs=(
         SeatChoice("banker", "Banker", what="the banker"),
         Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True,
@@ -264,6 +279,7 @@ DA_LING = Game(
                               f"three positive whole numbers, like {json.dumps(_DA_LING_STAKES)}"),
                       _choice("absolute_tie", "groups", "push"), _flag("casino_chip", False)),
     evaluator=da_ling.evaluate,
+    placing=places.BY_NET,  # no place in the result; each group is settled alone (DL-9)
     entry=Entry(inputs=(
         Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder="e.g. 6:6 3:2"),
         *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
@@ -276,6 +292,10 @@ DA_LING = Game(
 #: Every game by key, in the order the rules list them.
 CATALOG: Mapping[str, Game] = MappingProxyType(
     {g.key: g for g in (JIE_LONG, CE_DENG, KKO_LI, DING_NIU, TAU_NGAU, DA_LING)})
+
+
+#: The most seats any game has: the most places a deal can give.
+MAX_PLAYERS: int = max(max(g.player_counts) for g in CATALOG.values())
 
 
 def get_game(key: str) -> Game:
@@ -298,5 +318,5 @@ def variant_defaults(game: str) -> dict[str, Any]:
     return CATALOG[game].variant_defaults()
 
 
-__all__ = ["Game", "Variant", "CATALOG", "get_game",
+__all__ = ["Game", "Variant", "CATALOG", "MAX_PLAYERS", "get_game",
            "GAMES", "CONNECTING_GAMES", "GAME_NAMES", "VARIANTS", "variant_defaults"]

@@ -17,6 +17,15 @@ import games
 
 GAME_CHOICES = [(g.key, g.name) for g in games.CATALOG.values()]
 
+#: What standings may be ranked by, in a tournament's chosen order (``Tournament.tie_breaks``);
+#: ``scoring.selectors.standings`` says how each one orders.
+TIE_BREAKS = ("net", "wins", "average_place", "head_to_head", "deals")
+DEFAULT_TIE_BREAKS = ("net", "wins", "average_place")
+
+
+def default_tie_breaks() -> list[str]:
+    return list(DEFAULT_TIE_BREAKS)
+
 
 class Club(models.Model):
     name = models.CharField(max_length=120)
@@ -64,6 +73,9 @@ class Tournament(models.Model):
     require_confirmation = models.BooleanField(default=False)
     chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
     currency = models.CharField(max_length=3, blank=True, default="")
+    #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
+    #: tournament services).
+    tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -297,13 +309,30 @@ class ActionLog(models.Model):
 
 
 class Standing(models.Model):
-    """An entry's running total in its tournament: kept exact by every deal write
-    (``services.standings``), checked and repaired by ``standings_refresh``."""
+    """An entry's figures over its tournament's counted deals: kept exact by every deal write
+    (``services.standings``), checked and repaired by ``standings_refresh``.
+
+    ``total`` is the net (chips or points), ``rounds_counted`` the deals played; places are a
+    histogram, one column per place (``place_1`` = first places), as many as the most seats a
+    game has, so that a deal adds to them in the same single UPDATE as to the totals."""
+
+    #: The histogram's columns, place 1 first.
+    PLACES = ("place_1", "place_2", "place_3", "place_4", "place_5", "place_6")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="standing")
     total = models.BigIntegerField(default=0)
     rounds_counted = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    place_1 = models.PositiveIntegerField(default=0)
+    place_2 = models.PositiveIntegerField(default=0)
+    place_3 = models.PositiveIntegerField(default=0)
+    place_4 = models.PositiveIntegerField(default=0)
+    place_5 = models.PositiveIntegerField(default=0)
+    place_6 = models.PositiveIntegerField(default=0)
+    #: When the latest counted deal the entry played was recorded; null before the first.
+    last_deal_at = models.DateTimeField(null=True, blank=True)
+    #: The last change applied (every write sets it, ``.update()`` included).
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 import games
 
-from ..models import Club, Entry, Player, Tournament
+from ..models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Club, Entry, Player, Tournament
 
 
 class DateTimeField(serializers.DateTimeField):
@@ -129,6 +129,10 @@ class PlayerSerializer(OutputModelSerializer):
 
 # --- tournaments, entries -----------------------------------------------------------------------
 
+TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of {', '.join(TIE_BREAKS)} "
+                   f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
+
+
 class TournamentInputSerializer(serializers.Serializer):
     club = serializers.IntegerField()
     name = serializers.CharField(max_length=120)
@@ -139,6 +143,7 @@ class TournamentInputSerializer(serializers.Serializer):
     require_confirmation = serializers.BooleanField(required=False, default=False)
     chip_value = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, default=0)
     currency = serializers.CharField(max_length=3, required=False, allow_blank=True, default="")
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, help_text=TIE_BREAKS_HELP)
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -148,13 +153,17 @@ class TournamentUpdateSerializer(serializers.Serializer):
     require_confirmation = serializers.BooleanField(required=False)
     chip_value = serializers.DecimalField(max_digits=10, decimal_places=2, required=False)
     currency = serializers.CharField(max_length=3, required=False, allow_blank=True)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, help_text=TIE_BREAKS_HELP)
 
 
 class TournamentSerializer(OutputModelSerializer):
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), read_only=True,
+                                       help_text=TIE_BREAKS_HELP)
+
     class Meta:
         model = Tournament
         fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
-                  "chip_value", "currency", "created_at", "started_at", "finished_at"]
+                  "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
 
 
 class EntryInputSerializer(serializers.Serializer):
@@ -167,18 +176,6 @@ class EntrySerializer(OutputModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "tournament", "player", "name", "created_at"]
-
-
-class StandingSerializer(OutputSerializer):
-    rank = serializers.IntegerField()
-    entry = serializers.IntegerField()
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    total = serializers.IntegerField()
-    rounds_counted = serializers.IntegerField()
-    payout = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="total × the chip value.")
-    currency = serializers.CharField()
-    updated_at = DateTimeField(allow_null=True, help_text="null until the entry's first counted deal.")
 
 
 # --- tables -------------------------------------------------------------------------------------

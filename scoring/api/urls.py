@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import audits, exports, seating, views
+from . import audits, exports, seating, standings, views
 from .evaluate import EvaluateView
 
 urlpatterns = [
@@ -19,7 +19,10 @@ urlpatterns = [
     path("tournaments/<int:pk>/sessions/", seating.TournamentSessionsView.as_view(), name="api-tournament-sessions"),
     path("tournaments/<int:pk>/export/", exports.TournamentExportView.as_view(), name="api-tournament-export"),
     path("tournaments/<int:pk>/tables/", views.TournamentTablesView.as_view(), name="api-tournament-tables"),
-    path("tournaments/<int:pk>/standings/", views.TournamentStandingsView.as_view(), name="api-tournament-standings"),
+    path("tournaments/<int:pk>/standings/", standings.TournamentStandingsView.as_view(), name="api-tournament-standings"),
+    path("tournaments/<int:pk>/standings.csv", standings.TournamentStandingsCSVView.as_view(),
+         name="api-tournament-standings-csv"),
+    path("tournaments/<int:pk>/payouts/", standings.TournamentPayoutsView.as_view(), name="api-tournament-payouts"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="api-table"),
     path("tables/<int:pk>/scorer-token/", views.TableScorerTokenView.as_view(), name="api-table-scorer-token"),
     path("tables/<int:pk>/rounds/", views.TableRoundsView.as_view(), name="api-table-rounds"),

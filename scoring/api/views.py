@@ -272,16 +272,6 @@ class TournamentEntriesView(ApiView):
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
-class TournamentStandingsView(ApiView):
-    pagination_class = None   # a plain list for now: the standings are being redesigned on their own
-
-    @extend_schema(operation_id="tournaments_standings",
-                   responses={200: s.StandingSerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
-    def get(self, request, pk: int):
-        t = self.tournament(pk)
-        return Response(s.StandingSerializer(selectors.standings_for(t), many=True).data)
-
-
 class TournamentTablesView(ApiView):
     @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **READ_ERRORS},
                    tags=["tables"])

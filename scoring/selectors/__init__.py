@@ -10,8 +10,10 @@ from .dashboards import action_log_for, tournament_dashboard
 from .exports import tournament_export
 from .rounds import (disputed_rounds, revision_detail, round_detail, round_details, round_get, round_history,
                      round_list, round_of_table, round_revisions, round_rows, table_history, table_round_preview)
+from .payouts import payouts_for
 from .seating import SeatingHistory, seating_history
-from .standings import counted_rounds_filter, counts_round, payouts_for, standings_for, tournament_totals
+from .standings import (counted_rounds_filter, counts_round, head_to_head, place_count, standings_for,
+                        standings_table, tournament_figures, tournament_totals)
 from .tables import (round_defaults, table_by_scorer_token, table_detail, table_get, table_list, table_running_totals,
                      table_seats)
 from .tournaments import (entry_list, players_not_entered, tournament_by_slug, tournament_get,
@@ -28,7 +30,9 @@ __all__ = [
     "disputed_rounds", "revision_detail", "round_detail", "round_details", "round_get", "round_history",
     "round_list", "round_of_table", "round_revisions", "round_rows", "table_history", "table_round_preview",
     "SeatingHistory", "seating_history",
-    "counted_rounds_filter", "counts_round", "payouts_for", "standings_for", "tournament_totals",
+    "payouts_for",
+    "counted_rounds_filter", "counts_round", "head_to_head", "place_count", "standings_for", "standings_table", "tournament_figures",
+    "tournament_totals",
     "round_defaults", "table_by_scorer_token", "table_detail", "table_get", "table_list", "table_running_totals",
     "table_seats",
     "entry_list", "players_not_entered", "tournament_by_slug", "tournament_get", "tournament_list_for_club",

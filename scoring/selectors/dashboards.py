@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db.models import Count, Max, Q, QuerySet
 
-from ..models import ActionLog, Round, Tournament
+from ..models import DEFAULT_TIE_BREAKS, ActionLog, Round, Tournament
 from ..records import nets_by_position
 from .rounds import disputed_rounds, round_detail
-from .standings import counted_rounds_filter, standings_for
+from .standings import TIE_BREAK_LABELS, counted_rounds_filter, standings_for
 from .tables import table_list
 from .tournaments import entry_list
 
@@ -16,8 +16,8 @@ def tournament_dashboard(tournament: Tournament) -> dict:
     """A director's tournament page: ``tournament``, ``disputed`` (round_detail dicts, oldest
     dispute first), ``sessions`` (each ``{"session", "tables": [{"table", "seats" (running
     totals), "rounds", "disputed", "unconfirmed", "last_round", "scorer_token_created_at"}]}``), ``entries``,
-    ``unseated`` (entries without a seat in the latest session), ``standings`` and
-    ``recent_actions``.
+    ``unseated`` (entries without a seat in the latest session), ``standings`` (ranked by
+    ``tie_breaks``, in words) and ``recent_actions``.
 
     The number of queries does not grow with tables or deals: seats come prefetched with the
     tables, counts in one aggregate, running totals from one pass over the counted deals.
@@ -72,6 +72,7 @@ def tournament_dashboard(tournament: Tournament) -> dict:
         "entries": entries,
         "unseated": [e for e in entries if e.pk not in seated],
         "standings": standings_for(tournament, entries=entries),
+        "tie_breaks": [TIE_BREAK_LABELS[k] for k in tournament.tie_breaks or DEFAULT_TIE_BREAKS],
         "recent_actions": list(action_log_for(tournament, limit=20)),
     }
 

@@ -1,19 +1,48 @@
-"""Which deals count, the tournament's totals, standings and payouts."""
+"""Which deals count, the standings (kept rows, ranked by the tournament's tie-breaks) and
+their from-scratch recomputation.
+
+Reading the standings costs a fixed number of queries, whatever the number of deals: the
+figures are kept exact in every deal write (``services.standings``), so a reader gets the
+kept rows, never a recomputation. Only head-to-head, when a tie is still left at that key,
+reads deals (see ``head_to_head``).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
 
-from django.db.models import Q
+from django.db import connections
+from django.db.models import IntegerField, Max, Q
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
 
-from ..models import Entry, Round, Seat, Standing, Tournament
-from ..records import nets_by_position
-from .tournaments import entry_list
+from games import get_game
+
+from ..models import DEFAULT_TIE_BREAKS, Entry, Round, Seat, Standing, Tournament
+from ..records import transfers_by_position
+
+#: How each key orders the standings, for the documentation and the API's schema.
+TIE_BREAK_ORDER = {
+    "net": "the net (chips or points), higher first",
+    "wins": "deals won, more first",
+    "average_place": "the average place over the deals that place anyone, lower first; no such deal: last",
+    "head_to_head": "the net won from the others still tied, in the deals played together, higher first",
+    "deals": "deals played, more first (the same result over more deals has stood a longer test)",
+}
+
+
+#: Each key in words, for pages.
+TIE_BREAK_LABELS = {"net": "net", "wins": "wins", "average_place": "average place", "head_to_head": "head-to-head",
+                    "deals": "deals played"}
 
 
 def counts_round(tournament: Tournament, rnd: Round) -> bool:
-    """A deal counts unless voided; with ``require_confirmation`` only once confirmed."""
-    if rnd.status == Round.Status.VOIDED:
+    """A deal counts unless voided; with ``require_confirmation`` only once confirmed. A deal
+    with no revision (which the services never make) has nothing to count."""
+    if rnd.status == Round.Status.VOIDED or rnd.current_revision_id is None:
         return False
     if tournament.require_confirmation:
         return rnd.status == Round.Status.CONFIRMED
@@ -22,53 +51,255 @@ def counts_round(tournament: Tournament, rnd: Round) -> bool:
 
 def counted_rounds_filter(tournament: Tournament) -> Q:
     """``counts_round`` as a query filter."""
+    has_content = Q(current_revision__isnull=False)
     if tournament.require_confirmation:
-        return Q(status=Round.Status.CONFIRMED)
-    return ~Q(status=Round.Status.VOIDED)
+        return has_content & Q(status=Round.Status.CONFIRMED)
+    return has_content & ~Q(status=Round.Status.VOIDED)
+
+
+class Figures(NamedTuple):
+    """One entry's figures over a set of counted deals (what a Standing row keeps).
+    ``places``: how many first, second, … places (``Standing.PLACES`` long)."""
+
+    net: int
+    deals: int
+    wins: int
+    places: tuple[int, ...]
+    last_deal_at: datetime | None
+
+    @classmethod
+    def none(cls) -> "Figures":
+        return cls(0, 0, 0, (0,) * len(Standing.PLACES), None)
+
+
+def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figures]:
+    """Figures per entry id over ``rounds`` (a Round queryset, already the counted ones) at
+    tables whose seats are ``seats`` (a Seat queryset). Three queries, whatever the deals.
+
+    At 100,000 deals reading is the cost, so the database hands over only what counts, as
+    whole numbers: each deal's leader and each seat's ``place`` and ``net`` (all that
+    ``Game.place_seats`` reads) rather than whole results to decode, straight from the cursor;
+    and the last deal time as one maximum per table."""
+    seats_by_table: dict[int, list[int]] = {}
+    for table_id, entry_id in seats.order_by("table_id", "position").values_list("table_id", "entry_id"):
+        seats_by_table.setdefault(table_id, []).append(entry_id)
+    info = get_game(tournament.game)
+    width = max(info.player_counts)
+
+    def whole(expression):
+        return Cast(expression, IntegerField())
+
+    picked = {"body_leader": whole(KeyTextTransform("leader", "current_revision__body"))}
+    for field in ("place", "net"):
+        for i in range(width):
+            seat = KeyTransform(str(i), KeyTransform("seats", "current_revision__result"))
+            picked[f"{field}_{i}"] = whole(KeyTextTransform(field, seat))
+    query = rounds.order_by().annotate(**picked).values_list("table_id", *picked)
+    sql, params = query.query.sql_with_params()
+    acc: dict[int, list] = {}
+    places_width = len(Standing.PLACES)
+    has_leader = info.has_leader
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        for row in cursor:
+            entries = seats_by_table.get(row[0], [])
+            n = len(entries)
+            nets = row[2 + width:2 + width + n]
+            placed = info.place_seats(row[2:2 + n], nets)
+            shift = (row[1] or 0) if has_leader else 0
+            for pos, entry_id in enumerate(entries):
+                i = (pos - shift) % n
+                a = acc.get(entry_id)
+                if a is None:
+                    a = acc[entry_id] = [0, 0, 0, [0] * places_width]
+                a[0] += nets[i] or 0
+                a[1] += 1
+                place, win = placed[i]
+                a[2] += win
+                if place is not None:
+                    a[3][place - 1] += 1
+    last: dict[int, datetime] = {}
+    for table_id, latest in rounds.order_by().values("table_id").annotate(latest=Max("created_at")).values_list(
+            "table_id", "latest"):
+        for entry_id in seats_by_table.get(table_id, []):
+            if entry_id not in last or latest > last[entry_id]:
+                last[entry_id] = latest
+    return {e: Figures(a[0], a[1], a[2], tuple(a[3]), last.get(e)) for e, a in acc.items()}
+
+
+def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
+    """entry id → its figures over every counted deal of the tournament, from scratch (what the
+    kept standings must equal)."""
+    rounds = Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
+    return _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+
+
+def session_figures(tournament: Tournament, session_number: int) -> dict[int, Figures]:
+    """entry id → its figures over the counted deals of one session, from scratch. Entries
+    seated in the session are all there (with no deal yet: zero)."""
+    rounds = (Round.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
+              .filter(counted_rounds_filter(tournament)))
+    seats = Seat.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
+    out = _figures(tournament, rounds, seats)
+    for entry_id in seats.values_list("entry_id", flat=True):
+        out.setdefault(entry_id, Figures.none())
+    return out
 
 
 def tournament_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """entry id → (total, deals counted) over every counted deal of the tournament."""
-    out: dict[int, list[int]] = {}
-    seats_by_table: dict[int, list[int]] = {}
-    for table_id, entry_id in (Seat.objects.filter(table__session__tournament=tournament)
-                               .order_by("table_id", "position").values_list("table_id", "entry_id")):
-        seats_by_table.setdefault(table_id, []).append(entry_id)
-    rounds = (Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
-              .values_list("table_id", "current_revision__body", "current_revision__result"))
-    for table_id, body, result in rounds:
-        entries = seats_by_table.get(table_id, [])
-        for pos, net in enumerate(nets_by_position(game=tournament.game, body=body, result=result, n=len(entries))):
-            acc = out.setdefault(entries[pos], [0, 0])
-            acc[0] += net
-            acc[1] += 1
-    return {k: (v[0], v[1]) for k, v in out.items()}
+    """entry id → (net, deals counted) over every counted deal of the tournament."""
+    return {e: (f.net, f.deals) for e, f in tournament_figures(tournament).items()}
+
+
+def place_count(tournament: Tournament) -> int:
+    """How many places the tournament's deals can give: the most seats its game has."""
+    return max(get_game(tournament.game).player_counts)
+
+
+def average_place(places: tuple[int, ...] | list[int]) -> Fraction | None:
+    """Sum of places / deals placed (a Ce Deng redeal places nobody); None without any."""
+    placed = sum(places)
+    if not placed:
+        return None
+    return Fraction(sum(k * n for k, n in enumerate(places, start=1)), placed)
+
+
+#: What a row is read from: the kept figures, as plain values (no model objects: a read of many
+#: entries is mostly their making).
+_KEPT = ("total", "rounds_counted", "wins", *Standing.PLACES, "last_deal_at", "updated_at")
+
+
+def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament: Tournament, width: int) -> dict:
+    """One entry's row (not yet ranked); ``kept``: its Standing's ``_KEPT`` values, None when it
+    has no row yet (it counts zero)."""
+    if kept is None or kept["total"] is None:
+        f, updated_at = Figures.none(), None
+    else:
+        f = Figures(kept["total"], kept["rounds_counted"], kept["wins"], tuple(kept[p] for p in Standing.PLACES),
+                    kept["last_deal_at"])
+        updated_at = kept["updated_at"]
+    avg = average_place(f.places)
+    return {"entry": entry_id, "player": player_id, "name": name,
+            "deals": f.deals, "net": f.net, "wins": f.wins,
+            "average_place": None if avg is None else round(float(avg), 3), "_average_place": avg,
+            "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
+            "last_deal_at": f.last_deal_at, "money": Decimal(f.net) * tournament.chip_value,
+            "updated_at": updated_at}
+
+
+def _sort_value(key: str, row: dict) -> Any:
+    """The value a key sorts by (smaller first)."""
+    if key == "average_place":
+        avg = row["_average_place"]
+        return (avg is None, avg or 0)
+    return -row[key]
+
+
+def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
+    """For each entry of each group (entry ids still tied), the net it won from the other
+    members of its group: what they paid it minus what it paid them, by the engine's
+    ``transfers``, over the counted deals where they sat at one table. Zero-sum in each group;
+    payments to or from anyone else (and the house) do not count.
+
+    Cost: two queries whatever the groups — the seats of the tables where a tied entry sat,
+    then the counted deals (their leader and transfers only) of the tables where two entries of
+    one group sat together — and a pass over those deals. So it reads the deals of the tied
+    entries' shared tables only, and nothing when they never met."""
+    group_of = {e: i for i, g in enumerate(groups) for e in g}
+    out = {e: 0 for e in group_of}
+    tables: dict[int, dict[int, int]] = {}
+    member_tables = Seat.objects.filter(entry_id__in=list(group_of)).values("table_id")
+    for table_id, position, entry_id in Seat.objects.filter(table_id__in=member_tables).values_list(
+            "table_id", "position", "entry_id"):
+        tables.setdefault(table_id, {})[position] = entry_id
+    shared = []
+    for table_id, seated in tables.items():
+        met = [group_of[e] for e in seated.values() if e in group_of]
+        if len(met) != len(set(met)):
+            shared.append(table_id)
+    if not shared:
+        return out
+    for table_id, leader, transfers in (Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
+                                        .values_list("table_id", "current_revision__body__leader",
+                                                     "current_revision__result__transfers")):
+        seated = tables[table_id]
+        for frm, to, amount in transfers_by_position(game=tournament.game, leader=leader, transfers=transfers,
+                                                     n=len(seated)):
+            payer, payee = seated.get(frm), seated.get(to)
+            if payer in group_of and payee in group_of and group_of[payer] == group_of[payee]:
+                out[payer] -= amount
+                out[payee] += amount
+    return out
+
+
+def rank_rows(tournament: Tournament, rows: list[dict], tie_breaks: list[str] | tuple[str, ...]) -> None:
+    """Order ``rows`` in place by ``tie_breaks`` and give each its ``rank`` and ``tied``: each
+    key splits the groups still tied; rows still tied after the last key share the best rank of
+    their group (1, 2, 2, 4) and are listed by name."""
+    groups = [sorted(rows, key=lambda r: r["name"])]
+    for key in tie_breaks:
+        if all(len(g) == 1 for g in groups):
+            break
+        if key == "head_to_head":
+            h2h = head_to_head(tournament, [[r["entry"] for r in g] for g in groups if len(g) > 1])
+            for g in groups:
+                for r in g:
+                    r["head_to_head"] = h2h.get(r["entry"], 0)
+        split = []
+        for g in groups:
+            if len(g) == 1:
+                split.append(g)
+                continue
+            g = sorted(g, key=lambda r: _sort_value(key, r))  # stable: names stay in order
+            start = 0
+            for i in range(1, len(g) + 1):
+                if i == len(g) or _sort_value(key, g[i]) != _sort_value(key, g[start]):
+                    split.append(g[start:i])
+                    start = i
+        groups = split
+    rows[:] = []
+    rank = 1
+    for g in groups:
+        for r in g:
+            r["rank"], r["tied"] = rank, len(g) > 1
+            rows.append(r)
+        rank += len(g)
 
 
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:
-    """Rows ``rank, entry, player, name, total, rounds_counted, payout, currency, updated_at``
-    by total (best first); ``payout`` = total × chip value. Entries without a Standing row yet
-    count 0. Ties share a rank. ``entries``: the tournament's entries if already read."""
-    standings = {s.entry_id: s for s in Standing.objects.filter(tournament=tournament)}
-    rows = []
-    for e in entries if entries is not None else entry_list(tournament):
-        st = standings.get(e.pk)
-        total = st.total if st else 0
-        rows.append({"entry": e.pk, "player": e.player_id, "name": e.player.name, "total": total,
-                     "rounds_counted": st.rounds_counted if st else 0,
-                     "payout": (Decimal(total) * tournament.chip_value).quantize(Decimal("0.01")),
-                     "currency": tournament.currency, "updated_at": st.updated_at if st else None})
-    rows.sort(key=lambda r: (-r["total"], r["name"]))
-    rank, prev = 0, None
-    for i, r in enumerate(rows, start=1):
-        if r["total"] != prev:
-            rank, prev = i, r["total"]
-        r["rank"] = rank
+    """The ranked rows: ``rank, tied, entry, player, name, deals, net, wins, average_place,
+    places`` (``{"1": n, …}``, one key per place the game can give), ``last_deal_at``,
+    ``money`` (net × chip value, exact) and ``updated_at``; ``head_to_head`` too when that key
+    was reached. Ordered by the tournament's ``tie_breaks``; rows still tied share a rank.
+
+    One query (entries with their players and kept rows) or, given ``entries`` (the
+    tournament's, with their players), one for the kept rows; plus ``head_to_head``'s two when
+    a tie is left at that key."""
+    width = place_count(tournament)
+    if entries is None:
+        read = Entry.objects.filter(tournament=tournament).values("pk", "player_id", "player__name",
+                                                                  *[f"standing__{f}" for f in _KEPT])
+        rows = [_row(e["pk"], e["player_id"], e["player__name"], {f: e[f"standing__{f}"] for f in _KEPT},
+                     tournament, width) for e in read]
+    else:
+        kept = {k["entry_id"]: k for k in Standing.objects.filter(tournament=tournament).values("entry_id", *_KEPT)}
+        rows = [_row(e.pk, e.player_id, e.player.name, kept.get(e.pk), tournament, width) for e in entries]
+    rank_rows(tournament, rows, tournament.tie_breaks or DEFAULT_TIE_BREAKS)
+    for r in rows:
+        del r["_average_place"]
     return rows
 
 
-def payouts_for(tournament: Tournament) -> list[dict]:
-    """What each entry wins (+) or pays (-) in money: ``name, total, payout, currency``
-    (total × the tournament's chip value), best first."""
-    return [{"entry": r["entry"], "name": r["name"], "total": r["total"], "payout": r["payout"],
-             "currency": r["currency"]} for r in standings_for(tournament)]
+def standings_table(tournament: Tournament) -> dict:
+    """The standings as the API answers them: ``computed_at`` (the latest change applied to
+    any row), ``stale``, ``tie_breaks``, ``chip_value``, ``currency`` and ``rows``
+    (``standings_for``).
+
+    ``stale`` is always false, and says so on purpose: the rows are changed in the very
+    transaction that changes a deal, so whatever committed state a reader sees, its standings
+    equal a recomputation of that state from scratch; no reader can see them behind."""
+    rows = standings_for(tournament)
+    stamps = [r["updated_at"] for r in rows if r["updated_at"] is not None]
+    return {"computed_at": max(stamps) if stamps else None, "stale": False,
+            "tie_breaks": list(tournament.tie_breaks or DEFAULT_TIE_BREAKS), "chip_value": tournament.chip_value,
+            "currency": tournament.currency, "rows": rows}

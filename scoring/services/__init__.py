@@ -22,8 +22,8 @@ from .rounds import round_confirm, round_correct, round_dispute, round_dispute_r
 from .seating import SeatedSession, session_seat
 from .standings import standings_check_running, standings_refresh
 from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
-from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start, tournament_update,
-                          tournament_variant_check)
+from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start,
+                          tournament_tie_breaks_check, tournament_update, tournament_variant_check)
 
 __all__ = [
     "audit_chunk_run", "audit_finish", "audit_plan", "audit_resume", "audit_start", "audits_resume",
@@ -37,6 +37,6 @@ __all__ = [
     "SeatedSession", "session_seat",
     "standings_check_running", "standings_refresh",
     "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
-    "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_update",
-    "tournament_variant_check",
+    "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_tie_breaks_check",
+    "tournament_update", "tournament_variant_check",
 ]

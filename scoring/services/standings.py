@@ -1,4 +1,5 @@
-"""Standings: every entry's total over the counted deals.
+"""Standings: every entry's figures over the counted deals — net, deals played, wins, places,
+when it last played.
 
 They are kept exact in the write itself: each service that changes what a deal counts for
 applies the difference to the standing rows of the deal's players (``standings_apply``), in
@@ -12,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, DateTimeField, F, IntegerField, OuterRef, Subquery, Value, When
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
 
 from ..actors import Actor
 from ..models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
-from ..records import nets_by_position
-from ..selectors.standings import counts_round, tournament_totals
+from ..records import outcomes_by_position
+from ..selectors.standings import Figures, counted_rounds_filter, counts_round, tournament_figures
 from .common import action_log
 
 
@@ -26,22 +29,54 @@ def table_entries(table_id: int) -> list[int]:
     return list(Seat.objects.filter(table_id=table_id).order_by("position").values_list("entry_id", flat=True))
 
 
-def standings_apply(*, tournament: Tournament, entries: list[int], revisions: Iterable[tuple[int, RoundRevision]]) -> None:
-    """Add (sign +1) or take out (sign −1) deals' nets and counts to the standing rows of the
-    table's ``entries`` (by seat position): one UPDATE, whatever the number of seats."""
-    delta = [0] * len(entries)
+def _by_entry(entries: list[int], values: list[int]) -> Case:
+    return Case(*[When(entry_id=e, then=Value(v)) for e, v in zip(entries, values) if v],
+                default=Value(0), output_field=IntegerField())
+
+
+def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
+                    revisions: Iterable[tuple[int, RoundRevision]]) -> None:
+    """Add (sign +1) or take out (sign −1) revisions of ``round`` — their nets, wins, places
+    and the deal itself — to the standing rows of the table's ``entries`` (by seat position):
+    one UPDATE, whatever the number of seats.
+
+    The last deal time only grows when a deal goes in, so it is a ``max`` in the same UPDATE.
+    When a deal goes out for good (a void) it is read again from the entries' counted deals, in
+    the UPDATE too, after locking the rows: then a deal another table commits meanwhile either
+    is seen by that read or comes after it, and its own ``max`` applies on top."""
+    n = len(entries)
+    net, wins = [0] * n, [0] * n
+    places = [[0] * n for _ in Standing.PLACES]
     count = 0
     for sign, revision in revisions:
-        nets = nets_by_position(game=tournament.game, body=revision.body, result=revision.result, n=len(entries))
-        for pos, net in enumerate(nets):
-            delta[pos] += sign * net
+        outcomes = outcomes_by_position(game=tournament.game, leader=revision.body.get("leader"),
+                                        seats=revision.result.get("seats", []), n=n)
+        for pos, o in enumerate(outcomes):
+            net[pos] += sign * o.net
+            wins[pos] += sign * o.win
+            if o.place is not None:
+                places[o.place - 1][pos] += sign
         count += sign
-    if count == 0 and not any(delta):
-        return
-    Standing.objects.filter(tournament=tournament, entry_id__in=entries).update(
-        total=F("total") + Case(*[When(entry_id=e, then=Value(d)) for e, d in zip(entries, delta)],
-                                default=Value(0), output_field=IntegerField()),
-        rounds_counted=F("rounds_counted") + count)
+    if count == 0 and not any(net) and not any(wins) and not any(any(p) for p in places):
+        return  # a correction that changed nothing the standings count
+    updates: dict = {"total": F("total") + _by_entry(entries, net), "updated_at": timezone.now()}
+    if count:
+        updates["rounds_counted"] = F("rounds_counted") + count
+    if any(wins):
+        updates["wins"] = F("wins") + _by_entry(entries, wins)
+    for field, deltas in zip(Standing.PLACES, places):
+        if any(deltas):
+            updates[field] = F(field) + _by_entry(entries, deltas)
+    rows = Standing.objects.filter(tournament=tournament, entry_id__in=entries)
+    if count > 0:
+        played = Value(round.created_at, output_field=DateTimeField())
+        updates["last_deal_at"] = Greatest(Coalesce(F("last_deal_at"), played), played)
+    elif count < 0:
+        list(rows.select_for_update().values_list("pk", flat=True))
+        latest = (Round.objects.filter(counted_rounds_filter(tournament), table__seats__entry_id=OuterRef("entry_id"))
+                  .order_by("-created_at").values("created_at")[:1])
+        updates["last_deal_at"] = Subquery(latest, output_field=DateTimeField())
+    rows.update(**updates)
 
 
 def standings_follow(*, tournament: Tournament, round: Round, entries: list[int] | None, counted_before: bool,
@@ -58,11 +93,11 @@ def standings_follow(*, tournament: Tournament, round: Round, entries: list[int]
         return  # the same revision out and in: nothing changes
     if revisions:
         standings_apply(tournament=tournament, entries=entries if entries is not None else table_entries(round.table_id),
-                        revisions=revisions)
+                        round=round, revisions=revisions)
 
 
 def standings_refresh(*, tournament: Tournament, actor: Actor | None = None) -> list[Standing]:
-    """Recompute every entry's total from the counted deals (confirmed ones when the
+    """Recompute every entry's figures from the counted deals (confirmed ones when the
     tournament requires confirmation, else all but voided) and write what differs. Upkeep that
     changes nothing writes no audit row; a repair (the kept standings had drifted) writes one."""
     actor = actor or Actor.system()
@@ -85,20 +120,44 @@ def standings_check_running(*, actor: Actor | None = None) -> int:
     return checked
 
 
+def _kept_figures(st: Standing) -> Figures:
+    return Figures(net=st.total, deals=st.rounds_counted, wins=st.wins,
+                   places=tuple(getattr(st, f) for f in Standing.PLACES), last_deal_at=st.last_deal_at)
+
+
+def _store(st: Standing, figures: Figures) -> None:
+    st.total, st.rounds_counted, st.wins, st.last_deal_at = (figures.net, figures.deals, figures.wins,
+                                                             figures.last_deal_at)
+    for field, value in zip(Standing.PLACES, figures.places):
+        setattr(st, field, value)
+
+
 def standings_recompute(*, tournament: Tournament) -> tuple[list[Standing], dict]:
     """Write the from-scratch standings inside the caller's transaction (which holds the
-    tournament's lock). Returns the rows and what differed: ``{entry id: {"kept", "recomputed"}}``."""
-    totals = tournament_totals(tournament)
+    tournament's lock). Returns the rows and what differed: ``{entry id: {"kept": {field:
+    value}, "recomputed": {field: value}}}``, naming only the fields that differed."""
+    figures = tournament_figures(tournament)
     kept = {s.entry_id: s for s in Standing.objects.filter(tournament=tournament)}
-    rows, differed = [], {}
+    rows, changed, differed = [], [], {}
+    now = timezone.now()
     for entry_id in Entry.objects.filter(tournament=tournament).values_list("pk", flat=True):
-        total, counted = totals.get(entry_id, (0, 0))
+        fresh = figures.get(entry_id, Figures.none())
         st = kept.get(entry_id)
         if st is None:
-            st = Standing.objects.create(tournament=tournament, entry_id=entry_id, total=total, rounds_counted=counted)
-        elif (st.total, st.rounds_counted) != (total, counted):
-            differed[str(entry_id)] = {"kept": [st.total, st.rounds_counted], "recomputed": [total, counted]}
-            st.total, st.rounds_counted = total, counted
-            st.save(update_fields=["total", "rounds_counted", "updated_at"])
+            st = Standing(tournament=tournament, entry_id=entry_id)
+            _store(st, fresh)
+            st.save(force_insert=True)
+        else:
+            old = _kept_figures(st)
+            if old != fresh:
+                diff = [k for k in Figures._fields if getattr(old, k) != getattr(fresh, k)]
+                differed[str(entry_id)] = {"kept": {k: getattr(old, k) for k in diff},
+                                           "recomputed": {k: getattr(fresh, k) for k in diff}}
+                _store(st, fresh)
+                st.updated_at = now
+                changed.append(st)
         rows.append(st)
+    if changed:
+        Standing.objects.bulk_update(changed, ["total", "rounds_counted", "wins", *Standing.PLACES, "last_deal_at",
+                                               "updated_at"])
     return rows, differed

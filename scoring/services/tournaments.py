@@ -13,7 +13,7 @@ import games
 
 from ..actors import Actor, require_director_of
 from ..errors import Conflict, ValidationFailed, problem
-from ..models import ActionLog, Club, Entry, Player, Standing, Tournament
+from ..models import DEFAULT_TIE_BREAKS, TIE_BREAKS, ActionLog, Club, Entry, Player, Standing, Tournament
 from .common import action_log, enqueue_on_commit, require_text, unique_slug
 from .lifecycle import TOURNAMENT_MOVES, require_not_finished
 from .standings import standings_recompute
@@ -44,12 +44,39 @@ def _chip_value(value: Any) -> Decimal:
     return d.quantize(Decimal("0.01"))
 
 
+def tournament_tie_breaks_check(value: Any) -> list[str]:
+    """The standings' order as given (None: the default ``net, wins, average_place``), or
+    ValidationFailed: a non-empty list of distinct keys of ``TIE_BREAKS``, not starting with
+    ``head_to_head`` (it breaks ties among those level on the keys before it; first, it would
+    rank everyone by their play against everyone, which is what the net already is, and cost a
+    pass over every deal on each read)."""
+    if value is None:
+        return list(DEFAULT_TIE_BREAKS)
+    allowed = ", ".join(TIE_BREAKS)
+    if not isinstance(value, list) or not value:
+        raise ValidationFailed(f"tie_breaks is a list of one or more of {allowed}.", path="tie_breaks",
+                               code="bad_type")
+    errors = []
+    for i, key in enumerate(value):
+        if not isinstance(key, str) or key not in TIE_BREAKS:
+            errors.append(problem(f"tie_breaks[{i}]", "unknown_tie_break", f"Choose one of {allowed}."))
+        elif key in value[:i]:
+            errors.append(problem(f"tie_breaks[{i}]", "duplicate", f"{key} is already in the list."))
+    if errors:
+        raise ValidationFailed(errors=errors)
+    if value[0] == "head_to_head":
+        raise ValidationFailed("head_to_head breaks ties: put another key first.", path="tie_breaks[0]",
+                               code="head_to_head_first")
+    return list(value)
+
+
 def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant: dict | None = None,
                       slug: str | None = None, public: bool = False, require_confirmation: bool = False,
-                      chip_value: Any = 0, currency: str = "") -> Tournament:
+                      chip_value: Any = 0, currency: str = "", tie_breaks: Any = None) -> Tournament:
     require_director_of(actor, club)
     name = require_text(name, "name", "A tournament name", max_length=120)
     full_variant = tournament_variant_check(game=game, variant=variant)
+    tie_breaks = tournament_tie_breaks_check(tie_breaks)
     chips = _chip_value(chip_value)
     currency = (currency or "").strip().upper()
     if len(currency) > 3:
@@ -62,18 +89,19 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
         t = Tournament.objects.create(
             club=club, name=name, slug=slug or unique_slug(Tournament, name), game=game, variant=full_variant,
             public=bool(public), require_confirmation=bool(require_confirmation), chip_value=chips,
-            currency=currency)
+            currency=currency, tie_breaks=tie_breaks)
         action_log(actor, ActionLog.Action.TOURNAMENT_CREATE, t, tournament=t,
                    data={"name": name, "game": game, "variant": full_variant, "public": t.public,
                          "require_confirmation": t.require_confirmation, "chip_value": str(chips),
-                         "currency": currency})
+                         "currency": currency, "tie_breaks": tie_breaks})
     return t
 
 
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change ``name``, ``public``, ``require_confirmation``, ``chip_value``, ``currency`` (any
-    time before finished) or ``variant`` (draft only)."""
-    allowed = {"name", "public", "require_confirmation", "chip_value", "currency", "variant"}
+    """Change ``name``, ``public``, ``require_confirmation``, ``chip_value``, ``currency``,
+    ``tie_breaks`` (any time before finished: the standings are ranked when read) or ``variant``
+    (draft only)."""
+    allowed = {"name", "public", "require_confirmation", "chip_value", "currency", "variant", "tie_breaks"}
     unknown = set(changes) - allowed
     if unknown:
         raise ValidationFailed(errors=[problem(k, "unknown_field", f"{k} cannot be changed.") for k in sorted(unknown)])
@@ -91,6 +119,8 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             t.chip_value = _chip_value(changes["chip_value"])
         if "currency" in changes:
             t.currency = (changes["currency"] or "").strip().upper()[:3]
+        if "tie_breaks" in changes:
+            t.tie_breaks = tournament_tie_breaks_check(changes["tie_breaks"])
         if "variant" in changes:
             if t.status != Tournament.Status.DRAFT:
                 raise Conflict("The rules cannot change once the tournament has started.", path="variant",

@@ -103,8 +103,8 @@ def test_director_builds_a_tournament_and_a_scorer_records_it(director_client, s
     with django_capture_on_commit_callbacks(execute=True):   # the standings task runs on commit
         r = c.post("/api/v1/tables/{}/rounds/".format(table["id"]), JIE_LONG, format="json")
     assert r.status_code == 201
-    standings = c.get(f"/api/v1/tournaments/{t['id']}/standings/").json()
-    assert standings[0]["name"] == "Anna" and standings[0]["total"] == 58 and standings[0]["payout"] == "5.80"
+    standings = c.get(f"/api/v1/tournaments/{t['id']}/standings/").json()["rows"]
+    assert standings[0]["name"] == "Anna" and standings[0]["net"] == 58 and standings[0]["money"] == "5.80"
     assert c.post(f"/api/v1/tournaments/{t['id']}/finish/").json()["status"] == "finished"
     for response in [
         scorer.post(f"/api/v1/tables/{table['id']}/rounds/", JIE_LONG, format="json"),
@@ -139,7 +139,7 @@ WRITES = [
 ]
 READS = ["/api/v1/clubs/", "/api/v1/clubs/{club}/", "/api/v1/clubs/{club}/players/", "/api/v1/tournaments/",
          "/api/v1/tournaments/{t}/", "/api/v1/tournaments/{t}/entries/", "/api/v1/tournaments/{t}/tables/",
-         "/api/v1/tournaments/{t}/standings/", "/api/v1/tables/{table}/", "/api/v1/tables/{table}/rounds/",
+         "/api/v1/tables/{table}/", "/api/v1/tables/{table}/rounds/",
          "/api/v1/rounds/{round}/", "/api/v1/rounds/{round}/revisions/"]
 
 

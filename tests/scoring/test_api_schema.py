@@ -190,7 +190,15 @@ def test_a_whole_session_answers_as_documented(director_client, other_director, 
     with django_capture_on_commit_callbacks(execute=True):
         d.post(rounds_url, JIE_LONG)
     standings = d.get(f"/api/v1/tournaments/{jl['tournament']}/standings/").json()
-    assert re.fullmatch(r"-?\d+\.\d\d", standings[0]["payout"]) and standings[0]["updated_at"]
+    assert re.fullmatch(r"-?\d+\.\d\d", standings["rows"][0]["money"]) and standings["computed_at"]
+    assert d.get(f"/api/v1/tournaments/{jl['tournament']}/payouts/").json()["transfers"]
+    assert d.get(f"/api/v1/tournaments/{jl['tournament']}/payouts/?session=1").json()["session"] == 1
+    assert d.get(f"/api/v1/tournaments/{jl['tournament']}/payouts/?session=9").status_code == 404
+    assert d.get(f"/api/v1/tournaments/{jl['tournament']}/payouts/?session=x").status_code == 400
+    assert anon.get(f"/api/v1/tournaments/{tn['tournament']}/standings/").status_code == 200   # public
+    assert anon.get(f"/api/v1/tournaments/{tn['tournament']}/payouts/").status_code == 200
+    assert anon.get(f"/api/v1/tournaments/{jl['tournament']}/standings/").status_code == 404   # private
+    assert d.get(f"/api/v1/tournaments/{jl['tournament']}/standings.csv").status_code == 200
     assert d.post(f"/api/v1/tournaments/{jl['tournament']}/finish/").json()["status"] == "finished"
     assert d.post(rounds_url, JIE_LONG).status_code == 409
 

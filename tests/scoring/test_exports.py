@@ -84,7 +84,7 @@ def without_time(doc: dict) -> dict:
 
 
 def by_name(tournament) -> dict:
-    return {r["name"]: (r["total"], r["rounds_counted"]) for r in selectors.standings_for(tournament)}
+    return {r["name"]: (r["net"], r["deals"]) for r in selectors.standings_for(tournament)}
 
 
 # --- the round trip -----------------------------------------------------------------------------

@@ -64,3 +64,35 @@ def test_seats_are_unique(jie_long):
 def test_idempotency_keys_are_unique_per_table(jie_long):
     IdempotencyKey.objects.create(table=jie_long.table, key="k", request_hash="h")
     _fails(lambda: IdempotencyKey.objects.create(table=jie_long.table, key="k", request_hash="h"))
+
+
+def test_a_standing_has_a_place_column_for_every_seat_a_game_can_have():
+    import games
+    from scoring.models import Standing
+
+    assert len(Standing.PLACES) >= games.MAX_PLAYERS
+    assert [f.name for f in Standing._meta.get_fields() if f.name.startswith("place_")] == list(Standing.PLACES)
+
+
+def test_migration_0010_fills_the_new_figures_of_deals_already_stored(tau_ngau, jie_long):
+    """The deals recorded before the standings kept wins, places and the last deal time get
+    them from the migration, equal to a recomputation."""
+    import importlib
+
+    from django.apps import apps
+
+    from scoring import selectors
+    from scoring.models import Standing
+
+    from .bodies import TAU_NGAU_V1
+
+    services.round_record(actor=tau_ngau.scorer_actor, table=tau_ngau.table, body=TAU_NGAU_V1)
+    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [12, 2, 34, 18]})
+    Standing.objects.update(wins=0, last_deal_at=None, **{f: 0 for f in Standing.PLACES})   # as before 0010
+    importlib.import_module("scoring.migrations.0010_standings_detail").fill_new_figures(apps, None)
+    for setup in (tau_ngau, jie_long):
+        figures = selectors.tournament_figures(setup.tournament)
+        kept = {s.entry_id: (s.wins, tuple(getattr(s, f) for f in Standing.PLACES), s.last_deal_at)
+                for s in Standing.objects.filter(tournament=setup.tournament)}
+        assert kept == {e: (f.wins, f.places, f.last_deal_at) for e, f in figures.items()}

@@ -76,3 +76,69 @@ def test_the_dashboard_does_not_grow_with_tables_and_deals(make_setup, client, d
             rnd = services.round_record(actor=big.director_actor, table=table, body=JIE_LONG)
         services.round_dispute(actor=big.director_actor, round=rnd, message="check")
     _dashboard_queries(client, director, t, django_assert_num_queries)
+
+
+# --- the standings read -------------------------------------------------------------------------
+
+#: The kept rows with their entries and players: one query, whatever the deals and entries.
+STANDINGS = 1
+#: Over HTTP, a director with an API token, a private tournament: the token with its user, the
+#: tournament with its club, the director check, the rows.
+STANDINGS_OVER_HTTP = 4
+#: Over HTTP, anyone, a public tournament: the tournament, the rows.
+STANDINGS_PUBLIC = 2
+#: Head-to-head, reached with a tie left: the seats of the tied entries' tables, then the counted
+#: deals of the tables where two of them met.
+HEAD_TO_HEAD = 2
+
+
+def _tournament_with(make_setup, director_actor, club, *, tables: int, deals: int):
+    """A running Jie Long tournament with ``tables`` tables of four and ``deals`` deals in all."""
+    s = make_setup("jie_long", names=[f"T{tables}-{i}" for i in range(4)])
+    t = s.tournament
+    all_tables = [s.table]
+    for n in range(2, tables + 1):
+        entries = [services.entry_create(actor=director_actor, tournament=t,
+                                         player=services.player_create(actor=director_actor, club=club,
+                                                                       name=f"T{tables}-{n}-{i}"))
+                   for i in range(4)]
+        all_tables.append(services.table_create(actor=director_actor, tournament=t, name=f"Table {n}",
+                                                entries=entries)[0])
+    for i in range(deals):
+        services.round_record(actor=director_actor, table=all_tables[i % tables], body=JIE_LONG)
+    return t
+
+
+@pytest.mark.parametrize("tables, deals", [(1, 1), (3, 200)])
+def test_the_standings_read_does_not_grow_with_deals_or_entries(make_setup, director_actor, club, director_client,
+                                                                anon_client, django_assert_num_queries, tables, deals):
+    from scoring import selectors
+
+    t = _tournament_with(make_setup, director_actor, club, tables=tables, deals=deals)
+    t.refresh_from_db()
+    with django_assert_num_queries(STANDINGS):
+        rows = selectors.standings_for(t)
+    assert len(rows) == 4 * tables and sum(r["deals"] for r in rows) == 4 * deals
+    services.tournament_update(actor=director_actor, tournament=t, public=False)
+    with django_assert_num_queries(STANDINGS_OVER_HTTP):
+        assert director_client.get(f"/api/v1/tournaments/{t.pk}/standings/").status_code == 200
+    services.tournament_update(actor=director_actor, tournament=t, public=True)
+    with django_assert_num_queries(STANDINGS_PUBLIC):
+        assert anon_client.get(f"/api/v1/tournaments/{t.pk}/standings/").status_code == 200
+    with django_assert_num_queries(STANDINGS_PUBLIC):
+        assert anon_client.get(f"/api/v1/tournaments/{t.pk}/standings.csv").status_code == 200
+
+
+@pytest.mark.parametrize("deals", [1, 40])
+def test_head_to_head_costs_two_queries_whatever_the_deals(make_setup, django_assert_num_queries, deals):
+    from scoring import selectors
+
+    s = make_setup("jie_long")
+    services.tournament_update(actor=s.director_actor, tournament=s.tournament, tie_breaks=["deals", "head_to_head"])
+    s.tournament.refresh_from_db()
+    for _ in range(deals):
+        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    with django_assert_num_queries(STANDINGS + HEAD_TO_HEAD):
+        rows = selectors.standings_for(s.tournament)
+    # Everyone played every deal; at one table of four, head-to-head is the net itself.
+    assert [r["head_to_head"] for r in rows] == [58 * deals, 18 * deals, -6 * deals, -70 * deals]

@@ -147,9 +147,17 @@ def test_standings_for_ranks_ties(jie_long):
     services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [10, 10, 20, 20]})
     services.standings_refresh(tournament=s.tournament)
     rows = selectors.standings_for(s.tournament)
-    assert [r["rank"] for r in rows] == [1, 1, 3, 3]
+    # Level on net; the default tie-breaks go on to wins (Anna won the deal: lower hand, CG-14)
+    # and average place.
+    assert [(r["name"], r["rank"], r["tied"]) for r in rows] == [
+        ("Anna", 1, False), ("Bob", 2, False), ("Celine", 3, False), ("Dominic", 4, False)]
+    services.tournament_update(actor=s.director_actor, tournament=s.tournament, tie_breaks=["net"])
+    s.tournament.refresh_from_db()
+    rows = selectors.standings_for(s.tournament)
+    assert [(r["name"], r["rank"], r["tied"]) for r in rows] == [
+        ("Anna", 1, True), ("Bob", 1, True), ("Celine", 3, True), ("Dominic", 3, True)]
     payouts = selectors.payouts_for(s.tournament)
-    assert sum(p["payout"] for p in payouts) == 0 and payouts[0]["currency"] == "EUR"
+    assert sum(p["money"] for p in payouts["players"]) == 0 and payouts["currency"] == "EUR"
 
 
 def test_table_by_scorer_token(jie_long):

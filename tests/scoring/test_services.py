@@ -483,9 +483,9 @@ def test_standings_refresh_counts_all_but_voided(jie_long):
     services.round_void(actor=s.director_actor, round=r2, reason="misdeal")
     services.standings_refresh(tournament=s.tournament)
     rows = selectors.standings_for(s.tournament)
-    assert [(r["name"], r["total"], r["rounds_counted"]) for r in rows] == [
+    assert [(r["name"], r["net"], r["deals"]) for r in rows] == [
         ("Anna", 58, 1), ("Bob", 18, 1), ("Dominic", -6, 1), ("Celine", -70, 1)]
-    assert str(rows[0]["payout"]) == "29.00" and rows[0]["currency"] == "EUR"
+    assert str(rows[0]["money"]) == "29.00"
 
 
 def test_standings_refresh_counts_confirmed_only_when_required(make_setup):
@@ -494,7 +494,7 @@ def test_standings_refresh_counts_confirmed_only_when_required(make_setup):
     services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
     services.round_confirm(actor=s.scorer_actor, round=r1, confirmed_by=1)
     services.standings_refresh(tournament=s.tournament)
-    assert {r["name"]: r["total"] for r in selectors.standings_for(s.tournament)}["Anna"] == 58
+    assert {r["name"]: r["net"] for r in selectors.standings_for(s.tournament)}["Anna"] == 58
     assert [x["total"] for x in selectors.table_running_totals(s.table)] == JIE_LONG_NETS
 
 

@@ -39,7 +39,7 @@ def test_standings_refresh_task_repairs_drift_and_logs_it(jie_long):
     assert tasks.standings_refresh.delay(jie_long.tournament.pk).get() == 4
     assert Standing.objects.get(entry=jie_long.entries[0]).total == 58
     repair = ActionLog.objects.get(action=ActionLog.Action.STANDINGS_REPAIR)
-    assert repair.data["entries"] == {str(jie_long.entries[0].pk): {"kept": [1000, 1], "recomputed": [58, 1]}}
+    assert repair.data["entries"] == {str(jie_long.entries[0].pk): {"kept": {"net": 1000}, "recomputed": {"net": 58}}}
     assert tasks.standings_refresh(999999) == 0
 
 
