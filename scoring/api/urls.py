@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views
 from .evaluate import EvaluateView
@@ -27,4 +27,7 @@ urlpatterns = [
     path("rounds/<int:pk>/dispute/", views.RoundDisputeView.as_view(), name="api-round-dispute"),
     path("rounds/<int:pk>/resolve/", views.RoundResolveView.as_view(), name="api-round-resolve"),
     path("rounds/<int:pk>/revisions/", views.RoundRevisionsView.as_view(), name="api-round-revisions"),
+    # Any other slashed path under /api/v1/ answers the JSON 404, also one with a line break in it
+    # (which the site-wide catch-all's "." does not match: it fell through to Django's HTML 404).
+    re_path(r"^(?:[\s\S]*/)?\Z", views.NotFoundView.as_view()),
 ]
