@@ -3,6 +3,8 @@ ETag / If-Match."""
 
 from __future__ import annotations
 
+import re
+
 from .errors import (Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed,
                      PreconditionRequired, ValidationFailed)
 
@@ -16,8 +18,9 @@ STATUS_OF_ERROR: dict[type[DomainError], int] = {
     PreconditionRequired: 428,
 }
 
-#: Longest If-Match worth reading: a revision number is a few digits.
-MAX_IF_MATCH = 32
+#: What If-Match may hold: one revision number, quoted as an ETag ('"3"', weak 'W/"3"') or bare
+#: (3), with optional spaces or tabs around it. The API schema shows this very pattern.
+IF_MATCH = re.compile(r'\A[ \t]*(?:(?:W/)?"([0-9]{1,20})"|([0-9]{1,20}))[ \t]*\Z')
 
 
 def status_of(error: DomainError) -> int:
@@ -36,11 +39,7 @@ def parse_if_match(value: str | None) -> int | None:
     ValidationFailed at the header."""
     if value is None or not str(value).strip():
         return None
-    v = str(value).strip()
-    if len(v) <= MAX_IF_MATCH:
-        if v.startswith("W/"):
-            v = v[2:]
-        v = v.strip('"')
-        if v.isdigit() and v.isascii():
-            return int(v)
-    raise ValidationFailed('If-Match must be a revision number like "2".', path="", code="bad_if_match")
+    m = IF_MATCH.match(str(value))
+    if m is None:
+        raise ValidationFailed('If-Match must be a revision number like "2".', path="", code="bad_if_match")
+    return int(m.group(1) or m.group(2))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -13,9 +12,11 @@ import games
 
 from ..errors import problem
 from . import serializers as s
+from .parsers import SafeJSONParser
+from .schema import ApiAutoSchema
 
 #: A list of records larger than this is refused whole (the engine is fast, but not free).
-MAX_BATCH = 500
+MAX_BATCH = s.EVALUATE_MAX_BATCH
 
 JIE_LONG = {"game": "jie_long", "seats": ["Anna", "Bob", "Celine", "Dominic"], "points": [2, 12, 34, 18]}
 RESULTS = PolymorphicProxySerializer(
@@ -26,6 +27,9 @@ RESULTS = PolymorphicProxySerializer(
 class EvaluateView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    parser_classes = [SafeJSONParser]   # records are JSON (ROUND_RECORD.md), not forms
+    schema = ApiAutoSchema()
+    body_required = True
 
     @extend_schema(
         operation_id="evaluate",
@@ -36,7 +40,7 @@ class EvaluateView(APIView):
             "list of results (200), one per record, in order, each with its own `ok`. Nothing is stored; "
             "no login."
         ),
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": s.EVALUATE_BODY},
         responses={
             200: OpenApiResponse(RESULTS, description="The engine's result for a record, or a list of them for a "
                                                       "list of records."),

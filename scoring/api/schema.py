@@ -1,8 +1,34 @@
-"""Post-processing of the OpenAPI schema (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)."""
+"""The API's schema class, and post-processing of the OpenAPI schema
+(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+
+#: The security scheme of scorer links (``scoring.auth.ScorerAuthenticationScheme``).
+SCORER_SCHEME = "scorerAuth"
+
+
+class ApiAutoSchema(AutoSchema):
+    """Shows the scorer link's scheme only on endpoints a scorer link can use
+    (``ApiView.scorer_auth``): on the others a scorer link is refused (403, or 404 for another
+    table's objects), so it is no way in."""
+
+    def _get_request_body(self, direction="request"):
+        """A body the view cannot do without (``body_required``) is documented as required, also
+        when its schema is an open object, which drf-spectacular would leave optional."""
+        body = super()._get_request_body(direction)
+        if body is not None and getattr(self.view, "body_required", False):
+            body["required"] = True
+        return body
+
+    def get_auth(self):
+        auths = super().get_auth()
+        if getattr(self.view, "scorer_auth", True):
+            return auths
+        return [auth for auth in auths if SCORER_SCHEME not in auth]
 
 COMPONENT = "#/components/schemas/"
 #: Schema keywords whose values are schemas (or lists of them).
@@ -13,8 +39,12 @@ def close_response_objects(result: dict, generator: Any, request: Any, public: b
     """Give every object schema that a response uses ``additionalProperties: false`` unless it
     says otherwise (an ``OpenSerializer``'s engine fields). The output serializers declare every
     field the API sends, so an undeclared one is a bug that validating clients, and
-    tests/scoring/test_api_schema.py, then catch. Request bodies stay open: DRF ignores unknown
-    fields there."""
+    tests/scoring/test_api_schema.py, then catch.
+
+    Request bodies are closed the same way: the API reads the declared fields only. (It ignores
+    others, except text it could not store, NUL, which the JSON parser refuses anywhere in a
+    body; an open object would promise that any extra field is fine.) Bodies that are open say
+    so: a deal (the record's fields for the table's game), rule options."""
     components = result.get("components", {}).get("schemas", {})
     visited: set[str] = set()
 
@@ -46,4 +76,6 @@ def close_response_objects(result: dict, generator: Any, request: Any, public: b
             for response in operation.get("responses", {}).values():
                 for media in response.get("content", {}).values():
                     close(media.get("schema"))
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                close(media.get("schema"))
     return result

@@ -4,17 +4,23 @@ selector's dict), so the OpenAPI schema describes exactly what is sent."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
+from decimal import Decimal
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import RegexValidator
 from django.db import models
-from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 import games
 
+from ..inputs import MAX_INT32
 from ..models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Club, Entry, Player, Tournament
+from ..services.rounds import MAX_NOTE
 
 
 class DateTimeField(serializers.DateTimeField):
@@ -88,11 +94,161 @@ class ErrorsSerializer(OutputSerializer):
     detail = serializers.CharField(required=False, help_text="The first error's message (answers other than 400).")
 
 
+# --- inputs -------------------------------------------------------------------------------------
+# Input fields take what the schema says and nothing else: JSON strings for text (not numbers
+# turned into text), JSON integers for ids, true/false for flags. Text is measured as sent, not
+# trimmed first, so that maxLength means what it says; the services strip it afterwards.
+
+#: Whitespace as Python's str.strip() knows it (and so the services), spelled out so that the
+#: pattern means the same in Python and in ECMA regular expressions (which have another \s).
+WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+#: Text with something in it besides whitespace (and no NUL, which the JSON parser refuses).
+NON_BLANK = rf"\A[^\x00]*[^\x00{WHITESPACE}][^\x00]*\Z"
+#: Any text without NUL. (The empty text is allowed apart: drf-spectacular shows it as a oneOf,
+#: which is why fields with it have no default "" either: a default must match its schema.)
+ANY_TEXT = r"\A[^\x00]+\Z"
+#: Ids are 64-bit database keys.
+MAX_ID = 2**63 - 1
+#: Seats at a table: positions 0..5 (no game has more than six players; the table's game
+#: decides how many there are).
+MAX_SEATS = max(max(g.player_counts) for g in games.CATALOG.values())
+MIN_SEATS = min(min(g.player_counts) for g in games.CATALOG.values())
+
+
+def ecma(pattern: str) -> str:
+    """A Python pattern written to mean the same in ECMA regular expressions (no \\s, \\d, \\w;
+    anchored with \\A and \\Z), as the schema shows it: drf-spectacular's spelling."""
+    pattern = pattern.encode("ascii", "backslashreplace").decode().replace(r"\x", r"\u00")
+    return pattern.replace(r"\A", "^").replace(r"\Z", "$")
+
+
+class DocumentedRegexValidator(RegexValidator):
+    """A pattern the schema shows (drf-spectacular reads ``regex.pattern``). NUL is left to DRF's
+    own validator, so that text with NUL gets one error, not two."""
+
+    def __call__(self, value):
+        if "\x00" not in str(value):
+            super().__call__(value)
+
+
+class InputSerializer(serializers.Serializer):
+    # A request body: the declared fields and no others (code "unknown_field", as the engine and
+    # the services say it), so that the schema can close it (additionalProperties: false) and a
+    # misspelt field is not silently ignored.
+
+    def to_internal_value(self, data):
+        unknown = {}
+        if isinstance(data, Mapping):
+            unknown = {key: [ErrorDetail(f"{key} is not a field of this request.", code="unknown_field")]
+                       for key in data if key not in self.fields}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as e:
+            if unknown and isinstance(e.detail, Mapping):
+                raise serializers.ValidationError({**e.detail, **unknown}) from None
+            raise
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return value
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class TextField(StrictCharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("trim_whitespace", False)
+        if not kwargs.get("allow_blank", False):
+            kwargs.setdefault("min_length", 1)
+        super().__init__(**kwargs)
+        if self.allow_blank:
+            self.validators.append(DocumentedRegexValidator(ANY_TEXT))
+        else:
+            self.validators.append(DocumentedRegexValidator(NON_BLANK, message="This field may not be blank.",
+                                                            code="blank"))
+
+
+class SlugInputField(serializers.SlugField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or (
+                isinstance(data, float) and not data.is_integer()):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class IdField(StrictIntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class SeatField(StrictIntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=0, max_value=MAX_SEATS - 1, **kwargs)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class UniqueListField(serializers.ListField):
+    """A list without repeats (the schema says uniqueItems; the service refuses repeats)."""
+
+
+class UniqueListFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = UniqueListField
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "uniqueItems": True}
+
+
+class MoneyField(serializers.DecimalField):
+    """An amount as a string of digits with up to two decimals ("0.50"), from 0 to 99999999.99."""
+
+    PATTERN = r"\A[0-9]{1,8}(?:\.[0-9]{1,2})?\Z"
+
+    def __init__(self, **kwargs):
+        super().__init__(max_digits=10, decimal_places=2, min_value=Decimal(0), **kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not re.match(self.PATTERN, data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class MoneyFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = MoneyField
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "pattern": ecma(MoneyField.PATTERN)}
+
+
 # --- auth ---------------------------------------------------------------------------------------
 
-class TokenInputSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+class TokenInputSerializer(InputSerializer):
+    # Any text without NUL (spaces can be a password): a wrong one is the credentials' refusal.
+    username = StrictCharField(min_length=1, trim_whitespace=False, validators=[DocumentedRegexValidator(ANY_TEXT)])
+    password = StrictCharField(min_length=1, trim_whitespace=False, validators=[DocumentedRegexValidator(ANY_TEXT)],
+                               style={"input_type": "password"})
 
 
 class TokenOutputSerializer(OutputSerializer):
@@ -106,9 +262,9 @@ class RevokedSerializer(OutputSerializer):
 
 # --- clubs, players -----------------------------------------------------------------------------
 
-class ClubInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+class ClubInputSerializer(InputSerializer):
+    name = TextField(max_length=120)
+    slug = SlugInputField(max_length=80, required=False, allow_blank=True)
 
 
 class ClubSerializer(OutputModelSerializer):
@@ -117,8 +273,8 @@ class ClubSerializer(OutputModelSerializer):
         fields = ["id", "name", "slug", "created_at"]
 
 
-class PlayerInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+class PlayerInputSerializer(InputSerializer):
+    name = TextField(max_length=100)
 
 
 class PlayerSerializer(OutputModelSerializer):
@@ -133,27 +289,29 @@ TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of 
                    f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
 
 
-class TournamentInputSerializer(serializers.Serializer):
-    club = serializers.IntegerField()
-    name = serializers.CharField(max_length=120)
+class TournamentInputSerializer(InputSerializer):
+    club = IdField()
+    name = TextField(max_length=120)
     game = serializers.ChoiceField(choices=list(games.CATALOG))
     variant = serializers.DictField(required=False, help_text="Rule options (ROUND_RECORD.md §6); defaults fill the rest.")
-    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
-    public = serializers.BooleanField(required=False, default=False)
-    require_confirmation = serializers.BooleanField(required=False, default=False)
-    chip_value = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, default=0)
-    currency = serializers.CharField(max_length=3, required=False, allow_blank=True, default="")
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, help_text=TIE_BREAKS_HELP)
+    slug = SlugInputField(max_length=80, required=False, allow_blank=True)
+    public = StrictBooleanField(required=False, default=False)
+    require_confirmation = StrictBooleanField(required=False, default=False)
+    chip_value = MoneyField(required=False, default="0.00")
+    currency = TextField(max_length=3, required=False, allow_blank=True)
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
+                                       required=False, help_text=TIE_BREAKS_HELP)
 
 
-class TournamentUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+class TournamentUpdateSerializer(InputSerializer):
+    name = TextField(max_length=120, required=False)
     variant = serializers.DictField(required=False)
-    public = serializers.BooleanField(required=False)
-    require_confirmation = serializers.BooleanField(required=False)
-    chip_value = serializers.DecimalField(max_digits=10, decimal_places=2, required=False)
-    currency = serializers.CharField(max_length=3, required=False, allow_blank=True)
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False, help_text=TIE_BREAKS_HELP)
+    public = StrictBooleanField(required=False)
+    require_confirmation = StrictBooleanField(required=False)
+    chip_value = MoneyField(required=False)
+    currency = TextField(max_length=3, required=False, allow_blank=True)
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
+                                       required=False, help_text=TIE_BREAKS_HELP)
 
 
 class TournamentSerializer(OutputModelSerializer):
@@ -166,8 +324,8 @@ class TournamentSerializer(OutputModelSerializer):
                   "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
 
 
-class EntryInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+class EntryInputSerializer(InputSerializer):
+    player = IdField()
 
 
 class EntrySerializer(OutputModelSerializer):
@@ -180,12 +338,13 @@ class EntrySerializer(OutputModelSerializer):
 
 # --- tables -------------------------------------------------------------------------------------
 
-class TableInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60)
-    entries = serializers.ListField(child=serializers.IntegerField(), help_text="Entry ids in seat order 0..N-1 "
-                                    "(counter-clockwise = playing order).")
-    session = serializers.IntegerField(required=False, min_value=1,
-                                       help_text="Session number; default the latest (session 1 is created if none).")
+class TableInputSerializer(InputSerializer):
+    name = TextField(max_length=60)
+    entries = UniqueListField(child=IdField(), min_length=MIN_SEATS, max_length=MAX_SEATS,
+                              help_text="Entry ids in seat order 0..N-1 (counter-clockwise = playing order), "
+                                        "as many as the game has players.")
+    session = StrictIntegerField(required=False, min_value=1, max_value=MAX_INT32,
+                                 help_text="Session number; default the latest (session 1 is created if none).")
 
 
 class SeatTotalSerializer(OutputSerializer):
@@ -303,22 +462,71 @@ class RevisionsSerializer(OutputSerializer):
     revisions = RevisionSerializer(many=True)
 
 
-class ConfirmInputSerializer(serializers.Serializer):
-    confirmed_by = serializers.IntegerField(required=False, allow_null=True,
-                                            help_text="Seat position of the confirming player (required for scorers; "
-                                                      "not the seat that entered the deal).")
+class ConfirmInputSerializer(InputSerializer):
+    confirmed_by = SeatField(required=False, allow_null=True,
+                             help_text="Seat position of the confirming player (required for scorers; "
+                                       "not the seat that entered the deal).")
 
 
-class VoidInputSerializer(serializers.Serializer):
-    reason = serializers.CharField()
+class VoidInputSerializer(InputSerializer):
+    reason = TextField(max_length=MAX_NOTE)
 
 
-class DisputeInputSerializer(serializers.Serializer):
-    message = serializers.CharField(required=False, allow_blank=True, default="")
+class DisputeInputSerializer(InputSerializer):
+    message = TextField(max_length=MAX_NOTE, required=False, allow_blank=True)
 
 
-class ResolveInputSerializer(serializers.Serializer):
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+class ResolveInputSerializer(InputSerializer):
+    note = TextField(max_length=MAX_NOTE, required=False, allow_blank=True)
+
+
+# --- deals as sent ------------------------------------------------------------------------------
+# Schema only: the body goes to the services whole (records.round_build_record reads it), as the
+# game of the table decides which record fields it has.
+
+class OpenInputSerializer(serializers.Serializer):
+    # The declared fields, plus the record's fields for the table's game (additionalProperties).
+    pass
+
+
+class OpenInputSerializerSchema(OpenApiSerializerExtension):
+    target_class = OpenInputSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": {}}
+
+
+class RoundBodySerializer(OpenInputSerializer):
+    """A deal: the round record (ROUND_RECORD.md) of the table's game without ``game``,
+    ``variant`` and ``seats``, per-seat lists by table position."""
+
+    leader = SeatField(required=False, allow_null=True,
+                       help_text="Connecting games: the seat position that led (default: the previous deal's "
+                                 "next_leader).")
+    banker = SeatField(required=False, allow_null=True,
+                       help_text="Tau Ngau: the banker's seat position (default: the previous deal's next_banker).")
+    entered_by = SeatField(required=False, allow_null=True, help_text="The seat position of the player entering it.")
+
+
+class RoundCorrectionSerializer(RoundBodySerializer):
+    """A corrected deal, with the reason for the correction."""
+
+    reason = TextField(max_length=MAX_NOTE, help_text="Why the deal is corrected.")
+
+
+#: The body of POST /api/v1/evaluate/: one record, or a list of records (each answered on its own).
+EVALUATE_MAX_BATCH = 500
+EVALUATE_BODY = {
+    "oneOf": [
+        {"type": "object", "additionalProperties": {},
+         "description": "One round record (ROUND_RECORD.md)."},
+        {"type": "array", "maxItems": EVALUATE_MAX_BATCH, "items": {},
+         "description": f"Up to {EVALUATE_MAX_BATCH} records; each gets its own result (`ok` false for one that "
+                        "is not a record)."},
+    ],
+}
 
 
 # --- the engine ---------------------------------------------------------------------------------

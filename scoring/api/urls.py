@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import audits, exports, seating, standings, views
 from .evaluate import EvaluateView
@@ -35,4 +35,7 @@ urlpatterns = [
     path("rounds/<int:pk>/revisions/", views.RoundRevisionsView.as_view(), name="api-round-revisions"),
     path("tournaments/<int:pk>/audits/", audits.TournamentAuditsView.as_view(), name="api-tournament-audits"),
     path("audits/<int:pk>/", audits.AuditDetailView.as_view(), name="api-audit"),
+    # Any other slashed path under /api/v1/ answers the JSON 404, also one with a line break in it
+    # (which the site-wide catch-all's "." does not match: it fell through to Django's HTML 404).
+    re_path(r"^(?:[\s\S]*/)?\Z", views.NotFoundView.as_view()),
 ]

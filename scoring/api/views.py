@@ -9,7 +9,6 @@ Lists come in pages: ``{"count", "next", "previous", "results"}``.
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication
@@ -22,9 +21,11 @@ from .. import links, selectors, services, throttling
 from ..actors import require_club_visible, require_director, require_director_of, require_table_visible
 from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request, client_ip
 from ..errors import ValidationFailed
-from ..http import etag, parse_if_match
+from ..http import IF_MATCH, etag, parse_if_match
 from ..models import Club, Player, Round, Table, Tournament
 from . import serializers as s
+from .parsers import SafeJSONParser
+from .schema import ApiAutoSchema
 
 ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
                                                          "plus `detail` for answers other than 400.")
@@ -37,6 +38,8 @@ def error_responses(*codes: int) -> dict:
 #: What an authenticated read may answer besides 200: not logged in, not yours, no such thing or
 #: page, too many unknown tokens from this address.
 READ_ERRORS = error_responses(401, 403, 404, 429)
+#: ... and a list: also a bad ``page`` or ``page_size``.
+LIST_ERRORS = error_responses(400, 401, 403, 404, 429)
 #: ... and a write: bad input, or a state that refuses it (a finished tournament, ...).
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 429)
 
@@ -49,6 +52,13 @@ def etag_header(code: int) -> OpenApiParameter:
 class ApiView(APIView):
     authentication_classes = [DirectorTokenAuthentication, ScorerAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
+    #: JSON only: the bodies are nested (lists of ids, rule options, deals), which forms cannot say.
+    parser_classes = [SafeJSONParser]
+    schema = ApiAutoSchema()
+    #: Whether a table's scorer link may use this endpoint (else directors only). A scorer link
+    #: is still authenticated everywhere, so that it gets 403 (or 404 for others' objects)
+    #: rather than 401; the schema shows the scorer scheme only where it can succeed.
+    scorer_auth = False
     #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
     #: view that answers a plain list sets None.
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
@@ -126,6 +136,7 @@ def limit(call):
 class AuthTokenView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    parser_classes = [SafeJSONParser]
 
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
@@ -141,8 +152,10 @@ class AuthTokenView(APIView):
         limit(lambda: throttling.check(request, "login-address", address))
         limit(lambda: throttling.check(request, "login-account", account))
         try:
-            token = services.auth_token_obtain(username=username, password=data.get("password"), ip=address)
-        except ValidationFailed:
+            credentials = s.TokenInputSerializer(data=request.data)
+            credentials.is_valid(raise_exception=True)
+            token = services.auth_token_obtain(**credentials.validated_data, ip=address)
+        except (ValidationFailed, exceptions.ValidationError):
             throttling.count(request, "login-address", address)
             throttling.count(request, "login-account", account)
             raise
@@ -164,7 +177,7 @@ class AuthTokenRevokeView(ApiView):
 
 class ClubListView(ApiView):
     @extend_schema(operation_id="clubs_list", summary="The clubs I direct",
-                   responses={200: s.ClubSerializer(many=True), **READ_ERRORS}, tags=["clubs"])
+                   responses={200: s.ClubSerializer(many=True), **LIST_ERRORS}, tags=["clubs"])
     def get(self, request):
         require_director(self.actor)
         return self.paginated(selectors.club_list_for_user(request.user), s.ClubSerializer)
@@ -186,7 +199,7 @@ class ClubDetailView(ApiView):
 
 
 class ClubPlayersView(ApiView):
-    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **READ_ERRORS},
+    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **LIST_ERRORS},
                    tags=["clubs"])
     def get(self, request, pk: int):
         club = self.club(pk)
@@ -206,7 +219,7 @@ class ClubPlayersView(ApiView):
 
 class TournamentListView(ApiView):
     @extend_schema(operation_id="tournaments_list", summary="Tournaments of the clubs I direct",
-                   responses={200: s.TournamentSerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
+                   responses={200: s.TournamentSerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request):
         require_director(self.actor)
         return self.paginated(selectors.tournament_list_for_director(request.user), s.TournamentSerializer)
@@ -255,7 +268,7 @@ class TournamentFinishView(ApiView):
 
 class TournamentEntriesView(ApiView):
     @extend_schema(operation_id="tournaments_entries_list",
-                   responses={200: s.EntrySerializer(many=True), **READ_ERRORS}, tags=["tournaments"])
+                   responses={200: s.EntrySerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
         return self.paginated(selectors.entry_list(t), s.EntrySerializer)
@@ -273,7 +286,7 @@ class TournamentEntriesView(ApiView):
 
 
 class TournamentTablesView(ApiView):
-    @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **READ_ERRORS},
+    @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **LIST_ERRORS},
                    tags=["tables"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
@@ -297,6 +310,8 @@ class TournamentTablesView(ApiView):
 # Tables
 
 class TableDetailView(ApiView):
+    scorer_auth = True
+
     @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
                    responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
@@ -325,7 +340,10 @@ ROUND_EXAMPLE = OpenApiExample("Jie Long, points", value={"leader": 0, "entered_
 
 
 class TableRoundsView(ApiView):
-    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **READ_ERRORS},
+    scorer_auth = True
+    body_required = True
+
+    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **LIST_ERRORS},
                    tags=["rounds"])
     def get(self, request, pk: int):
         table = self.table(pk)
@@ -336,8 +354,12 @@ class TableRoundsView(ApiView):
         operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
             " Send an `Idempotency-Key` header to make retries safe: the same key and body return the first "
             "answer; the same key with another body is refused (422). Keys are kept at least 24 hours."),
-        request=OpenApiTypes.OBJECT, examples=[ROUND_EXAMPLE],
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+        request=s.RoundBodySerializer, examples=[ROUND_EXAMPLE],
+        parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
+                                                         "maxLength": services.MAX_IDEMPOTENCY_KEY,
+                                                         "pattern": s.ecma(s.NON_BLANK)},
+                                     OpenApiParameter.HEADER, required=False,
+                                     description="1 to 255 characters, not only spaces: a new one for each deal."),
                     etag_header(201),
                     OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
                                      enum=["true"], description="Sent with the stored answer to a repeated key.")],
@@ -360,8 +382,11 @@ class TableRoundsView(ApiView):
 
 
 class TableRoundPreviewView(ApiView):
+    scorer_auth = True
+    body_required = True
+
     @extend_schema(operation_id="tables_rounds_preview", summary="Evaluate a deal without storing it",
-                   description=ROUND_BODY_DOC, request=OpenApiTypes.OBJECT, examples=[ROUND_EXAMPLE],
+                   description=ROUND_BODY_DOC, request=s.RoundBodySerializer, examples=[ROUND_EXAMPLE],
                    responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
     def post(self, request, pk: int):
         table = self.table(pk)
@@ -381,6 +406,8 @@ def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
 
 
 class RoundDetailView(ApiView):
+    scorer_auth = True
+
     @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)", parameters=[etag_header(200)],
                    responses={200: s.RoundSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
@@ -390,13 +417,23 @@ class RoundDetailView(ApiView):
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
         description=ROUND_BODY_DOC + ' Add a top-level `reason`, and send `If-Match: "<revision>"` with the revision '
         "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed.",
-        request=OpenApiTypes.OBJECT,
-        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=True), etag_header(200)],
+        request=s.RoundCorrectionSerializer,
+        examples=[OpenApiExample("Jie Long, two scores swapped", request_only=True,
+                                 value={"leader": 0, "points": [2, 12, 18, 34], "reason": "Two scores swapped"})],
+        parameters=[OpenApiParameter("If-Match", {"type": "string", "pattern": s.ecma(IF_MATCH.pattern)},
+                                     OpenApiParameter.HEADER, required=True,
+                                     description='The revision being corrected, as its ETag (`"2"`) or bare (`2`).',
+                                     examples=[OpenApiExample("The first revision", value='"1"')]),
+                    etag_header(200)],
         responses={200: s.RoundSerializer, **WRITE_ERRORS, **error_responses(412, 428)}, tags=["rounds"])
     def put(self, request, pk: int):
         rnd = self.round(pk)
         body = request.data
         reason = body.get("reason") if isinstance(body, dict) else None
+        if isinstance(body, dict):
+            # What the schema says of the body (RoundCorrection: seat positions, the reason as
+            # sent), checked before the If-Match precondition; the rest is the engine's.
+            s.RoundCorrectionSerializer(data=body).is_valid(raise_exception=True)
         rnd = services.round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
                                      expected_revision=parse_if_match(request.headers.get("If-Match")))
         return _round_response(rnd)
@@ -407,6 +444,8 @@ ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: s.RoundSer
 
 
 class RoundConfirmView(ApiView):
+    scorer_auth = True
+
     @extend_schema(operation_id="rounds_confirm", request=s.ConfirmInputSerializer, **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
@@ -425,12 +464,14 @@ class RoundVoidView(ApiView):
 
 
 class RoundDisputeView(ApiView):
+    scorer_auth = True
+
     @extend_schema(operation_id="rounds_dispute", summary="Call the referee", request=s.DisputeInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(s.DisputeInputSerializer)
-        return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data["message"]))
+        return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data.get("message", "")))
 
 
 class RoundResolveView(ApiView):
@@ -440,10 +481,12 @@ class RoundResolveView(ApiView):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(s.ResolveInputSerializer)
-        return _round_response(services.round_dispute_resolve(actor=self.actor, round=rnd, note=data["note"]))
+        return _round_response(services.round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
 
 
 class RoundRevisionsView(ApiView):
+    scorer_auth = True
+
     @extend_schema(operation_id="rounds_revisions", summary="The full history of a deal, with the hash chain check",
                    responses={200: s.RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):

@@ -17,6 +17,7 @@ from django.utils import timezone
 from ..actors import Actor, require_table_access
 from ..chain import canonical_json, sha256_hex
 from ..errors import IdempotencyKeyReused, ValidationFailed
+from ..inputs import text_problem
 from ..models import ActionLog, IdempotencyKey, Table
 from ..selectors.rounds import round_detail
 from .common import action_log, jsonable
@@ -58,8 +59,8 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) 
     IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
     again)."""
     require_table_access(actor, table)
-    if not isinstance(key, str) or not key.strip() or len(key) > MAX_IDEMPOTENCY_KEY:
-        raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters.",
+    if not isinstance(key, str) or not key.strip() or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
+        raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces.",
                                path="", code="bad_idempotency_key")
     request_hash = idempotency_request_hash(body)
     with transaction.atomic():

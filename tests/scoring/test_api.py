@@ -185,9 +185,10 @@ def test_a_director_of_another_club_cannot_touch_this_one(other_director, anon_c
     c = APIClient()
     c.force_authenticate(other_director)
     for method, url in WRITES[1:]:
-        r = getattr(c, method)(url.format(**urls), {**JIE_LONG, "reason": "x", "club": urls["club"], "name": "n",
-                                                     "game": "jie_long", "player": 1, "entries": []},
-                               format="json", HTTP_IF_MATCH='"1"')
+        body = {**JIE_LONG, "reason": "x", "name": "n", "player": 1, "entries": []}
+        if url == "/api/v1/tournaments/":   # the club is in the body, which takes its own fields only
+            body = {"club": urls["club"], "name": "n", "game": "jie_long"}
+        r = getattr(c, method)(url.format(**urls), body, format="json", HTTP_IF_MATCH='"1"')
         assert r.status_code == 404, (method, url, r.content)
     for url in READS:
         if url in ("/api/v1/clubs/", "/api/v1/tournaments/"):
@@ -301,3 +302,109 @@ def test_page_size_is_capped():
         return Pagination().get_page_size(Request(APIRequestFactory().get("/", query)))
 
     assert (size({}), size({"page_size": 10}), size({"page_size": 5000})) == (50, 10, 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bodies and queries are read as the schema documents them (schemathesis found each of these
+# answered otherwise; tests/scoring/test_api_fuzz_schemathesis.py).
+
+def test_inputs_take_their_declared_fields_only(director_client, club, jie_long):
+    r = director_client.post("/api/v1/clubs/", {"name": "Jade", "colour": "red"}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("colour", "unknown_field")]
+    r = director_client.patch(f"/api/v1/tournaments/{jie_long.tournament.pk}/", {"status": "finished"}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("status", "unknown_field")]
+    r = director_client.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-1", "otp": 1},
+                             format="json")
+    assert r.status_code == 400 and errors_of(r) == [("otp", "unknown_field")]
+
+
+@pytest.mark.parametrize("field, value, code", [
+    ("name", "   ", "blank"), ("name", "\u3000\t", "blank"), ("name", "", "blank"), ("name", 42, "invalid"),
+    ("name", " " + "x" * 119 + " ", "max_length"),   # 121 as sent, though 119 once trimmed
+    ("club", 0, "min_value"), ("club", 2**63, "max_value"), ("club", "1", "invalid"), ("club", True, "invalid"),
+    ("public", "true", "invalid"), ("public", 1, "invalid"),
+    ("chip_value", "-1", "invalid"), ("chip_value", "", "invalid"), ("chip_value", 0.5, "invalid"),
+    ("chip_value", "1.234", "invalid"), ("currency", 978, "invalid"), ("slug", " jade", "invalid"),
+])
+def test_tournament_fields_are_read_strictly(director_client, club, field, value, code):
+    body = {"club": club.pk, "name": "Jade Open", "game": "jie_long", field: value}
+    r = director_client.post("/api/v1/tournaments/", body, format="json")
+    assert r.status_code == 400 and errors_of(r) == [(field, code)], r.content
+
+
+def test_a_trimmed_name_within_the_limit_is_stored_trimmed(director_client, club):
+    r = director_client.post(f"/api/v1/clubs/{club.pk}/players/", {"name": "  Anna  "}, format="json")
+    assert r.status_code == 201 and r.json()["name"] == "Anna"
+
+
+def test_table_entries_are_two_to_six_distinct_ids(director_client, jie_long):
+    url = f"/api/v1/tournaments/{jie_long.tournament.pk}/tables/"
+    entries = [e.pk for e in jie_long.entries]
+    for bad, code in [([entries[0]], "min_length"), (entries * 2, "max_length")]:
+        r = director_client.post(url, {"name": "T2", "entries": bad, "session": 2}, format="json")
+        assert r.status_code == 400 and errors_of(r) == [("entries", code)]
+    r = director_client.post(url, {"name": "T2", "entries": [entries[0], entries[0], entries[1]], "session": 2},
+                             format="json")
+    assert r.status_code == 400 and errors_of(r) == [("entries[1]", "duplicate_entry")]
+
+
+def test_page_and_page_size_are_read_strictly(director_client, director_actor, club):
+    for i in range(3):
+        services.player_create(actor=director_actor, club=club, name=f"P{i}")
+    url = f"/api/v1/clubs/{club.pk}/players/"
+    for query, code in [("page=last", "bad_page"), ("page=", "bad_page"), ("page=0", "bad_page"),
+                        ("page=1&page=2", "bad_page"), ("page_size=abc", "bad_page_size"),
+                        ("page_size=0", "bad_page_size"), ("page_size=-1", "bad_page_size"),
+                        ("page_size=null&page_size=null", "bad_page_size"), ("page_size=1.5", "bad_page_size")]:
+        r = director_client.get(f"{url}?{query}")
+        assert r.status_code == 400 and errors_of(r) == [("", code)], query
+    assert director_client.get(f"{url}?page={'9' * 40}").status_code == 404
+    assert director_client.get(f"{url}?page_size={'9' * 40}").json()["count"] == 3   # read as 200
+
+
+def test_the_api_takes_json_only(director_client, anon_client, club):
+    r = director_client.post("/api/v1/clubs/", {"name": "Jade"})   # multipart, as a form would send it
+    assert r.status_code == 415 and errors_of(r)[0][1] == "unsupported_media_type"
+    r = anon_client.post("/api/v1/auth/token/", "username=alice&password=alice-secret-1",
+                         content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+    assert anon_client.post("/api/v1/evaluate/", {"game": "jie_long"}).status_code == 415
+
+
+def test_a_correction_is_checked_as_documented_before_its_if_match(jie_long, scorer_client_for):
+    scorer = scorer_client_for(jie_long.token)
+    rnd = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
+    url = f"/api/v1/rounds/{rnd['id']}/"
+    # a stale If-Match with a body the schema refuses: the body's 400, not the 412
+    r = scorer.put(url, {**JIE_LONG, "entered_by": -1, "reason": "x"}, format="json", HTTP_IF_MATCH='"0"')
+    assert r.status_code == 400 and errors_of(r) == [("entered_by", "min_value")]
+    r = scorer.put(url, {**JIE_LONG, "reason": " " + "x" * 2000}, format="json", HTTP_IF_MATCH='"1"')
+    assert r.status_code == 400 and errors_of(r) == [("reason", "max_length")]
+    assert scorer.put(url, {**JIE_LONG, "reason": "x"}, format="json", HTTP_IF_MATCH='"0"').status_code == 412
+
+
+def test_confirming_names_a_seat_from_0_to_5(jie_long, scorer_client_for):
+    scorer = scorer_client_for(jie_long.token)
+    rnd = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", {**JIE_LONG, "entered_by": 0},
+                      format="json").json()
+    r = scorer.post(f"/api/v1/rounds/{rnd['id']}/confirm/", {"confirmed_by": 6}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("confirmed_by", "max_value")]
+    r = scorer.post(f"/api/v1/rounds/{rnd['id']}/confirm/", {"confirmed_by": 5}, format="json")   # a 4-seat table
+    assert r.status_code == 400 and errors_of(r) == [("confirmed_by", "bad_seat")]
+
+
+def test_dispute_and_resolve_need_no_body(jie_long, scorer_client_for, director_client):
+    scorer = scorer_client_for(jie_long.token)
+    rnd = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
+    r = scorer.post(f"/api/v1/rounds/{rnd['id']}/dispute/")
+    assert r.status_code == 200 and r.json()["dispute_message"] == "Call the referee."
+    assert director_client.post(f"/api/v1/rounds/{rnd['id']}/resolve/").json()["disputed"] is False
+    r = director_client.post(f"/api/v1/rounds/{rnd['id']}/void/", {"reason": "x" * 2001}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("reason", "max_length")]
+
+
+def test_logging_in_needs_a_username_and_a_password(anon_client, director):
+    r = anon_client.post("/api/v1/auth/token/", {"username": "", "password": ""}, format="json")
+    assert r.status_code == 400 and {p for p, _ in errors_of(r)} == {"username", "password"}
+    r = anon_client.post("/api/v1/auth/token/", {"username": 5, "password": "alice-secret-1"}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("username", "invalid")]

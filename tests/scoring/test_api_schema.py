@@ -273,3 +273,132 @@ def test_a_field_the_schema_does_not_declare_fails(director_client, jie_long):
     del page["results"][0]["surprise"]
     page["results"][0]["players"][0]["bonus"] = 3
     assert not fails(rounds, page)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the schema says of requests is what the server enforces (found by schemathesis,
+# tests/scoring/test_api_fuzz_schemathesis.py).
+
+SCORER_OPERATIONS = {"tables_retrieve", "tables_rounds_list", "tables_rounds_create", "tables_rounds_preview",
+                     "rounds_retrieve", "rounds_correct", "rounds_confirm", "rounds_dispute", "rounds_revisions"}
+
+
+def operations() -> dict[str, dict]:
+    return {op["operationId"]: op for path in schema()["paths"].values() for op in path.values()
+            if isinstance(op, dict) and "operationId" in op}
+
+
+def component(name: str) -> dict:
+    return schema()["components"]["schemas"][name]
+
+
+def test_only_the_endpoints_a_scorer_link_can_use_advertise_it():
+    for name, op in operations().items():
+        schemes = {scheme for requirement in op.get("security", []) for scheme in requirement}
+        if name in ("evaluate", "auth_token"):
+            assert schemes == set(), name
+        elif name in SCORER_OPERATIONS:
+            assert schemes == {"tokenAuth", "scorerAuth", "cookieAuth"}, name
+        else:
+            assert schemes == {"tokenAuth", "cookieAuth"}, name
+
+
+def test_request_bodies_are_json_and_closed_unless_free_form():
+    for name, op in operations().items():
+        content = op.get("requestBody", {}).get("content", {})
+        assert set(content) <= {"application/json"}, name
+    for name in ("ClubInput", "PlayerInput", "TournamentInput", "PatchedTournamentUpdate", "EntryInput", "TableInput",
+                 "ConfirmInput", "VoidInput", "DisputeInput", "ResolveInput", "TokenInput"):
+        assert component(name)["additionalProperties"] is False, name
+    # a deal carries the record's fields for the table's game
+    assert component("RoundBody")["additionalProperties"] == {}
+    assert component("RoundCorrection")["required"] == ["reason"]
+    for name in ("evaluate", "tables_rounds_create", "tables_rounds_preview", "rounds_correct"):
+        assert operations()[name]["requestBody"]["required"] is True, name
+    evaluate = operations()["evaluate"]["requestBody"]["content"]["application/json"]["schema"]["oneOf"]
+    assert [(s["type"], s.get("maxItems")) for s in evaluate] == [("object", None), ("array", 500)]
+
+
+def test_inputs_document_their_limits():
+    name = component("ClubInput")["properties"]["name"]
+    assert (name["minLength"], name["maxLength"]) == (1, 120) and name["pattern"]
+    tournament = component("TournamentInput")["properties"]
+    assert (tournament["club"]["minimum"], tournament["club"]["maximum"]) == (1, 2**63 - 1)
+    assert tournament["chip_value"]["pattern"] == r"^[0-9]{1,8}(?:\.[0-9]{1,2})?$"
+    table = component("TableInput")["properties"]
+    assert (table["entries"]["minItems"], table["entries"]["maxItems"], table["entries"]["uniqueItems"]) == (2, 6, True)
+    assert table["session"]["maximum"] == 2**31 - 1
+    assert (component("ConfirmInput")["properties"]["confirmed_by"]["minimum"],
+            component("ConfirmInput")["properties"]["confirmed_by"]["maximum"]) == (0, 5)
+    assert component("VoidInput")["properties"]["reason"]["maxLength"] == 2000
+    token = component("TokenInput")["properties"]
+    assert token["username"]["minLength"] == token["password"]["minLength"] == 1
+    for name in ("clubs_list", "tables_rounds_list"):
+        for parameter in operations()[name]["parameters"]:
+            if parameter["name"] in ("page", "page_size"):
+                assert parameter["schema"]["minimum"] == 1
+        assert "400" in operations()[name]["responses"]
+
+
+def header(operation: str, name: str) -> dict:
+    return next(p for p in operations()[operation]["parameters"] if p["in"] == "header" and p["name"] == name)
+
+
+@pytest.mark.parametrize("text", ["a", " a ", "\u3000x", "\ufeff", "é", " ", "\t\n", "\u3000", "\x1c", "\x85",
+                                  "\u00a0\u2000\u200a", "\u2028\u2029\u202f\u205f", "", "a\x00"])
+def test_the_non_blank_pattern_means_what_the_server_does(text):
+    """The schema's pattern, read by an ECMA-style engine (jsonschema-rs, as validating clients
+    and schemathesis do), agrees with the server: text with something besides whitespace."""
+    import jsonschema_rs
+
+    from scoring.api import serializers as s
+
+    documented = component("ClubInput")["properties"]["name"]
+    schema_says = jsonschema_rs.validator_for({"type": "string", **documented}).is_valid(text)
+    server_says = s.ClubInputSerializer(data={"name": text}).is_valid()
+    assert schema_says == server_says == (bool(text.strip()) and "\x00" not in text and len(text) <= 120)
+
+
+@pytest.mark.parametrize("value", ['"3"', 'W/"3"', "3", ' "3"\t', "*", '""3""', '"3', "3 4", '"-1"', '"３"',
+                                   '"' + "9" * 21 + '"', ""])
+def test_the_if_match_pattern_means_what_the_server_does(value):
+    import jsonschema_rs
+
+    from scoring.errors import ValidationFailed
+    from scoring.http import parse_if_match
+
+    schema_says = jsonschema_rs.validator_for(header("rounds_correct", "If-Match")["schema"]).is_valid(value)
+    try:
+        server_says = parse_if_match(value) is not None
+    except ValidationFailed:
+        server_says = False
+    assert schema_says == server_says
+
+
+@pytest.mark.parametrize("key", ["k1", " k ", "x" * 255, "", "   ", "\t", "x" * 256])
+def test_the_idempotency_key_schema_means_what_the_server_does(jie_long, key):
+    import jsonschema_rs
+
+    from scoring import services
+    from scoring.errors import ValidationFailed
+
+    schema_says = jsonschema_rs.validator_for(header("tables_rounds_create", "Idempotency-Key")["schema"]).is_valid(key)
+    try:
+        services.round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
+        server_says = True
+    except ValidationFailed:
+        server_says = False
+    assert schema_says == server_says == (0 < len(key) <= 255 and bool(key.strip()))
+
+
+@pytest.mark.parametrize("username", ["alice", " ", "al\x00ice", ""])
+def test_the_login_fields_say_what_the_server_refuses(username):
+    """Found by schemathesis: a NUL in the username was allowed by the schema, refused (400) by
+    the server."""
+    import jsonschema_rs
+
+    from scoring.api import serializers as s
+
+    schema_says = jsonschema_rs.validator_for(component("TokenInput")).is_valid({"username": username, "password": "p"})
+    server_says = s.TokenInputSerializer(data={"username": username, "password": "p"}).is_valid()
+    assert schema_says == server_says == (username != "" and "\x00" not in username)

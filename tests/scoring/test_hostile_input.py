@@ -58,7 +58,8 @@ def test_nul_in_a_page_form_reason_is_refused(client, jie_long):
     assert RoundRevision.objects.count() == 1
 
 
-@pytest.mark.parametrize("if_match", ['"' + "9" * 5000 + '"', "9" * 40, '"１"', "W/", '"-1"'])
+@pytest.mark.parametrize("if_match", ['"' + "9" * 5000 + '"', "9" * 40, '"１"', "W/", '"-1"', "*", '""3""',
+                                      '"3", "4"', "3\n"])
 def test_absurd_if_match_is_a_400(jie_long, scorer_client_for, if_match):
     scorer = scorer_client_for(jie_long.token)
     created = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
@@ -93,6 +94,30 @@ def test_an_oversized_body_is_a_json_413(anon_client, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
     r = post_raw(anon_client, "/api/v1/evaluate/", json.dumps({"game": "jie_long", "x": "a" * 20_000}))
     assert r.status_code == 413 and errors_of(r) == [("", "too_large")]
+
+
+def test_a_nul_in_a_form_login_is_refused_before_the_database(anon_client, director):
+    """Form bodies skipped the JSON parser's check for unstorable text: a NUL in the username
+    reached the user look-up, a 500 on PostgreSQL. The API takes JSON only now."""
+    r = anon_client.post("/api/v1/auth/token/", {"username": "al\x00ice", "password": "x"})
+    assert r.status_code == 415
+    r = anon_client.post("/api/v1/auth/token/", {"username": "al\x00ice", "password": "x"}, format="json")
+    assert r.status_code == 400 and errors_of(r) == [("username", "bad_text")]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/tournaments/%0A/standings/", "/api/v1/tables/1%0A/",
+                                  "/api/v1/rounds/%C2%BB%0A%08/confirm/", "/api/v1/%0A/"])
+def test_a_line_break_in_an_api_path_is_a_json_404(director_client, path):
+    r = director_client.get(path)
+    assert r.status_code == 404 and r["Content-Type"] == "application/json"
+    assert errors_of(r) == [("", "not_found")]
+
+
+@pytest.mark.parametrize("body, path", [({"player": 2**63}, "player"), ({"player": 2**80}, "player"),
+                                        ({"player": 0}, "player"), ({"player": -1}, "player")])
+def test_ids_out_of_range_in_a_body_are_a_400(director_client, jie_long, body, path):
+    r = director_client.post(f"/api/v1/tournaments/{jie_long.tournament.pk}/entries/", body, format="json")
+    assert r.status_code == 400 and errors_of(r)[0][0] == path
 
 
 # ---------------------------------------------------------------------------------------------
