@@ -23,7 +23,12 @@ def _flatten(detail, path: str = "") -> list[dict]:
     if isinstance(detail, dict):
         out = []
         for key, value in detail.items():
-            sub = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
+            if key == "non_field_errors":
+                sub = path
+            elif isinstance(key, int):   # a list field's errors come keyed by the item's index
+                sub = f"{path}[{key}]"
+            else:
+                sub = f"{path}.{key}" if path else str(key)
             out += _flatten(value, sub)
         return out
     if isinstance(detail, list):
