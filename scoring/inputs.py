@@ -11,6 +11,8 @@ from .errors import problem
 
 #: The largest value of a 32-bit integer column (PositiveIntegerField on PostgreSQL).
 MAX_INT32 = 2**31 - 1
+#: The largest id of a row (a 64-bit key).
+MAX_ID = 2**63 - 1
 #: How deep ``unstorable`` looks; the JSON parser refuses deeper bodies already.
 _MAX_DEPTH = 200
 
@@ -50,3 +52,15 @@ def unstorable(value: Any, path: str = "", depth: int = 0) -> dict | None:
             if found:
                 return found
     return None
+
+
+def id_list_problems(ids: list, path: str, *, not_an_id: str, repeated: str) -> list[dict]:
+    """``{"path", "code", "message"}`` for each item of ``ids`` that is no row id
+    (``bad_type``) or repeats an earlier one (``duplicate_entry``); the messages are the caller's."""
+    out = []
+    for i, value in enumerate(ids):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ID:
+            out.append(problem(f"{path}[{i}]", "bad_type", not_an_id))
+        elif value in ids[:i]:
+            out.append(problem(f"{path}[{i}]", "duplicate_entry", repeated))
+    return out

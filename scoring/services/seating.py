@@ -18,6 +18,7 @@ from django.db.models import Max
 from games import get_game
 from .. import seating
 from ..actors import Actor, require_director_of
+from ..inputs import id_list_problems
 from ..errors import Conflict, ValidationFailed, problem
 from ..models import ActionLog, Entry, Session, Table, Tournament
 from ..selectors.seating import seating_history
@@ -75,11 +76,8 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
         if not isinstance(entries, (list, tuple)):
             errors.append(problem("entries", "bad_type", "entries is a list of entry ids."))
         else:
-            for i, eid in enumerate(entries):
-                if not isinstance(eid, int) or isinstance(eid, bool) or not 1 <= eid < 2**63:
-                    errors.append(problem(f"entries[{i}]", "bad_type", "Each item is an entry id."))
-                elif eid in entries[:i]:
-                    errors.append(problem(f"entries[{i}]", "duplicate_entry", "This entry is listed twice."))
+            errors += id_list_problems(list(entries), "entries", not_an_id="Each item is an entry id.",
+                                       repeated="This entry is listed twice.")
     if errors:
         raise ValidationFailed(errors=errors)
 

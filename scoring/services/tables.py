@@ -12,7 +12,7 @@ from games import get_game
 from ..actors import Actor, require_director_of
 from ..chain import sha256_hex
 from ..errors import Conflict, ValidationFailed, problem
-from ..inputs import MAX_INT32
+from ..inputs import MAX_INT32, id_list_problems
 from ..models import ActionLog, Entry, Seat, Session, Table, Tournament
 from .common import action_log, require_text
 from .lifecycle import require_not_finished
@@ -44,12 +44,8 @@ def _entry_ids(entries: list, game: str) -> list[int]:
     if wrong_count:
         raise ValidationFailed(wrong_count, path="entries", code="wrong_player_count")
     ids = [e.pk if isinstance(e, Entry) else e for e in entries]
-    errors = []
-    for i, eid in enumerate(ids):
-        if not isinstance(eid, int) or isinstance(eid, bool) or not 1 <= eid < 2**63:
-            errors.append(problem(f"entries[{i}]", "bad_type", "Each seat needs an entry id."))
-        elif eid in ids[:i]:
-            errors.append(problem(f"entries[{i}]", "duplicate_entry", "This entry already has a seat at this table."))
+    errors = id_list_problems(ids, "entries", not_an_id="Each seat needs an entry id.",
+                              repeated="This entry already has a seat at this table.")
     if errors:
         raise ValidationFailed(errors=errors)
     return ids
