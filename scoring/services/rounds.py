@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 import games
 
 from ..actors import Actor, require_director_of, require_table_access
 from ..chain import revision_hash
-from ..errors import PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
-from ..models import ActionLog, Round, RoundRevision, Seat, Table, Tournament
+from ..errors import NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from ..models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 from ..records import RoundPreview, is_seat
 from ..selectors.rounds import table_round_preview
 from ..selectors.tables import round_defaults
@@ -36,15 +36,41 @@ def _reason(reason: Any, ask: str) -> str:
     return optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
 
 
-def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
-    """The table, locked against concurrent recording, with its seats (entry and player) — one
-    query: the seats with their table joined, locking only the table's row."""
-    seats = list(Seat.objects.filter(table_id=table_id)
-                 .select_related("table__session__tournament__club", "entry__player")
-                 .select_for_update(of=("table",)).order_by("position"))
-    if not seats:  # a table always has seats; lock it alone if not
-        return Table.objects.select_for_update().select_related("session__tournament__club").get(pk=table_id), []
-    return seats[0].table, seats
+#: The table's row locked, with its tournament's status and its seats (entry, player, name) — one
+#: statement, written as SQL because it runs in every deal's transaction and Django's compiler
+#: cost more than the statement itself. Only the table's row is locked (``OF``): tables record
+#: side by side. SQLite locks the whole database for a write transaction and knows no FOR UPDATE.
+_LOCK_TABLE_SQL = (
+    'SELECT tn."status", st."id", st."position", st."entry_id", en."player_id", pl."name" '
+    f'FROM "{Table._meta.db_table}" tb '
+    f'JOIN "{Session._meta.db_table}" ss ON ss."id" = tb."session_id" '
+    f'JOIN "{Tournament._meta.db_table}" tn ON tn."id" = ss."tournament_id" '
+    f'LEFT JOIN "{Seat._meta.db_table}" st ON st."table_id" = tb."id" '
+    f'LEFT JOIN "{Entry._meta.db_table}" en ON en."id" = st."entry_id" '
+    f'LEFT JOIN "{Player._meta.db_table}" pl ON pl."id" = en."player_id" '
+    'WHERE tb."id" = %s ORDER BY st."position"')
+
+
+def _lock_table(table: Table) -> list[Seat]:
+    """Lock ``table`` against concurrent recording; its seats by position (entry and player
+    attached). The tournament's status is read again under the lock (a finish may have come
+    between the request's first read and now) and set on ``table.session.tournament``."""
+    sql = _LOCK_TABLE_SQL + (' FOR UPDATE OF tb' if connection.features.has_select_for_update_of else '')
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk])
+        rows = cursor.fetchall()
+    if not rows:
+        raise NotFound("No such table.")
+    table.session.tournament.status = rows[0][0]
+    seats = []
+    for _, seat_id, position, entry_id, player_id, name in rows:
+        if seat_id is None:
+            continue  # a table without seats: nothing to join
+        seat = Seat(id=seat_id, table=table, position=position, entry_id=entry_id)
+        seat.entry = Entry(id=entry_id, tournament_id=table.session.tournament_id, player_id=player_id)
+        seat.entry.player = Player(id=player_id, club_id=table.session.tournament.club_id, name=name)
+        seats.append(seat)
+    return seats
 
 
 def _evaluated_or_raise(preview: RoundPreview) -> RoundPreview:
@@ -89,12 +115,12 @@ def round_record(*, actor: Actor, table: Table, body: Any) -> Round:
 
 def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list[Seat]]:
     """``round_record`` inside the caller's transaction; also returns the seats it read."""
-    locked, seats = _lock_table(table.pk)
-    tournament = locked.session.tournament
+    seats = _lock_table(table)
+    tournament = table.session.tournament
     require_running(tournament, fresh=False)
-    defaults = round_defaults(locked)
-    preview = _evaluated_or_raise(table_round_preview(table=locked, body=body, seats=seats, defaults=defaults))
-    rnd = Round(table=locked, number=defaults["number"], status=Round.Status.RECORDED)
+    defaults = round_defaults(table)
+    preview = _evaluated_or_raise(table_round_preview(table=table, body=body, seats=seats, defaults=defaults))
+    rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED)
     _apply_preview(rnd, preview)
     rnd.save(force_insert=True)
     rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
@@ -103,7 +129,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
     standings_follow(tournament=tournament, round=rnd, entries=[s.entry_id for s in seats], counted_before=False,
                      before=None, after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
-               data={"table": locked.pk, "number": rnd.number, "revision": 1, "hash": rev.hash})
+               data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash})
     return rnd, seats
 
 

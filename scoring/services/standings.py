@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, F, IntegerField, OuterRef, Subquery, Value, When
-from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from ..actors import Actor
@@ -29,9 +28,14 @@ def table_entries(table_id: int) -> list[int]:
     return list(Seat.objects.filter(table_id=table_id).order_by("position").values_list("entry_id", flat=True))
 
 
-def _by_entry(entries: list[int], values: list[int]) -> Case:
-    return Case(*[When(entry_id=e, then=Value(v)) for e, v in zip(entries, values) if v],
-                default=Value(0), output_field=IntegerField())
+def _by_entry(entries: list[int], values: list[int]) -> tuple[str, list]:
+    """``CASE entry_id WHEN e THEN v … ELSE 0 END`` (only the non-zero values) and its parameters."""
+    whens, params = [], []
+    for e, v in zip(entries, values):
+        if v:
+            whens.append("WHEN %s THEN %s")
+            params += [e, v]
+    return f"CASE \"entry_id\" {' '.join(whens)} ELSE 0 END", params
 
 
 def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
@@ -43,7 +47,11 @@ def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
     The last deal time only grows when a deal goes in, so it is a ``max`` in the same UPDATE.
     When a deal goes out for good (a void) it is read again from the entries' counted deals, in
     the UPDATE too, after locking the rows: then a deal another table commits meanwhile either
-    is seen by that read or comes after it, and its own ``max`` applies on top."""
+    is seen by that read or comes after it, and its own ``max`` applies on top.
+
+    The UPDATE is written as SQL, not with ``Case``/``When`` expressions: it runs in every deal's
+    transaction, and building those expressions cost more than the rest of the statement (a
+    ``When(entry_id=…)`` is a whole filter to compile, per seat and per column)."""
     n = len(entries)
     net, wins = [0] * n, [0] * n
     places = [[0] * n for _ in Standing.PLACES]
@@ -59,23 +67,47 @@ def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
         count += sign
     if count == 0 and not any(net) and not any(wins) and not any(any(p) for p in places):
         return  # a correction that changed nothing the standings count
-    updates: dict = {"total": F("total") + _by_entry(entries, net), "updated_at": timezone.now()}
+    if count < 0:
+        _standings_take_out(tournament=tournament, entries=entries, net=net, wins=wins, places=places, count=count)
+        return
+    sets, params = ['"updated_at" = %s'], [connection.ops.adapt_datetimefield_value(timezone.now())]
+    for column, deltas in (("total", net), ("wins", wins), *zip(Standing.PLACES, places)):
+        if any(deltas):
+            case, case_params = _by_entry(entries, deltas)
+            sets.append(f'"{column}" = "{column}" + {case}')
+            params += case_params
     if count:
-        updates["rounds_counted"] = F("rounds_counted") + count
+        sets.append(f'"rounds_counted" = "rounds_counted" + {int(count)}')
+        # The newer of the kept time and this deal's (SQLite's two-argument MAX is GREATEST).
+        greatest = "MAX" if connection.vendor == "sqlite" else "GREATEST"
+        sets.append(f'"last_deal_at" = {greatest}(COALESCE("last_deal_at", %s), %s)')
+        played = connection.ops.adapt_datetimefield_value(round.created_at)
+        params += [played, played]
+    where = ", ".join(["%s"] * n)
+    with connection.cursor() as cursor:
+        cursor.execute(f'UPDATE "{Standing._meta.db_table}" SET {", ".join(sets)} '
+                       f'WHERE "tournament_id" = %s AND "entry_id" IN ({where})', [*params, tournament.pk, *entries])
+
+
+def _standings_take_out(*, tournament: Tournament, entries: list[int], net: list[int], wins: list[int],
+                        places: list[list[int]], count: int) -> None:
+    """A deal leaving the standings for good (a void): rare, so written with the ORM."""
+    def by_entry(values: list[int]) -> Case:
+        return Case(*[When(entry_id=e, then=Value(v)) for e, v in zip(entries, values) if v],
+                    default=Value(0), output_field=IntegerField())
+
+    updates: dict = {"total": F("total") + by_entry(net), "rounds_counted": F("rounds_counted") + count,
+                     "updated_at": timezone.now()}
     if any(wins):
-        updates["wins"] = F("wins") + _by_entry(entries, wins)
+        updates["wins"] = F("wins") + by_entry(wins)
     for field, deltas in zip(Standing.PLACES, places):
         if any(deltas):
-            updates[field] = F(field) + _by_entry(entries, deltas)
+            updates[field] = F(field) + by_entry(deltas)
     rows = Standing.objects.filter(tournament=tournament, entry_id__in=entries)
-    if count > 0:
-        played = Value(round.created_at, output_field=DateTimeField())
-        updates["last_deal_at"] = Greatest(Coalesce(F("last_deal_at"), played), played)
-    elif count < 0:
-        list(rows.select_for_update().values_list("pk", flat=True))
-        latest = (Round.objects.filter(counted_rounds_filter(tournament), table__seats__entry_id=OuterRef("entry_id"))
-                  .order_by("-created_at").values("created_at")[:1])
-        updates["last_deal_at"] = Subquery(latest, output_field=DateTimeField())
+    list(rows.select_for_update().values_list("pk", flat=True))
+    latest = (Round.objects.filter(counted_rounds_filter(tournament), table__seats__entry_id=OuterRef("entry_id"))
+              .order_by("-created_at").values("created_at")[:1])
+    updates["last_deal_at"] = Subquery(latest, output_field=DateTimeField())
     rows.update(**updates)
 
 
