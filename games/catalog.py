@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from . import connecting, da_ling, ding_niu, places, tau_ngau
-from .decks import CONNECTING_DEALS
-from .entry import Entry, Input, Numbers, SeatChoice, Tiles
+from .decks import CHINESE_32, CONNECTING_DEALS
+from .entry import Declared, Entry, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 from .record import Common, Problems, is_int, player_count_message, read_variant
 
 
@@ -57,6 +57,10 @@ class Game:
     #: How a deal places its seats and who wins it, for standings: ``places.ENGINE`` (the
     #: result's ``place``) or ``places.BY_NET`` (see games/places.py).
     placing: str
+    #: players -> (deck, tiles each seat holds) (RULES.md §1.4): what a tile picker offers.
+    deals: Mapping[int, tuple[Any, int]] = field(default_factory=dict)
+    #: How many open ends the layout has under a variant (0: no layout) (CG-7).
+    arms: Callable[[dict], int] = lambda variant: 0
     _defaults: dict[str, Any] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -151,13 +155,13 @@ def _da_ling_stakes(v: object) -> bool:
 # ---------------------------------------------------------------------------------------
 # The deal form (entry.py)
 
-#: Levels of detail the deal form offers for connecting games; the move log is the API's.
-_FORM_LEVELS = (("points", "Points"), ("unplayed_tiles", "Unplayed tiles"))
+#: Levels of detail the deal form offers for connecting games.
+_FORM_LEVELS = (("points", "Points"), ("unplayed_tiles", "Unplayed tiles"), ("moves", "Full move log"))
 
 
-def _connecting_entry(key: str, name: str, *more: Input) -> Entry:
+def _connecting_entry(key: str, name: str, *more: Input, levels: tuple = ()) -> Entry:
     required = key in connecting.UNPLAYED_REQUIRED
-    return Entry(levels=_FORM_LEVELS, inputs=(
+    return Entry(levels=_FORM_LEVELS + levels, inputs=(
         SeatChoice("leader", "Led by", what="the seat that led"),
         Numbers("points", "Points", fills="points", minimum=0, level="points",
                 missing="Enter the points (0 for a seat that played out)."),
@@ -167,6 +171,11 @@ def _connecting_entry(key: str, name: str, *more: Input) -> Entry:
                 none_given=f"{name} needs each seat's count of unplayed tiles." if required else ""),
         Tiles("tiles", "Unplayed tiles", fills="unplayed_tiles", per_seat=True, level="unplayed_tiles",
               placeholder="none: played out"),
+        Moves("moves", "Moves, in turn from the leader", fills="moves", level="moves",
+              placeholder="e.g. 6:4 6:4@6 x3:1 4:4@4"),
+        # A deal that stopped early (a block, a smothered SuanZhang) leaves tiles in hand.
+        Tiles("left", "Left in hand (deal stopped early)", fills="left_in_hand", per_seat=True, level="moves",
+              placeholder="none", omit_empty=True),
         *more,
     ))
 
@@ -181,7 +190,8 @@ _CONNECTING_PER_SEAT = ("points", "unplayed", "unplayed_tiles", "left_in_hand")
 def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: str, evaluator: Callable,
                      variants: Mapping[str, Variant], fields: tuple[str, ...] = (),
                      per_seat_fields: tuple[str, ...] = (), seat_object_fields: tuple[str, ...] = (),
-                     inputs: tuple[Input, ...] = ()) -> Game:
+                     inputs: tuple[Input, ...] = (), levels: tuple = (),
+                     arms: Callable[[dict], int] = lambda variant: 1) -> Game:
     """A layout game (RULES.md §2): led by a seat, read at one of three levels."""
     return Game(
         key=key, name=name, names=names, blurb=blurb,
@@ -191,8 +201,10 @@ def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: st
         per_seat_fields=_CONNECTING_PER_SEAT + per_seat_fields,
         seat_object_fields=seat_object_fields,
         variants=variants, evaluator=evaluator,
-        entry=_connecting_entry(key, name, *inputs),
+        entry=_connecting_entry(key, name, *inputs, levels=levels),
         placing=places.ENGINE,  # CG-14, DN-5: the engine places every seat
+        deals=MappingProxyType(dict(CONNECTING_DEALS[key])),
+        arms=arms,
     )
 
 
@@ -203,6 +215,7 @@ JIE_LONG = _connecting_game(
           "and every pair settles the difference.",
     evaluator=connecting.evaluate_jie_long,
     variants=_options(_VOLUNTARY_PASS, _choice("arms", 1, 2), _choice("settlement", "difference", "chip")),
+    arms=lambda variant: variant.get("arms", 1),  # JL-2
 )
 
 CE_DENG = _connecting_game(
@@ -216,6 +229,11 @@ CE_DENG = _connecting_game(
                       _whole("redeal_doubles", 7, 5, 8)),
     fields=("redeal", "hands"),  # a redeal record lists the dealt hands (CD-2)
     per_seat_fields=("hands",),
+    # CD-2: a void deal is recorded with the hands as dealt, instead of any level of play.
+    levels=(("redeal", "Redeal (7+ doubles)"),),
+    inputs=(Mark("redeal", fills="redeal", level="redeal"),
+            Tiles("hand", "Hand as dealt (8 tiles)", fills="hands", per_seat=True, level="redeal",
+                  count=CONNECTING_DEALS["ce_deng"][4][1])),
 )
 
 KKO_LI = _connecting_game(
@@ -239,6 +257,7 @@ DING_NIU = _connecting_game(
     seat_object_fields=("suanzhang",),
     inputs=(SeatChoice("suanzhang", "SuanZhang (blocked the layout)", what="the seat that blocked",
                        blank="— none —"),),
+    arms=lambda variant: 2,  # CG-7
 )
 
 TAU_NGAU = Game(
@@ -255,10 +274,14 @@ TAU_NGAU = Game(
                       _flag("may_decline_bull", False)),
     evaluator=tau_ngau.evaluate,
     placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
+    deals=MappingProxyType({n: (CHINESE_32, tau_ngau.HAND_SIZE) for n in tau_ngau.PLAYERS}),
     entry=Entry(inputs=(
         SeatChoice("banker", "Banker", what="the banker"),
         Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True,
-              placeholder="e.g. 6:6 4:4 6:4 5:5 3:1", also=("declared",)),
+              placeholder="e.g. 6:6 4:4 6:4 5:5 3:1", count=tau_ngau.HAND_SIZE),
+        # TN-7: without a declaration the engine takes the best bull.
+        Declared("bull", "Bull set aside (optional; - for none)", fills="declared", chosen_from="hand",
+                 count=3, placeholder="e.g. 6:4 5:5 3:1"),
         # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
         Numbers("stake", "Stake (not the banker)", fills="stakes", minimum=1, together=True,
                 missing="Enter this player's stake.", not_for="banker",
@@ -280,10 +303,12 @@ DA_LING = Game(
                       _choice("absolute_tie", "groups", "push"), _flag("casino_chip", False)),
     evaluator=da_ling.evaluate,
     placing=places.BY_NET,  # no place in the result; each group is settled alone (DL-9)
+    deals=MappingProxyType({n: (CHINESE_32, sum(da_ling.GROUP_SIZES)) for n in da_ling.PLAYERS}),
     entry=Entry(inputs=(
-        Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder="e.g. 6:6 3:2"),
+        Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder="e.g. 6:6 3:2",
+              count=da_ling.TABLE_TILES),
         *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
-                placeholder=example)
+                placeholder=example, count=size)
           for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", "e.g. 6:5 5:1",
                                                                         "e.g. 1:1 6:3 3:3")))),
     )),

@@ -50,6 +50,8 @@ class Tiles:
     part: int | None = None      # each seat fills a list of tile groups: this input is group ``part``
     level: str | None = None     # connecting games: shown only at this level of detail
     also: tuple[str, ...] = ()   # other fields whose errors belong at this input
+    count: int | None = None     # exactly this many tiles (a hand, a group); None: up to the deal size
+    omit_empty: bool = False     # per seat: every seat empty leaves the field out (it is optional)
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,59 @@ class Numbers:
                                  and all(variant.get(k) == v for k, v in self.optional_under))
 
 
-Input = Union[SeatChoice, Tiles, Numbers]
+@dataclass(frozen=True)
+class Declared:
+    """A tile set a seat declares among its own tiles (a Tau Ngau bull), for each seat.
+
+    Typed as tiles (``6:4 3:1 5:5``) it fills ``{"bull": [...]}``; ``-`` declares none
+    (``{"bull": null}``); left empty, the seat declares nothing (``null``)."""
+
+    name: str
+    label: str
+    fills: str
+    chosen_from: str          # the seat input whose tiles it is chosen among
+    count: int
+    placeholder: str = ""
+
+    per_seat = True
+    part = None
+    level = None
+    also = ()
+
+
+@dataclass(frozen=True)
+class Moves:
+    """The full move log of a layout game, typed as one line (a top input).
+
+    ``6:4`` plays a tile; ``6:4@6`` plays it to the open 6 (two arms), or on the lead leaves
+    the 6 open (one arm); ``x3:1`` passes 3:1 face down. Moves go to the seats in turn."""
+
+    name: str
+    label: str
+    fills: str
+    level: str | None = None
+    placeholder: str = ""
+
+    per_seat = False
+    part = None
+    also = ()
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A field set to ``true`` whenever its level is chosen (Ce Deng's ``redeal``); no input."""
+
+    name: str
+    fills: str
+    level: str
+
+    per_seat = False
+    part = None
+    also = ()
+    label = ""
+
+
+Input = Union[SeatChoice, Tiles, Numbers, Declared, Moves, Mark]
 
 
 @dataclass(frozen=True)
@@ -94,8 +148,8 @@ class Entry:
 
     inputs: tuple[Input, ...]
     #: (level, label) the form offers, the first by default (connecting games; the level names
-    #: are the record fields that hold them). Other levels, like the move log, are the API's.
+    #: are the record fields that hold them).
     levels: tuple[tuple[str, str], ...] = ()
 
 
-__all__ = ["Entry", "Input", "Numbers", "SeatChoice", "Tiles"]
+__all__ = ["Declared", "Entry", "Input", "Mark", "Moves", "Numbers", "SeatChoice", "Tiles"]

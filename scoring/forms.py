@@ -14,14 +14,17 @@ module nor the template knows any game by name.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
 
 import games
-from games.entry import Input, Numbers, SeatChoice, Tiles
+from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 
 MAX_TEXT = 200
+#: A move log is one line for the whole deal: up to 32 moves of about 7 characters.
+MAX_MOVES_TEXT = 1000
 _SPLIT = re.compile(r"[\s,;、，；]+")
 _TILE = re.compile(r"^\[?\(?([1-6])\s*[:\-/.|xX]?\s*([1-6])\)?\]?$")
 _INT = re.compile(r"^[+-]?\d{1,7}$")
@@ -53,6 +56,72 @@ def parse_tiles(text: Any) -> list[str]:
         else:
             out.append(token)
     return out
+
+
+#: A move as typed: an optional pass mark (x, or p), a tile, an optional "@pip".
+_MOVE = re.compile(r"^([xXpP-])?(.+?)(?:@([1-6]))?$")
+#: Said for a declaration of "no bull".
+NO_BULL = "-"
+
+
+def parse_moves(text: Any) -> list:
+    """``"6:4@4 4:4@4 x3:1 6:1"`` → ``[{"play": "6:4", "open": 4}, {"play": "4:4", "to": 4},
+    {"pass": "3:1"}, {"play": "6:1"}]``.
+
+    ``@p`` on the lead names the pip left open (one arm), on a later play the open pip it goes
+    to (two arms). The tile is read as in ``parse_tiles``; what cannot be read is passed on as
+    typed, so the engine names the move (``moves[3].play``)."""
+    out: list = []
+    for token in parse_tiles(text):
+        m = _MOVE.match(token)
+        if not m:  # never: the pattern accepts any token
+            out.append({"play": token})
+            continue
+        mark, tile, pip = m.groups()
+        tiles = parse_tiles(tile)
+        tile = tiles[0] if len(tiles) == 1 else tile
+        if mark:
+            out.append({"pass": tile})
+            continue
+        move: dict[str, Any] = {"play": tile}
+        if pip is not None:
+            move["open" if not out else "to"] = int(pip)
+        out.append(move)
+    return out
+
+
+def moves_text(moves: Any) -> str:
+    """A move log back to the line a scorer types (``parse_moves`` reads it back)."""
+    if not isinstance(moves, list):
+        return ""
+    words = []
+    for move in moves:
+        if not isinstance(move, dict):
+            continue
+        if "pass" in move:
+            words.append(f"x{move['pass']}")
+            continue
+        pip = move.get("open", move.get("to"))
+        words.append(f"{move.get('play')}" + (f"@{pip}" if pip is not None else ""))
+    return " ".join(words)
+
+
+def parse_declared(text: Any) -> dict | None:
+    """A declaration as typed: tiles → ``{"bull": [...]}``, ``-`` → ``{"bull": None}``, empty → None."""
+    if not isinstance(text, str):
+        return None
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text == "":
+        return None
+    if text in (NO_BULL, "0"):
+        return {"bull": None}
+    return {"bull": parse_tiles(text)}
+
+
+def declared_text(value: Any) -> str:
+    if not isinstance(value, dict) or "bull" not in value:
+        return ""
+    return NO_BULL if value["bull"] is None else tiles_text(value["bull"])
 
 
 def tiles_text(tiles: Any) -> str:
@@ -133,10 +202,6 @@ def field_for_path(path: str, game: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # The form
 
-#: Said when a deal entered with the full move log (the API's level) is corrected here.
-MOVES_NOTE = "This deal was entered with the full move log; the form can only replace it with {levels}."
-
-
 class DealForm:
     """One deal's inputs at one table.
 
@@ -159,7 +224,9 @@ class DealForm:
         self.values: dict[str, str] = {}
         self.note = ""
         if data is not None:
-            self.values = {k: (data.get(k) or "")[:MAX_TEXT] for k in self._field_names()}
+            long = {inp.name for inp in self.entry.inputs if isinstance(inp, Moves)}
+            self.values = {k: (data.get(k) or "")[:MAX_MOVES_TEXT if k in long else MAX_TEXT]
+                           for k in self._field_names()}
         else:
             self.values = self._values_from_body(initial or {})
         levels = self.entry.levels
@@ -175,7 +242,8 @@ class DealForm:
         if self.entry.levels:
             names.append("level")
         for inp in self.entry.inputs:
-            names += self._input_names(inp)
+            if not isinstance(inp, Mark):
+                names += self._input_names(inp)
         return names
 
     @property
@@ -203,19 +271,24 @@ class DealForm:
         levels = self.entry.levels
         level = None
         if levels:
-            # A body holding the list of a later level is at that level (a level is named after
-            # its record field); otherwise at the first.
+            # A body holding the field of a later level is at that level (a level is named
+            # after its record field: a correction keeps the deal's level); otherwise at the first.
             level = levels[0][0]
             for key, _label in levels[1:]:
-                if per_seat(key) is not None:
+                if body.get(key) not in (None, False):
                     level = key
             v["level"] = level
-            if level == levels[0][0] and "moves" in body:
-                self.note = MOVES_NOTE.format(levels=" or ".join(label.lower() for _key, label in levels))
         for inp in self.entry.inputs:
             if inp.level is not None and inp.level != level:
                 continue
-            if isinstance(inp, SeatChoice):
+            if isinstance(inp, Mark):
+                continue
+            if isinstance(inp, Moves):
+                v[inp.name] = moves_text(body.get(inp.fills))
+            elif isinstance(inp, Declared):
+                for i, item in enumerate(per_seat(inp.fills) or []):
+                    v[f"{inp.name}_{i}"] = declared_text(item)
+            elif isinstance(inp, SeatChoice):
                 if inp.fills in self.spec.seat_object_fields:
                     obj = body.get(inp.fills)
                     put(inp.name, obj.get("seat") if isinstance(obj, dict) else None)
@@ -264,7 +337,15 @@ class DealForm:
         for inp in self.entry.inputs:
             if not self._shown(inp):
                 continue
-            if isinstance(inp, SeatChoice):
+            if isinstance(inp, Mark):
+                body[inp.fills] = True
+            elif isinstance(inp, Moves):
+                body[inp.fills] = parse_moves(self.values.get(inp.name, ""))
+            elif isinstance(inp, Declared):
+                declared = [parse_declared(self.values.get(f"{inp.name}_{i}", "")) for i in range(self.n)]
+                if any(d is not None for d in declared):  # nobody declared: the engine finds the bulls
+                    body[inp.fills] = declared
+            elif isinstance(inp, SeatChoice):
                 self._read_seat_choice(inp, body)
             elif isinstance(inp, Numbers):
                 self._read_numbers(inp, body)
@@ -272,6 +353,8 @@ class DealForm:
                 body[inp.fills] = parse_tiles(self.values.get(inp.name, ""))
             else:
                 texts = [parse_tiles(self.values.get(f"{inp.name}_{i}", "")) for i in range(self.n)]
+                if inp.omit_empty and not any(texts):
+                    continue
                 if inp.part is None:
                     body[inp.fills] = texts
                 else:  # one group of each seat's list of groups, in the order of the parts
@@ -344,14 +427,41 @@ class DealForm:
             return self._field(name, inp.label, "number", **extra, min=str(inp.minimum))
         if inp.placeholder:
             extra["placeholder"] = inp.placeholder
+        if isinstance(inp, Moves):
+            return self._field(name, inp.label, "moves", **extra, maxlength=MAX_MOVES_TEXT)
+        # What a tile picker needs: how many tiles the input takes, and (a declared bull)
+        # the seat's input its tiles are chosen among.
+        if isinstance(inp, Declared):
+            extra["source"] = f"{inp.chosen_from}_{name.rpartition('_')[2]}"
+            extra["declared"] = True
+        extra["count"] = inp.count
+        extra["most"] = inp.count or self.deal_size
         return self._field(name, inp.label, "tiles", **extra)
+
+    @property
+    def deal_size(self) -> int:
+        """Tiles each seat is dealt at this table (0 when the player count has no deal)."""
+        deal = self.spec.deals.get(self.n)
+        return deal[1] if deal else 0
+
+    def picker(self) -> dict:
+        """What the tile picker (static/js/tile-picker.js) reads: the deck of this game and
+        player count (tile → copies), the layout's open ends, the seats and the inputs that
+        name the seat that leads."""
+        deal = self.spec.deals.get(self.n)
+        deck = deal[0] if deal else {}
+        leader = next((inp.name for inp in self.entry.inputs
+                       if isinstance(inp, SeatChoice) and inp.fills == "leader"), "")
+        return {"deck": {f"{a}:{b}": count for (a, b), count in sorted(deck.items(), reverse=True)},
+                "deal": self.deal_size, "seats": self.names, "leader": leader,
+                "arms": self.spec.arms({**self.spec.variant_defaults(), **self.variant})}
 
     def top_fields(self) -> list[dict]:
         out = []
         if self.entry.levels:
             out.append(self._field("level", "Detail", "radio", options=list(self.entry.levels)))
         for inp in self.entry.inputs:
-            if not inp.per_seat:
+            if not inp.per_seat and not isinstance(inp, Mark):
                 out.append(self._input_field(inp, inp.name))
         return out
 
@@ -379,5 +489,6 @@ class DealForm:
         return {"game": self.game, "connecting": self.connecting, "level": self.level, "levels": self.entry.levels,
                 "top": self.top_fields(), "rows": self.seat_rows(), "bottom": self.bottom_fields(),
                 "section_errors": self.section_errors(), "has_errors": bool(self.errors), "note": self.note,
+                "picker": json.dumps(self.picker()),
                 # Tiles typed at every level: the template explains how to type them.
                 "tile_hint": any(isinstance(inp, Tiles) and inp.level is None for inp in self.entry.inputs)}

@@ -14,7 +14,7 @@ import games
 from games import CATALOG, Game, evaluate, get_game
 from games.decks import CONNECTING_DEALS
 from games.engine import EVALUATORS
-from games.entry import Numbers, SeatChoice, Tiles
+from games.entry import Declared, Mark, Moves, Numbers, SeatChoice, Tiles
 from games.record import COMMON_FIELDS
 from games.simulate import simulate
 
@@ -265,7 +265,7 @@ def test_entry_inputs_fill_the_games_fields(key):
     names = [inp.name for inp in entry.inputs]
     assert len(names) == len(set(names))
     for inp in entry.inputs:
-        assert isinstance(inp, (SeatChoice, Tiles, Numbers))
+        assert isinstance(inp, (SeatChoice, Tiles, Numbers, Declared, Moves, Mark))
         if inp.per_seat:
             assert inp.fills in game.per_seat_fields
         elif inp.fills == "leader":

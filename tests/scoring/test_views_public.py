@@ -53,3 +53,28 @@ def test_calculator_refuses_broken_json_clearly(client):
     response = client.post("/calculator/", {"record": '{"game": '})
     assert response.status_code == 400
     assert "not valid JSON" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_calculator_builds_a_deal_from_the_form(client):
+    page = client.get("/calculator/", {"game": "jie_long", "players": "4"}).content.decode()
+    assert 'name="tiles_0"' in page and "data-tiles" in page and 'id="tile-6-5"' in page
+    data = {"game": "jie_long", "players": "4", "build": "1", "level": "unplayed_tiles", "leader": "1",
+            "tiles_0": "6:4 3:1", "tiles_1": "", "tiles_2": "5:5", "tiles_3": "2:1"}
+    response = client.post("/calculator/", data)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Seat 1 pays Seat 2 14" in page
+    assert "&quot;unplayed_tiles&quot;" in page  # the record it built, in the JSON box
+
+
+@pytest.mark.django_db
+def test_calculator_builder_shows_errors_at_their_inputs(client):
+    data = {"game": "jie_long", "players": "4", "build": "1", "level": "unplayed_tiles", "leader": "0",
+            "tiles_0": "7:1", "tiles_1": "", "tiles_2": "", "tiles_3": ""}
+    response = client.post("/calculator/", data)
+    assert response.status_code == 400
+    assert 'aria-invalid="true"' in response.content.decode()
+    response = client.get("/calculator/", {"game": "ding_niu", "players": "3"})
+    assert response.status_code == 400
+    assert "Ding Niu" in response.content.decode()

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring import services
-from scoring.forms import DealForm, field_for_path, parse_tiles
+from scoring.forms import DealForm, field_for_path, moves_text, parse_moves, parse_tiles
 from scoring.models import Round
 
 from .bodies import JIE_LONG, TAU_NGAU_V1
@@ -123,6 +123,29 @@ def test_unplayed_tiles_deal_typed_as_text(client, jie_long):
     assert response.status_code == 302
     body = Round.objects.get().current_revision.body
     assert body["unplayed_tiles"] == [[], ["6:4", "3:1"], ["6:6"], ["2:1"]]
+
+
+def test_a_move_log_typed_as_text_is_recorded_at_the_moves_level(client, ding_niu):
+    """Without the tile picker: the move log typed on one line, as the picker writes it."""
+    import games
+    from games.simulate import simulate
+
+    rec = next(simulate("ding_niu", deals=1, seed=4, level="moves"))
+    data = {"level": "moves", "leader": "2", "suanzhang": "", "entered_by": "0", "idem_key": "mv",
+            "action": "preview", "moves": moves_text(rec["moves"])}
+    page = client.post(url(ding_niu), data).content.decode()
+    assert 'id="preview"' in page
+    assert 'data-moves' in page and 'maxlength="1000"' in page
+    data["action"] = "submit"
+    assert client.post(url(ding_niu), data).status_code == 302
+    revision = Round.objects.get().current_revision
+    assert revision.body["moves"] == rec["moves"] and "left_in_hand" not in revision.body
+    rec["seats"] = revision.record["seats"]
+    assert revision.result["seats"] == games.evaluate(rec)["seats"]
+    # a correction form shows the log again, at its level
+    page = client.get(f"{url(ding_niu)}deals/{Round.objects.get().pk}/correct/").content.decode()
+    assert 'value="moves" checked' in page
+    assert f'value="{moves_text(rec["moves"])}"' in page
 
 
 def test_a_new_leader_rotates_the_record(client, ding_niu):
@@ -318,10 +341,40 @@ def test_parse_tiles(text, tiles):
     ("points[2]", "points_2"), ("unplayed[0]", "unplayed_0"), ("unplayed_tiles[1][0]", "tiles_1"),
     ("unplayed", "unplayed"), ("leader", "leader"), ("suanzhang.seat", "suanzhang"), ("hands[3][4]", "hand_3"),
     ("stakes[1]", "stake_1"), ("table[0]", "table_tiles"), ("groups[1][2][0]", "group3_1"), ("", "__all__"),
-    ("entered_by", "entered_by"), ("moves[3].play", "__all__"),
+    ("entered_by", "entered_by"), ("moves[3].play", "moves"), ("left_in_hand[2]", "left_2"),
+    ("declared[1].bull", "bull_1"),
 ])
 def test_error_paths_map_to_inputs(path, field):
     assert field_for_path(path, "jie_long") == field
+
+
+@pytest.mark.parametrize("text, moves", [
+    ("6:4@4 4:4@4 x3:1 6:1", [{"play": "6:4", "open": 4}, {"play": "4:4", "to": 4}, {"pass": "3:1"},
+                              {"play": "6:1"}]),
+    ("[4:6], 46@6 ; p13", [{"play": "6:4"}, {"play": "6:4", "to": 6}, {"pass": "3:1"}]),
+    ("", []),
+    ("7:1 x9:9 6:4@8", [{"play": "7:1"}, {"pass": "9:9"}, {"play": "6:4@8"}]),  # the engine names them
+])
+def test_parse_moves(text, moves):
+    assert parse_moves(text) == moves
+    if text and "7" not in text:
+        assert parse_moves(moves_text(moves)) == moves
+
+
+@pytest.mark.parametrize("game, body", [
+    ("ding_niu", {"leader": 1, "moves": [{"play": "6:4"}, {"play": "6:4", "to": 6}, {"pass": "3:1"}],
+                  "left_in_hand": [[], ["1:1"], [], []], "entered_by": 0}),
+    ("jie_long", {"leader": 0, "moves": [{"play": "6:4", "open": 4}, {"play": "4:4"}], "entered_by": 2}),
+    ("ce_deng", {"leader": 3, "redeal": True, "hands": [["6:6", "5:5"], ["1:1"], [], ["2:2"]], "entered_by": 0}),
+    ("tau_ngau", {"banker": 0, "hands": [["6:6"], ["5:5"], ["1:1"], ["2:2"]], "stakes": [None, 1, 2, 3],
+                  "declared": [None, {"bull": None}, {"bull": ["6:4", "3:1", "5:5"]}, None], "entered_by": 0}),
+])
+def test_a_correction_keeps_the_deals_level(game, body):
+    """A move log, a redeal, a declared bull come back into the form as they were entered."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    form = DealForm(game=game, variant={}, seats=seats, initial=body)
+    assert form.note == ""
+    assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
 
 
 def test_form_round_trips_a_body():
@@ -341,11 +394,11 @@ def test_form_round_trips_simulated_deals(game, players):
     from games.simulate import simulate
 
     seats = [{"position": i, "name": f"S{i}"} for i in range(players)]
-    levels = ["points", "unplayed_tiles"] if game in games.CONNECTING_GAMES else [None]
+    levels = ["points", "unplayed_tiles", "moves"] if game in games.CONNECTING_GAMES else [None]
     for level in levels:
         for rec in simulate(game, deals=6, seed=5, players=players, **({"level": level} if level else {})):
-            if rec.get("redeal"):
-                continue
+            if not any(rec.get("left_in_hand") or []):
+                rec.pop("left_in_hand", None)  # all empty: the form leaves it out
             body = {k: v for k, v in rec.items() if k not in ("game", "variant", "seats")}
             if game in games.CONNECTING_GAMES:
                 body["leader"] = 0

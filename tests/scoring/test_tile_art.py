@@ -1,0 +1,83 @@
+"""Tiles drawn as SVG: every tile renders, its red and black pips match the rules (§1.2), and a
+screen reader hears its name."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.template import Context, Template
+
+from games.tiles import ALL_TILES, red_black, tile_str
+from scoring.tile_art import RED, BLACK, read_tile, tile_sprite_svg, tile_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _pips(svg: str) -> tuple[int, int]:
+    root = ET.fromstring(svg)
+    fills = [c.get("fill") for c in root.iter(f"{SVG}circle")]
+    return fills.count(RED), fills.count(BLACK)
+
+
+@pytest.mark.parametrize("tile", ALL_TILES, ids=tile_str)
+def test_every_tile_renders_with_its_red_and_black_pips(tile):
+    svg = tile_svg(tile_str(tile))
+    root = ET.fromstring(svg)  # well-formed XML
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == f"{tile[0]}-{tile[1]}"
+    assert root.find(f"{SVG}title").text == f"{tile[0]}-{tile[1]}"
+    assert _pips(svg) == red_black(tile)
+    assert 'style=' not in svg  # the CSP allows no inline style
+
+
+def test_the_double_six_is_half_red_the_top_half():
+    root = ET.fromstring(tile_svg("6:6"))
+    red_y = {float(c.get("cy")) for c in root.iter(f"{SVG}circle") if c.get("fill") == RED}
+    black_y = {float(c.get("cy")) for c in root.iter(f"{SVG}circle") if c.get("fill") == BLACK}
+    assert max(red_y) < 40 < min(black_y)
+
+
+def test_pips_sit_in_their_half():
+    root = ET.fromstring(tile_svg("5:1"))
+    circles = list(root.iter(f"{SVG}circle"))
+    assert [float(c.get("cy")) < 40 for c in circles] == [True] * 5 + [False]
+    # the 1 is one large centred pip
+    one = circles[-1]
+    assert (float(one.get("cx")), float(one.get("cy"))) == (20, 60)
+    assert float(one.get("r")) > float(circles[0].get("r"))
+
+
+@pytest.mark.parametrize("spelling", ["6:5", "5:6", "[6:5]", "[5:6]", (5, 6), (6, 5)])
+def test_every_spelling_the_records_accept(spelling):
+    assert read_tile(spelling) == (6, 5)
+    assert 'aria-label="6-5"' in tile_svg(spelling)
+
+
+@pytest.mark.parametrize("bad", ["7:1", "0:0", "6-5", "", None, (0, 1), 65])
+def test_a_non_tile_is_refused(bad):
+    with pytest.raises(ValueError):
+        read_tile(bad)
+
+
+def test_the_sprite_has_one_symbol_per_tile():
+    svg = tile_sprite_svg()
+    root = ET.fromstring(svg)
+    assert root.get("aria-hidden") == "true"
+    ids = [s.get("id") for s in root.iter(f"{SVG}symbol")]
+    assert ids == [f"tile-{a}-{b}" for a, b in ALL_TILES]
+    for symbol in root.iter(f"{SVG}symbol"):
+        a, b = map(int, symbol.get("id").split("-")[1:])
+        fills = [c.get("fill") for c in symbol.iter(f"{SVG}circle")]
+        assert (fills.count(RED), fills.count(BLACK)) == red_black((a, b))
+
+
+def test_the_template_tags():
+    html = Template('{% load tiles %}{% tile "[4:2]" "tile tile-big" %}{% tile_sprite %}').render(Context())
+    assert html.startswith('<svg class="tile tile-big"')
+    assert 'aria-label="4-2"' in html
+    assert len(re.findall(r"<symbol ", html)) == 21
+    # a tile from the context, as a template gets it
+    html = Template("{% load tiles %}{% tile t %}").render(Context({"t": "2:1"}))
+    assert 'aria-label="2-1"' in html and "&lt;" not in html
