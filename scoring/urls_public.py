@@ -1,4 +1,4 @@
-"""Pages for everyone: home, the rules calculator (and, later, public tournament pages)."""
+"""Pages for everyone: home, the rules calculator, and public tournaments (``/t/<slug>/``)."""
 
 from django.urls import path
 
@@ -7,4 +7,10 @@ from .views import public
 urlpatterns = [
     path("", public.home, name="home"),
     path("calculator/", public.calculator, name="calculator"),
+    path("t/<slug:slug>/", public.tournament_page, name="public-tournament"),
+    path("t/<slug:slug>/live/", public.tournament_live, name="public-tournament-live"),
+    path("t/<slug:slug>/payouts/", public.payouts_page, name="public-payouts"),
+    path("t/<slug:slug>/players/<int:player_id>/", public.player_page, name="public-player"),
+    path("t/<slug:slug>/tables/<int:table_id>/", public.table_page, name="public-table"),
+    path("t/<slug:slug>/tables/<int:table_id>/live/", public.table_live, name="public-table-live"),
 ]

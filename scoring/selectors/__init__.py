@@ -11,6 +11,8 @@ from .exports import tournament_export
 from .rounds import (disputed_rounds, revision_detail, round_detail, round_details, round_get, round_history,
                      round_list, round_of_table, round_revisions, round_rows, table_history, table_round_preview)
 from .payouts import payouts_for
+from .public import (player_deals, public_entry, public_table, public_table_deals, public_tables, public_tournament,
+                     table_version, tournament_version)
 from .seating import SeatingHistory, seating_history
 from .standings import (counted_rounds_filter, counts_round, head_to_head, place_count, standings_for,
                         standings_table, tournament_figures, tournament_totals)
@@ -31,6 +33,8 @@ __all__ = [
     "round_list", "round_of_table", "round_revisions", "round_rows", "table_history", "table_round_preview",
     "SeatingHistory", "seating_history",
     "payouts_for",
+    "player_deals", "public_entry", "public_table", "public_table_deals", "public_tables", "public_tournament",
+    "table_version", "tournament_version",
     "counted_rounds_filter", "counts_round", "head_to_head", "place_count", "standings_for", "standings_table", "tournament_figures",
     "tournament_totals",
     "round_defaults", "table_by_scorer_token", "table_detail", "table_get", "table_list", "table_running_totals",

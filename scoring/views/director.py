@@ -38,6 +38,7 @@ from ..auth import actor_from_request
 from ..errors import DomainError, NotFound, PermissionDenied
 from ..models import Club, Player, Table
 from ..presentation import describe_deal, describe_rows
+from .public import LIVE_EVERY_MS, live_answer
 from .scorer import correction_page
 
 
@@ -211,15 +212,21 @@ SEATING_METHODS = [("balanced", "Balanced: fewest repeated opponents"),
 SEATING_LEFTOVERS = [("sit_out", "Sit out (whoever sat out least)"), ("smaller_tables", "Smaller tables")]
 
 
-def _dashboard(request, actor, tournament, *, status=200, **extra):
+def _dashboard_data(tournament) -> dict:
     data = selectors.tournament_dashboard(tournament)
     tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
     for d in data["disputed"]:
         d["table_obj"] = tables.get(d["table"])
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+    return data
+
+
+def _dashboard(request, actor, tournament, *, status=200, **extra):
+    data = _dashboard_data(tournament)
     counts = get_game(tournament.game).player_counts
     ctx = {
         **data,
+        "live_every": LIVE_EVERY_MS,
         "game_name": get_game(tournament.game).name,
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
         "candidates": selectors.players_not_entered(tournament),
@@ -247,6 +254,16 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
 @require_GET
 def tournament_page(request, actor, tournament_id: int):
     return _dashboard(request, actor, _tournament(actor, tournament_id))
+
+
+@director_required
+@require_GET
+def tournament_live(request, actor, tournament_id: int):
+    """The dashboard's live parts (disputes, tables, standings) for ``static/js/live.js``; 304
+    while no deal has changed (see ``views.public`` for why it polls)."""
+    tournament = _tournament(actor, tournament_id)
+    return live_answer(request, selectors.tournament_version(tournament),
+                       lambda: render(request, "director/_live.html", _dashboard_data(tournament)))
 
 
 @director_required

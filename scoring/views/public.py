@@ -1,23 +1,53 @@
-"""Public pages: the home page and the rules calculator."""
+"""Public pages: the home page, the rules calculator, and a public tournament's pages —
+standings, payouts, a player's deals (with a chart), a table's deals (tiles, replay).
+
+Only public tournaments that have started are shown; a private or draft tournament, an unknown
+slug, and another tournament's player or table ids all answer the same 404.
+
+Live updates are polled, not pushed: ``static/js/live.js`` asks a small fragment endpoint
+every few seconds with ``If-None-Match`` and gets a 304 (one cheap query) while nothing has
+changed. Server-sent events or a long poll would hold a gunicorn sync worker for as long as
+each viewer keeps the page open, so a room of phones would starve the scorers; a short
+request per viewer every few seconds never does, and survives dropped connections and
+proxies without any special handling.
+"""
 
 from __future__ import annotations
 
 import json
+from functools import wraps
 
+from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
 
 import games
 from games.samples import SAMPLES
 
 from .. import selectors
+from ..charts import step_chart
+from ..errors import NotFound, ValidationFailed
 from ..forms import DealForm
-from ..presentation import describe_result
+from ..models import DEFAULT_TIE_BREAKS
+from ..presentation import describe_deal, describe_result
 from ..records import round_build_record
+from ..tile_art import read_tile, tile_id
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)
+
+#: How often a live page asks for news, in milliseconds (live.js backs off from there when
+#: the connection fails).
+LIVE_EVERY_MS = 4000
+
+#: The standings' keys in words (``models.TIE_BREAKS``), for the pages.
+TIE_BREAK_WORDS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
+                   "average_place": gettext_lazy("average place"), "head_to_head": gettext_lazy("head-to-head"),
+                   "deals": gettext_lazy("deals played")}
+
 
 def home(request):
     return render(request, "public/home.html", {
@@ -100,3 +130,143 @@ def calculator(request):
         "result_json": json.dumps(result, indent=1, ensure_ascii=False) if result else "",
     }, status=200 if not parse_error and not build_problem and not (form and form.errors)
        and (result is None or result.get("ok")) else 400)
+
+
+# ---------------------------------------------------------------------------------------------
+# A public tournament's pages
+
+def public_view(view):
+    """GET only; the tournament from the slug (NotFound, for anything not shown → 404)."""
+
+    @wraps(view)
+    @require_GET
+    def wrapped(request, slug, *args, **kwargs):
+        try:
+            return view(request, selectors.public_tournament(slug), *args, **kwargs)
+        except NotFound as e:
+            raise Http404(e.message) from None
+
+    return wrapped
+
+
+def live_answer(request, version: str, make):
+    """The fragment ``make()`` renders, or 304 when the client's ETag still matches
+    ``version``. ``no-cache``: a cache may keep it but must ask again every time."""
+    tag = f'"{version}"'
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = make()
+    response["ETag"] = tag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _standings_context(tournament) -> dict:
+    keys = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
+    return {"tournament": tournament, "standings": selectors.standings_for(tournament),
+            "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_WORDS[k] for k in keys],
+            "places": list(range(1, selectors.place_count(tournament) + 1))}
+
+
+@public_view
+def tournament_page(request, tournament):
+    tables = selectors.public_tables(tournament)
+    return render(request, "public/tournament.html", {
+        **_standings_context(tournament), "game": games.get_game(tournament.game), "tables": tables,
+        "live_every": LIVE_EVERY_MS,
+    })
+
+
+@public_view
+def tournament_live(request, tournament):
+    return live_answer(request, selectors.tournament_version(tournament),
+                       lambda: render(request, "public/_standings_live.html", _standings_context(tournament)))
+
+
+@public_view
+def payouts_page(request, tournament):
+    raw = request.GET.get("session")
+    session = None
+    sessions = list(tournament.sessions.values_list("number", flat=True))
+    if raw:
+        if not raw.isdigit() or int(raw) not in sessions:
+            raise Http404(_("No such session."))
+        session = int(raw)
+    try:
+        payouts = selectors.payouts_for(tournament, session=session)
+    except (NotFound, ValidationFailed):
+        raise Http404(_("No such session.")) from None
+    return render(request, "public/payouts.html", {"tournament": tournament, "payouts": payouts,
+                                                   "sessions": sessions, "session": session})
+
+
+@public_view
+def player_page(request, tournament, player_id: int):
+    try:
+        entry = selectors.public_entry(tournament, player_id)
+    except NotFound as e:
+        raise Http404(e.message) from None
+    data = selectors.player_deals(tournament, entry)
+    name = entry.player.name
+    totals = [d["total"] for d in data["deals"]]
+    chart = step_chart(
+        totals, chart_id="net-chart",
+        title=_("Cumulative net of %(name)s") % {"name": name},
+        desc=(_("%(name)s's running net over %(count)s deals: %(total)s after the last one, "
+                "lowest %(low)s, highest %(high)s.")
+              % {"name": name, "count": len(totals), "total": data["total"],
+                 "low": min([0, *totals]), "high": max([0, *totals])}),
+        x_label=_("Deals"), y_label=_("Net"))
+    return render(request, "public/player.html", {
+        "tournament": tournament, "entry": entry, "name": name, "deals": data["deals"], "total": data["total"],
+        # Built and escaped by scoring.charts (every text in it goes through html.escape).
+        "chart": mark_safe(chart),  # noqa: S308
+    })
+
+
+#: What the record fields holding tiles are called on the table page (ROUND_RECORD.md).
+TILE_FIELD_WORDS = {"unplayed_tiles": gettext_lazy("Tiles not played face up"),
+                    "left_in_hand": gettext_lazy("Kept in hand"), "hands": gettext_lazy("Hands"),
+                    "groups": gettext_lazy("Groups"), "declared": gettext_lazy("Declared bull")}
+
+
+def _drawn(text: str) -> dict:
+    """A tile for the pages: its text and the id of its symbol in ``{% tile_sprite %}`` (each
+    tile is drawn once per page and used by reference: a long table stays light)."""
+    return {"text": text, "ref": tile_id(read_tile(text))}
+
+
+def _table_context(tournament, table) -> dict:
+    data = selectors.public_table_deals(tournament, table)
+    for d in data["deals"]:
+        for group in d["tiles"]:
+            group["seats"] = [[[_drawn(t) for t in g] for g in seat] for seat in group["seats"]]
+        if d["replay"]:
+            for t in d["replay"]["line"]:
+                t["drawn"] = _drawn(t["tile"])
+        d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+        names = [p["name"] for p in d["players"]]
+        for group in d["tiles"]:
+            group["label"] = TILE_FIELD_WORDS.get(group["field"], group["field"].replace("_", " "))
+            group["rows"] = list(zip(names, group["seats"]))
+    return {"tournament": tournament, "table": table, **data}
+
+
+@public_view
+def table_page(request, tournament, table_id: int):
+    try:
+        table = selectors.public_table(tournament, table_id)
+    except NotFound as e:
+        raise Http404(e.message) from None
+    return render(request, "public/table.html", {**_table_context(tournament, table), "live_every": LIVE_EVERY_MS})
+
+
+@public_view
+def table_live(request, tournament, table_id: int):
+    try:
+        table = selectors.public_table(tournament, table_id)
+    except NotFound as e:
+        raise Http404(e.message) from None
+    return live_answer(request, selectors.table_version(table),
+                       lambda: render(request, "public/_table_live.html", _table_context(tournament, table)))

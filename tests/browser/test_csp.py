@@ -94,6 +94,25 @@ def test_public_pages(live_server, watched):
     seen.assert_none(page)
 
 
+def test_a_public_tournaments_pages_chart_and_replay(live_server, watched, ding_niu):
+    from scoring import services
+
+    from ..scoring.bodies import DING_NIU_FULL_LOG
+
+    services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
+    page, seen = watched("phone")
+    slug = ding_niu.tournament.slug
+    for path in (f"/t/{slug}/", f"/t/{slug}/payouts/", f"/t/{slug}/players/{ding_niu.entries[0].player_id}/",
+                 f"/t/{slug}/tables/{ding_niu.table.pk}/"):
+        page.goto(live_server.url + path)
+    # the replay's buttons (replay.js) and the chart's colours (site.css, classes only)
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("[data-replay-status]")).to_have_text("Before the lead")
+    page.goto(f"{live_server.url}/t/{slug}/players/{ding_niu.entries[0].player_id}/")
+    assert page.locator("svg.chart .chart-line").evaluate("el => getComputedStyle(el).stroke") == "rgb(164, 22, 26)"
+    seen.assert_none(page)
+
+
 def test_the_scorer_page_and_its_level_switch(live_server, watched, make_setup):
     s = make_setup("jie_long")
     page, seen = watched("phone")

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import services
 
-from .bodies import JIE_LONG
+from .bodies import DING_NIU_FULL_LOG, JIE_LONG
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +25,13 @@ SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
 #: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit.
 DASHBOARD = 16
+#: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
+STANDINGS_PAGE = 3
+#: Tournament + table + seats + deals (with their current revisions).
+TABLE_PAGE = 4
+#: Tournament + the deals' count and latest change.
+LIVE_NOT_MODIFIED = 2
+
 
 
 def test_recording_a_deal(jie_long, django_assert_num_queries):
@@ -142,3 +149,36 @@ def test_head_to_head_costs_two_queries_whatever_the_deals(make_setup, django_as
         rows = selectors.standings_for(s.tournament)
     # Everyone played every deal; at one table of four, head-to-head is the net itself.
     assert [r["head_to_head"] for r in rows] == [58 * deals, 18 * deals, -6 * deals, -70 * deals]
+
+
+def _grow(setup, body, count):
+    for _ in range(count):
+        services.round_record(actor=setup.scorer_actor, table=setup.table, body=body)
+
+
+def test_the_standings_page_costs_the_same_whatever_the_deals(client, jie_long, django_assert_num_queries):
+    url = f"/t/{jie_long.tournament.slug}/"
+    _grow(jie_long, JIE_LONG, 1)
+    with django_assert_num_queries(STANDINGS_PAGE):
+        assert client.get(url).status_code == 200
+    _grow(jie_long, JIE_LONG, 8)
+    with django_assert_num_queries(STANDINGS_PAGE):
+        assert client.get(url).status_code == 200
+
+
+def test_a_table_page_costs_the_same_whatever_the_deals(client, ding_niu, django_assert_num_queries):
+    url = f"/t/{ding_niu.tournament.slug}/tables/{ding_niu.table.pk}/"
+    _grow(ding_niu, DING_NIU_FULL_LOG, 1)
+    with django_assert_num_queries(TABLE_PAGE):
+        assert client.get(url).status_code == 200
+    _grow(ding_niu, DING_NIU_FULL_LOG, 6)
+    with django_assert_num_queries(TABLE_PAGE):
+        assert client.get(url).status_code == 200
+
+
+def test_an_unchanged_live_fragment_costs_two_queries(client, jie_long, django_assert_num_queries):
+    url = f"/t/{jie_long.tournament.slug}/live/"
+    _grow(jie_long, JIE_LONG, 3)
+    tag = client.get(url)["ETag"]
+    with django_assert_num_queries(LIVE_NOT_MODIFIED):
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
