@@ -23,8 +23,9 @@ RECORD_OVER_HTTP = 12
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
-#: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit.
-DASHBOARD = 16
+#: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit,
+#: the deals a finish leaves unsettled (while running).
+DASHBOARD = 17
 
 
 def test_recording_a_deal(jie_long, django_assert_num_queries):
