@@ -16,11 +16,20 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-# A working site with the demo tournament at http://127.0.0.1:8000
+# A working site with the demo tournament at http://127.0.0.1:8000. On the club's local network
+# (phones scanning the tables' QR codes): `make run HOST=0.0.0.0` — any host name is then
+# accepted unless ALLOWED_HOSTS names the computer's address (e.g. ALLOWED_HOSTS=192.168.1.20).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+ifneq ($(HOST),127.0.0.1)
+ALLOWED_HOSTS ?= *
+export ALLOWED_HOSTS
+endif
+
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py load_demo
-	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The whole test suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
 test: install

@@ -19,6 +19,8 @@ import re
 import unicodedata
 from typing import Any
 
+from django.utils.translation import gettext
+
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 
@@ -465,9 +467,16 @@ class DealForm:
                 out.append(self._input_field(inp, inp.name))
         return out
 
+    def _banker_seat(self) -> int | None:
+        """The seat chosen as banker, in games that have one (the catalog says which)."""
+        if not self.spec.has_banker:
+            return None
+        return _seat_value(self.values.get("banker", ""), self.n)
+
     def seat_rows(self) -> list[dict]:
         seat_inputs = [inp for inp in self.entry.inputs if inp.per_seat]
-        return [{"position": i, "name": name,
+        banker = self._banker_seat()
+        return [{"position": i, "name": name, "role": gettext("banker") if i == banker else "",
                  "fields": [self._input_field(inp, f"{inp.name}_{i}") for inp in seat_inputs]}
                 for i, name in enumerate(self.names)]
 

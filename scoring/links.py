@@ -4,6 +4,8 @@ known, right after the link is made: tokens are stored hashed)."""
 from __future__ import annotations
 
 import io
+import ipaddress
+from urllib.parse import urlsplit
 
 import segno
 from django.urls import reverse
@@ -24,3 +26,15 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=scale, xmldecl=False, svgns=True, border=2)
     return out.getvalue().decode("utf-8")
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this computer only (localhost, 127.x, ::1): a phone at a table
+    cannot open it, so its QR code is no use there."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

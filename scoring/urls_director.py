@@ -20,6 +20,8 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/start/", director.tournament_start, name="director-tournament-start"),
     path("tournaments/<int:tournament_id>/finish/", director.tournament_finish, name="director-tournament-finish"),
     path("tournaments/<int:tournament_id>/sessions/new/", director.session_seat, name="director-session-seat"),
+    path("tournaments/<int:tournament_id>/sessions/<int:number>/sheet/", director.session_sheet,
+         name="director-session-sheet"),
     path("tournaments/<int:tournament_id>/tables/new/", director.table_create, name="director-table-create"),
     path("tables/<int:table_id>/", director.table_page, name="director-table"),
     path("tables/<int:table_id>/link/", director.table_link, name="director-table-link"),

@@ -473,7 +473,7 @@ class VoidInputSerializer(InputSerializer):
 
 
 class DisputeInputSerializer(InputSerializer):
-    message = TextField(max_length=MAX_NOTE, required=False, allow_blank=True)
+    message = TextField(max_length=MAX_NOTE, help_text="What is wrong with the deal (required).")
 
 
 class ResolveInputSerializer(InputSerializer):
@@ -508,6 +508,16 @@ class RoundBodySerializer(OpenInputSerializer):
     banker = SeatField(required=False, allow_null=True,
                        help_text="Tau Ngau: the banker's seat position (default: the previous deal's next_banker).")
     entered_by = SeatField(required=False, allow_null=True, help_text="The seat position of the player entering it.")
+
+
+class RoundCreateSerializer(RoundBodySerializer):
+    """A new deal, optionally naming the deal number it records."""
+
+    number = StrictIntegerField(required=False, min_value=1, max_value=MAX_INT32,
+                                help_text="The deal number the sender is recording (the table's next one). "
+                                          "If another device recorded that number meanwhile, the deal is refused "
+                                          "(409, code `deal_number_taken`) instead of being recorded as the next "
+                                          "one. Leave it out to record the next deal, whatever its number.")
 
 
 class RoundCorrectionSerializer(RoundBodySerializer):

@@ -262,7 +262,9 @@ class TournamentFinishView(ApiView):
     @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)", request=None,
                    responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
-        t = services.tournament_finish(actor=self.actor, tournament=self.tournament(pk))
+        # The API has no body here (yet): a client that finishes says so on purpose, open disputes
+        # included, as before. The director's page asks explicitly (views/director.py).
+        t = services.tournament_finish(actor=self.actor, tournament=self.tournament(pk), disputes_stay=True)
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -353,8 +355,10 @@ class TableRoundsView(ApiView):
     @extend_schema(
         operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
             " Send an `Idempotency-Key` header to make retries safe: the same key and body return the first "
-            "answer; the same key with another body is refused (422). Keys are kept at least 24 hours."),
-        request=s.RoundBodySerializer, examples=[ROUND_EXAMPLE],
+            "answer; the same key with another body is refused (422). Keys are kept at least 24 hours. "
+            "The key is checked first: a retry of a deal already recorded gets its stored answer even when it "
+            "names its `number`."),
+        request=s.RoundCreateSerializer, examples=[ROUND_EXAMPLE],
         parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
                                                          "maxLength": services.MAX_IDEMPOTENCY_KEY,
                                                          "pattern": s.ecma(s.NON_BLANK)},
@@ -471,7 +475,7 @@ class RoundDisputeView(ApiView):
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(s.DisputeInputSerializer)
-        return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data.get("message", "")))
+        return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data["message"]))
 
 
 class RoundResolveView(ApiView):

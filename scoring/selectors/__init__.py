@@ -19,7 +19,8 @@ from .standings import (counted_rounds_filter, counts_round, head_to_head, place
 from .tables import (round_defaults, table_by_scorer_token, table_detail, table_get, table_list, table_running_totals,
                      table_seats)
 from .tournaments import (entry_list, players_not_entered, tournament_by_slug, tournament_get,
-                          tournament_list_for_club, tournament_list_for_director, tournament_list_for_home)
+                          tournament_list_for_club, tournament_list_for_director, tournament_list_for_home,
+                          tournament_unsettled_deals)
 
 __all__ = [
     "ChainReport", "audit_chunk_findings", "audit_detail", "audit_finding_counts", "audit_get", "audit_latest",
@@ -39,6 +40,6 @@ __all__ = [
     "tournament_totals",
     "round_defaults", "table_by_scorer_token", "table_detail", "table_get", "table_list", "table_running_totals",
     "table_seats",
-    "entry_list", "players_not_entered", "tournament_by_slug", "tournament_get", "tournament_list_for_club",
+    "entry_list", "players_not_entered", "tournament_by_slug", "tournament_get", "tournament_unsettled_deals", "tournament_list_for_club",
     "tournament_list_for_director", "tournament_list_for_home",
 ]

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from ..errors import NotFound
-from ..models import Club, Entry, Player, Tournament
+from ..models import Club, Entry, Player, Round, Tournament
 
 
 def tournament_get(tournament_id: Any) -> Tournament:
@@ -54,3 +54,15 @@ def entry_list(tournament: Tournament) -> QuerySet[Entry]:
 def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
     """The club's players not yet entered in the tournament, by name."""
     return Player.objects.filter(club=tournament.club_id).exclude(entries__tournament=tournament).order_by("name")
+
+
+def tournament_unsettled_deals(tournament: Tournament) -> list[dict]:
+    """The deals a finish leaves as they are: unconfirmed (``recorded``) and disputed ones, not
+    voided — ``id, table, table_name, number, status, disputed``, by table and number."""
+    rows = (Round.objects.filter(table__session__tournament=tournament)
+            .exclude(status=Round.Status.VOIDED)
+            .filter(Q(status=Round.Status.RECORDED) | Q(disputed=True))
+            .order_by("table__session__number", "table__name", "number")
+            .values("id", "table", "table__name", "number", "status", "disputed"))
+    return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "number": r["number"],
+             "status": r["status"], "disputed": r["disputed"]} for r in rows]

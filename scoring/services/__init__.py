@@ -21,7 +21,8 @@ from .idempotency import (IDEMPOTENCY_KEY_TTL, MAX_IDEMPOTENCY_KEY, IdempotentOu
 from .rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
 from .seating import SeatedSession, session_seat
 from .standings import standings_check_running, standings_refresh
-from .tables import new_scorer_token, session_create, table_create, table_scorer_token_rotate
+from .tables import (new_scorer_token, session_create, session_scorer_tokens_rotate, table_create,
+                     table_scorer_token_rotate)
 from .tournaments import (entry_create, tournament_create, tournament_finish, tournament_start,
                           tournament_tie_breaks_check, tournament_update, tournament_variant_check)
 
@@ -36,7 +37,7 @@ __all__ = [
     "round_confirm", "round_correct", "round_dispute", "round_dispute_resolve", "round_record", "round_void",
     "SeatedSession", "session_seat",
     "standings_check_running", "standings_refresh",
-    "new_scorer_token", "session_create", "table_create", "table_scorer_token_rotate",
+    "new_scorer_token", "session_create", "session_scorer_tokens_rotate", "table_create", "table_scorer_token_rotate",
     "entry_create", "tournament_create", "tournament_finish", "tournament_start", "tournament_tie_breaks_check",
     "tournament_update", "tournament_variant_check",
 ]

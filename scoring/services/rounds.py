@@ -11,12 +11,14 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import games
 
 from ..actors import Actor, require_director_of, require_table_access
 from ..chain import revision_hash
-from ..errors import NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from ..errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from ..inputs import MAX_INT32
 from ..models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 from ..records import RoundPreview, is_seat
 from ..selectors.rounds import table_round_preview
@@ -63,7 +65,7 @@ def _lock_table(table: Table) -> list[Seat]:
         raise NotFound("No such table.")
     table.session.tournament.status = rows[0][0]
     seats = []
-    for _, seat_id, position, entry_id, player_id, name in rows:
+    for _status, seat_id, position, entry_id, player_id, name in rows:
         if seat_id is None:
             continue  # a table without seats: nothing to join
         seat = Seat(id=seat_id, table=table, position=position, entry_id=entry_id)
@@ -109,16 +111,37 @@ def round_record(*, actor: Actor, table: Table, body: Any) -> Round:
     club while running."""
     require_table_access(actor, table)
     with transaction.atomic():
-        rnd, _ = record_locked(actor=actor, table=table, body=body)
+        rnd, _seats = record_locked(actor=actor, table=table, body=body)
     return rnd
 
 
+def _expected_number(body: Any) -> tuple[Any, int | None]:
+    """The body without its optional ``number`` (the deal the sender believes it records), and
+    that number (None when absent). The number is not part of the deal: it is never stored."""
+    if not isinstance(body, dict) or "number" not in body:
+        return body, None
+    number = body["number"]
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_INT32:
+        raise ValidationFailed(_("number is the deal number being recorded (1, 2, ...)."), path="number",
+                               code="bad_type")
+    return {k: v for k, v in body.items() if k != "number"}, number
+
+
 def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list[Seat]]:
-    """``round_record`` inside the caller's transaction; also returns the seats it read."""
+    """``round_record`` inside the caller's transaction; also returns the seats it read.
+
+    A body naming its ``number`` is recorded only as that deal: two phones on one table both
+    showing "Deal 4" must not record the same hands as deals 4 and 5 (Conflict
+    ``deal_number_taken``). Checked under the table lock, against the number computed there."""
+    body, expected = _expected_number(body)
     seats = _lock_table(table)
     tournament = table.session.tournament
     require_running(tournament, fresh=False)
     defaults = round_defaults(table)
+    if expected is not None and expected != defaults["number"]:
+        raise Conflict(_("Deal %(number)s was already recorded at this table (from another phone?); the next deal "
+                         "is %(next)s.") % {"number": expected, "next": defaults["number"]},
+                       path="number", code="deal_number_taken")
     preview = _evaluated_or_raise(table_round_preview(table=table, body=body, seats=seats, defaults=defaults))
     rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED)
     _apply_preview(rnd, preview)
@@ -234,14 +257,17 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
 
 
 def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
-    """Flag a deal for the referee (scorer of its table or director)."""
+    """Flag a deal for the referee (scorer of its table or director). The message is required:
+    the referee arrives knowing what to look at."""
     require_table_access(actor, round.table)
-    message = optional_text(message, "message", "The message", max_length=MAX_NOTE)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_dispute", round=rnd, tournament=tournament, actor=actor, fresh=False)
+        if not isinstance(message, str) or not message.strip():
+            raise ValidationFailed(_("Say what is wrong with the deal."), path="message", code="required")
+        message = optional_text(message, "message", "The message", max_length=MAX_NOTE)
         rnd.disputed = True
-        rnd.dispute_message = message or "Call the referee."
+        rnd.dispute_message = message
         rnd.disputed_at = timezone.now()
         rnd.save()
         action_log(actor, ActionLog.Action.ROUND_DISPUTE, rnd, tournament=tournament,

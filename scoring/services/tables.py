@@ -121,3 +121,22 @@ def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
         action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament)
     table.refresh_from_db()
     return token
+
+
+def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tuple[Table, str]]:
+    """New scorer links for every table of ``session`` (a sheet printed again: links are stored
+    hashed, so a lost sheet can only be replaced, never shown again). The old links stop working
+    at once. Returns ``(table, plain_token)`` by table name; one log row per table, as for one."""
+    tournament = session.tournament
+    require_director_of(actor, tournament.club)
+    require_not_finished(tournament)
+    out = []
+    with transaction.atomic():
+        for table in Table.objects.select_for_update().filter(session=session).order_by("name"):
+            token, token_hash = new_scorer_token()
+            table.scorer_token_hash, table.scorer_token_created_at = token_hash, timezone.now()
+            table.save(update_fields=["scorer_token_hash", "scorer_token_created_at"])
+            action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament,
+                       data={"session": session.number, "sheet": True})
+            out.append((table, token))
+    return out

@@ -8,12 +8,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import ngettext
 
 import games
 
 from ..actors import Actor, require_director_of
 from ..errors import Conflict, ValidationFailed, problem
-from ..models import DEFAULT_TIE_BREAKS, TIE_BREAKS, ActionLog, Club, Entry, Player, Standing, Tournament
+from ..models import (DEFAULT_TIE_BREAKS, TIE_BREAKS, ActionLog, Club, Entry, Player, Round, Standing,
+                      Tournament)
 from .common import action_log, enqueue_on_commit, require_text, unique_slug
 from .lifecycle import TOURNAMENT_MOVES, require_not_finished
 from .standings import standings_recompute
@@ -158,8 +160,21 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
     return _tournament_move(actor=actor, tournament=tournament, action="tournament_start")
 
 
-def tournament_finish(*, actor: Actor, tournament: Tournament) -> Tournament:
-    """running → finished (read-only from then on). Standings are refreshed on commit."""
+def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bool = False) -> Tournament:
+    """running → finished (read-only from then on). Standings are refreshed on commit.
+
+    With disputes open the director must say so (``disputes_stay``): a finished tournament can
+    no longer settle them, so finishing over them is a choice, never an accident."""
+    require_director_of(actor, tournament.club)
+    if not disputes_stay:
+        open_disputes = (Round.objects.filter(table__session__tournament=tournament, disputed=True)
+                         .exclude(status=Round.Status.VOIDED).count())
+        if open_disputes:
+            raise ValidationFailed(
+                ngettext("%(count)d dispute is open: settle it first, or finish anyway and leave it as it is.",
+                         "%(count)d disputes are open: settle them first, or finish anyway and leave them as "
+                         "they are.", open_disputes) % {"count": open_disputes},
+                path="disputes_stay", code="open_disputes")
     return _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
 
 

@@ -26,6 +26,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import games
@@ -237,6 +238,11 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "seat_errors": {},
     }
     ctx["audit"] = _audit_panel(tournament)
+    if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
+        unsettled = selectors.tournament_unsettled_deals(tournament)
+        ctx["unsettled"] = unsettled
+        ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
+        ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
     ctx.update(extra)
     ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
     # Smaller tables only where the game allows more than one table size.
@@ -314,8 +320,10 @@ def tournament_start(request, actor, tournament_id: int):
 @director_required
 @require_POST
 def tournament_finish(request, actor, tournament_id: int):
-    return _status_change(request, actor, tournament_id, services.tournament_finish,
-                          "The tournament is finished and read-only.")
+    disputes_stay = request.POST.get("disputes_stay") == "on"
+    return _status_change(request, actor, tournament_id,
+                          lambda **kw: services.tournament_finish(**kw, disputes_stay=disputes_stay),
+                          gettext("The tournament is finished and read-only."))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -328,7 +336,7 @@ def _link_page(request, table, *, token: str | None = None, notice: str = "", st
            "notice": notice}
     if token:
         url = links.scorer_url(token, request)
-        ctx.update(url=url, qr=links.qr_svg(url, scale=6))
+        ctx.update(url=url, qr=links.qr_svg(url, scale=6), loopback=links.is_loopback(url))
     response = render(request, "director/table_link.html", ctx, status=status)
     response["Cache-Control"] = "no-store"
     return response
@@ -469,7 +477,37 @@ def session_seat(request, actor, tournament_id: int):
         "seed": seated.seed, "table_size": seated.table_size,
         "method": dict(SEATING_METHODS).get(seated.method, seated.method),
         "leftovers": dict(SEATING_LEFTOVERS).get(seated.leftovers, seated.leftovers),
+        "loopback": any(links.is_loopback(t["url"]) for t in tables),
     })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def session_sheet(request, actor, tournament_id: int, number: int):
+    """A session's sheet printed again. Links are stored hashed and cannot be shown twice, so
+    the sheet needs new links for all its tables: GET asks (the old cards stop working), POST
+    makes them and answers with the sheet, once (``Cache-Control: no-store``)."""
+    tournament = _tournament(actor, tournament_id)
+    session = tournament.sessions.filter(number=number).first()
+    if session is None:
+        raise Http404
+    if request.method == "GET":
+        return render(request, "director/session_reprint.html", {"tournament": tournament, "session": session})
+    try:
+        made = services.session_scorer_tokens_rotate(actor=actor, session=session)
+    except DomainError as e:
+        messages.error(request, e.message)
+        return redirect("director-tournament", tournament.pk)
+    seats = {t.pk: [s.entry for s in selectors.table_seats(t)] for t, _token in made}
+    tables = []
+    for table, token in made:
+        url = links.scorer_url(token, request)
+        tables.append({"table": table, "seats": seats[table.pk], "url": url, "qr": links.qr_svg(url, scale=5)})
+    response = render(request, "director/session_sheet.html", {
+        "tournament": tournament, "session": session, "tables": tables, "reprint": True,
+        "loopback": any(links.is_loopback(t["url"]) for t in tables)})
     response["Cache-Control"] = "no-store"
     return response
 

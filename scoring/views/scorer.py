@@ -1,9 +1,10 @@
 """The scorer's pages: one table's private link ``/s/<token>/``.
 
 Thin views: read the form (``scoring.forms``), authorise through the link (the token resolves
-one table; rotated or unknown → a 404 page), call a service or selector, render. Writes answer
-with a redirect (Post/Redirect/Get); a refused write re-renders the filled form with the errors
-at their inputs, and nothing is stored.
+one table; rotated or unknown → a 404 page), call a service or selector, render. The deal form
+is posted by the page's script (static/js/deal-drafts.js: a draft kept on the phone, fetch,
+retries with one Idempotency-Key) and answered in JSON; without JavaScript every POST answers
+with a redirect (Post/Redirect/Get), a refusal or preview shown by the GET that follows.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import uuid
 from functools import wraps
 
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import selectors, services, throttling
@@ -29,7 +33,16 @@ from .login import limited_page
 RECENT_DEALS = 10
 
 
+def _wants_json(request) -> bool:
+    """The page's own script (static/js/deal-drafts.js) posts with fetch and reads JSON."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
 def _invalid_link(request):
+    if _wants_json(request):
+        # The draft stays on the phone; the page says the link was replaced (deal-drafts.js).
+        return JsonResponse({"status": "link_invalid", "message": gettext(
+            "This link was replaced by the director; ask for the new one — your deal is kept.")}, status=404)
     return render(request, "scorer/invalid.html", status=404)
 
 
@@ -80,7 +93,7 @@ def preview_context(preview, game: str) -> dict:
 
 
 def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), round_errors=None,
-          status=200):
+          status=200, saved=None):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     seats = selectors.table_seats(table)
@@ -100,6 +113,8 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "totals": selectors.table_running_totals(table, seats=seats),
         "next": defaults,
         "deals": deals,
+        # The deal just saved, shown above the next deal's form (?saved=<number>).
+        "saved": next((d for d in deals if d["number"] == saved), None) if saved else None,
         "form": form.context(),
         "preview": preview_context(preview, tournament.game),
         "idem_key": idem_key or uuid.uuid4().hex,
@@ -107,6 +122,28 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "round_errors": round_errors or {},
         "page_url": reverse("scorer-table", args=[token]),
     }, status=status)
+
+
+def _positive_int(raw) -> int | None:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None
+
+
+#: The session key of a refused or previewed form of the no-JavaScript path, shown by the GET
+#: that follows (Post/Redirect/Get: Back and reload never post the form again).
+def _stash_key(table) -> str:
+    return f"scorer-form:{table.pk}"
+
+
+def _json(status_word: str, http_status: int, **data) -> JsonResponse:
+    return JsonResponse({"status": status_word, **data}, status=http_status)
+
+
+def _form_errors(form) -> dict:
+    return {"errors": form.errors, "section_errors": form.section_errors()}
 
 
 @never_cache
@@ -117,45 +154,138 @@ def table_page(request, token: str):
     if table is None:
         return _invalid_link(request)
     if request.method == "GET":
-        return _page(request, table, token)
-    tournament = table.session.tournament
-    writable, notice = _state(tournament)
-    form = _deal_form(table, data=request.POST)
-    key = (request.POST.get("idem_key") or "").strip()
-    if not writable:
-        return _page(request, table, token, form=form, idem_key=key, problems=[notice], status=409)
+        stash = request.session.pop(_stash_key(table), None)
+        if stash:
+            return _stashed_page(request, table, token, stash)
+        return _page(request, table, token, saved=_positive_int(request.GET.get("saved")))
+    if _wants_json(request):
+        return _post_json(request, table, token)
+    return _post_form(request, table, token)
+
+
+def _stashed_page(request, table, token, stash: dict):
+    """The page after a refused or previewed POST without JavaScript: the form as it was sent,
+    previewed again (a preview stores nothing), with the refusal's messages."""
+    form = _deal_form(table, data=stash.get("data") or {})
+    key = stash.get("key") or None
+    problems = stash.get("problems") or []
     body = form.body()
     if body is None:
-        return _page(request, table, token, form=form, idem_key=key, status=400)
+        return _page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
+    preview = selectors.table_round_preview(table=table, body=body)
+    if not preview.ok:
+        form.add_service_errors(preview.errors)
+    return _page(request, table, token, form=form, idem_key=key, problems=problems,
+                 preview=preview if stash.get("action") == "preview" else None)
+
+
+def _post_form(request, table, token):
+    """The no-JavaScript path: every answer is a redirect (a refusal or a preview is stashed in
+    the session and shown by the GET)."""
+    key = (request.POST.get("idem_key") or "").strip()
+    data = {k: request.POST.get(k, "") for k in request.POST if k not in ("csrfmiddlewaretoken", "action")}
     action = request.POST.get("action", "preview")
-    if action != "submit":
+    page_url = reverse("scorer-table", args=[token])
+
+    def again(problems=()):
+        request.session[_stash_key(table)] = {"data": data, "key": key, "action": action, "problems": list(problems)}
+        return redirect(page_url + "#result")
+
+    writable, notice = _state(table.session.tournament)
+    if not writable:
+        return again([notice])
+    form = _deal_form(table, data=request.POST)
+    body = form.body()
+    if body is None or action != "submit":
+        return again()
+    if not key:
+        return again([gettext("This form is out of date: check it and submit again.")])
+    number = _positive_int(request.POST.get("number"))
+    try:
+        outcome = _record(request, table, body, key, number)
+    except ValidationFailed:
+        return again()
+    except IdempotencyKeyReused:
+        key = uuid.uuid4().hex
+        return again([gettext("This form had already recorded a deal (see the list below). If this is another "
+                              "deal, check it and submit again.")])
+    except DomainError as e:  # a deal number taken meanwhile: the page now shows the next one
+        return again([e.message])
+    _saved_message(request, outcome)
+    return redirect(page_url + f"?saved={outcome.body.get('number')}#saved")
+
+
+def _record(request, table, body, key, number):
+    if number is not None:
+        body = {**body, "number": number}
+    actor = actor_from_request(request, table=table)
+    throttling.hit(request, "round-create", str(table.pk))
+    return services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+
+
+def _saved_message(request, outcome) -> None:
+    number = outcome.body.get("number")
+    if outcome.replayed:
+        messages.info(request, gettext("Deal %(number)s was already recorded from this form; it was not recorded "
+                                       "twice.") % {"number": number})
+    else:
+        messages.success(request, gettext("Deal %(number)s recorded.") % {"number": number})
+
+
+def _post_json(request, table, token):
+    """The page's script (deal-drafts.js): preview or submit, answered in JSON. The draft stays
+    on the phone until the answer says "saved"."""
+    tournament = table.session.tournament
+    writable, notice = _state(tournament)
+    if not writable:
+        return _json("closed", 409, message=notice)
+    form = _deal_form(table, data=request.POST)
+    body = form.body()
+    if body is None:
+        return _json("invalid", 400, **_form_errors(form))
+    if request.POST.get("action") != "submit":
         preview = selectors.table_round_preview(table=table, body=body)
         if not preview.ok:
             form.add_service_errors(preview.errors)
-        return _page(request, table, token, form=form, preview=preview, idem_key=key,
-                     status=200 if preview.ok else 400)
+            return _json("invalid", 400, **_form_errors(form))
+        html = render_to_string("scoring/_preview.html", {"preview": preview_context(preview, tournament.game)},
+                                request=request)
+        return _json("preview", 200, html=html)
+    key = (request.POST.get("idem_key") or "").strip()
+    number = _positive_int(request.POST.get("number"))
     if not key:
-        return _page(request, table, token, form=form, problems=["This form is out of date: check it and submit again."],
-                     status=400)
-    actor = actor_from_request(request, table=table)
-    throttling.hit(request, "round-create", str(table.pk))
+        return _json("error", 400, message=gettext("This form is out of date: reload the page."))
     try:
-        outcome = services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+        outcome = _record(request, table, body, key, number)
     except ValidationFailed as e:
         form.add_service_errors(e.errors)
-        return _page(request, table, token, form=form, idem_key=key, status=400)
+        return _json("invalid", 400, **_form_errors(form))
     except IdempotencyKeyReused:
-        return _page(request, table, token, form=form, status=409, problems=[
-            "This form had already recorded a deal (see the list below). If this is another deal, "
-            "check it and submit again."])
+        return _json("key_reused", 409, message=gettext(
+            "This deal was already recorded from this phone (see the list below) and has been changed since. "
+            "If it is another deal, submit it again."))
     except DomainError as e:
-        return _page(request, table, token, form=form, idem_key=key, problems=[e.message], status=status_of(e))
+        if any(x.get("code") == "deal_number_taken" for x in e.errors):
+            return _taken(request, table, body, number, e)
+        return _json("error", status_of(e), message=e.message)
+    _saved_message(request, outcome)
     number = outcome.body.get("number")
-    if outcome.replayed:
-        messages.info(request, f"Deal {number} was already recorded from this form; it was not recorded twice.")
-    else:
-        messages.success(request, f"Deal {number} recorded.")
-    return redirect(reverse("scorer-table", args=[token]) + "#deals")
+    return _json("saved", outcome.status, number=number, replayed=outcome.replayed,
+                 redirect=reverse("scorer-table", args=[token]) + f"?saved={number}#saved")
+
+
+def _taken(request, table, body, number, error):
+    """409: another device recorded this deal number meanwhile. Both deals side by side, so the
+    scorer can drop their copy or record it, on purpose, as the next deal."""
+    tournament = table.session.tournament
+    seats = selectors.table_seats(table)
+    rows = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS, seats=seats))
+    other = next((d for d in rows if d["number"] == number), None)
+    mine = selectors.table_round_preview(table=table, body=body, seats=seats)
+    html = render_to_string("scorer/_taken.html", {
+        "other": other, "number": number, "next": selectors.round_defaults(table)["number"],
+        "mine": preview_context(mine, tournament.game)}, request=request)
+    return _json("taken", 409, message=error.message, html=html, next=selectors.round_defaults(table)["number"])
 
 
 def _table_and_round(request, token: str, round_id: int):

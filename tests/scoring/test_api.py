@@ -110,7 +110,7 @@ def test_director_builds_a_tournament_and_a_scorer_records_it(director_client, s
         scorer.post(f"/api/v1/tables/{table['id']}/rounds/", JIE_LONG, format="json"),
         c.post(f"/api/v1/tables/{table['id']}/rounds/", JIE_LONG, format="json"),
         c.put(url, {**fix, "reason": "late"}, format="json", HTTP_IF_MATCH='"3"'),
-        c.post(f"{url}dispute/", {}, format="json"),
+        c.post(f"{url}dispute/", {"message": "late"}, format="json"),
         c.post(f"/api/v1/tournaments/{t['id']}/entries/", {"player": players[0]}, format="json"),
         c.post(f"/api/v1/tables/{table['id']}/scorer-token/"),
         c.patch(f"/api/v1/tournaments/{t['id']}/", {"public": True}, format="json"),
@@ -393,11 +393,15 @@ def test_confirming_names_a_seat_from_0_to_5(jie_long, scorer_client_for):
     assert r.status_code == 400 and errors_of(r) == [("confirmed_by", "bad_seat")]
 
 
-def test_dispute_and_resolve_need_no_body(jie_long, scorer_client_for, director_client):
+def test_a_dispute_needs_a_message_and_resolve_needs_no_body(jie_long, scorer_client_for, director_client):
     scorer = scorer_client_for(jie_long.token)
     rnd = scorer.post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG, format="json").json()
     r = scorer.post(f"/api/v1/rounds/{rnd['id']}/dispute/")
-    assert r.status_code == 200 and r.json()["dispute_message"] == "Call the referee."
+    assert r.status_code == 400 and [p for p, _code in errors_of(r)] == ["message"]
+    r = scorer.post(f"/api/v1/rounds/{rnd['id']}/dispute/", {"message": "  "}, format="json")
+    assert r.status_code == 400 and [p for p, _code in errors_of(r)] == ["message"]
+    r = scorer.post(f"/api/v1/rounds/{rnd['id']}/dispute/", {"message": "Bob had 6:6"}, format="json")
+    assert r.status_code == 200 and r.json()["dispute_message"] == "Bob had 6:6"
     assert director_client.post(f"/api/v1/rounds/{rnd['id']}/resolve/").json()["disputed"] is False
     r = director_client.post(f"/api/v1/rounds/{rnd['id']}/void/", {"reason": "x" * 2001}, format="json")
     assert r.status_code == 400 and errors_of(r) == [("reason", "max_length")]

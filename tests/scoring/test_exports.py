@@ -60,7 +60,7 @@ def play(setup, *, finish: bool = False):
     table2, _ = seated.tables[0]
     services.round_record(actor=d, table=table2, body={**first, "entered_by": 0})
     if finish:
-        services.tournament_finish(actor=d, tournament=setup.tournament)
+        services.tournament_finish(actor=d, tournament=setup.tournament, disputes_stay=True)
     return setup.tournament
 
 

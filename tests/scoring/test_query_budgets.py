@@ -23,8 +23,9 @@ RECORD_OVER_HTTP = 12
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
-#: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit.
-DASHBOARD = 16
+#: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit,
+#: the deals a finish leaves unsettled (while running).
+DASHBOARD = 17
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
 STANDINGS_PAGE = 3
 #: Tournament + table + seats + deals (with their current revisions).

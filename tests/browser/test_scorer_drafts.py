@@ -1,0 +1,117 @@
+"""The scorer's deal on flaky wifi, in a real browser at 390×844 (static/js/deal-drafts.js): the
+network cut during Submit, two phones on one link recording the same deal number, a reload
+mid-entry, a link replaced by the director."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services
+from scoring.models import Round
+
+from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VIEWPORT = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def new_phone(browser):
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def link(live_server, token) -> str:
+    return f"{live_server.url}/s/{token}/"
+
+
+def george(page):
+    return seat(page, 3, "George").get_by_label("Points", exact=True)
+
+
+def test_a_cut_network_during_submit_keeps_the_deal_and_saves_it_once(live_server, new_phone, make_setup):
+    s = make_setup("ding_niu")
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    fill_points_deal(phone, s.names, DING_NIU_POINTS, entered_by="1. Adam")
+    phone.context.set_offline(True)
+    phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#draft-status")).to_contain_text("Waiting for the network")
+    expect(phone.locator("#draft-status")).to_contain_text("kept on this phone")
+    assert Round.objects.count() == 0
+    with phone.expect_navigation(timeout=40_000):
+        phone.context.set_offline(False)
+    expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
+    expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
+    assert Round.objects.count() == 1
+    assert phone.evaluate("Object.keys(localStorage).filter(k => k.startsWith('gupai-draft:')).length") == 0
+
+
+def test_two_phones_recording_the_same_deal_number(live_server, new_phone, make_setup):
+    s = make_setup("ding_niu")
+    first, second = new_phone(), new_phone()
+    for page in (first, second):
+        page.goto(link(live_server, s.token))
+        fill_points_deal(page, s.names, DING_NIU_POINTS, entered_by="1. Adam")
+    with first.expect_navigation():
+        first.get_by_role("button", name="Submit", exact=True).click()
+    expect(first.locator("#saved")).to_contain_text("Deal 1 is saved")
+
+    george(second).fill("8")  # not quite the same deal
+    second.get_by_role("button", name="Submit", exact=True).click()
+    taken = second.locator("#taken")
+    expect(taken).to_contain_text("Deal 1 was already recorded from another phone")
+    expect(taken).to_contain_text("Recorded from another phone")
+    expect(taken).to_contain_text("Yours (not saved)")
+    assert Round.objects.count() == 1
+    with second.expect_navigation():
+        taken.get_by_role("button", name="Record mine as deal 2").click()
+    expect(second.locator("#saved")).to_contain_text("Deal 2 is saved")
+    assert list(Round.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert Round.objects.get(number=2).current_revision.body["points"][3] == 8
+
+
+def test_a_reload_mid_entry_keeps_the_draft(live_server, new_phone, make_setup):
+    s = make_setup("ding_niu")
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    fill_points_deal(phone, s.names, DING_NIU_POINTS, entered_by="2. Boris")
+    phone.reload()
+    expect(george(phone)).to_have_value("10")
+    expect(phone.get_by_label("Entered by")).to_have_value("1")
+    expect(phone.locator("#draft-status")).to_contain_text("restored")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Submit", exact=True).click()
+    assert Round.objects.get().entered_by == 1
+
+
+def test_a_replaced_link_keeps_the_draft_and_offers_it_on_the_new_link(live_server, new_phone, make_setup):
+    s = make_setup("ding_niu")
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    fill_points_deal(phone, s.names, DING_NIU_POINTS, entered_by="1. Adam")
+    new_token = services.table_scorer_token_rotate(actor=s.director_actor, table=s.table)
+    phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#draft-status")).to_contain_text("This link was replaced by the director")
+    expect(george(phone)).to_have_value("10")
+    assert Round.objects.count() == 0
+
+    phone.goto(link(live_server, new_token))
+    expect(phone.locator("#draft-status")).to_contain_text("restored")
+    expect(george(phone)).to_have_value("10")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
+    assert Round.objects.count() == 1
