@@ -138,7 +138,7 @@ def test_a_move_log_typed_as_text_is_recorded_at_the_moves_level(client, ding_ni
     rec = next(simulate("ding_niu", deals=1, seed=4, level="moves"))
     data = {"level": "moves", "leader": "2", "suanzhang": "", "entered_by": "0", "idem_key": "mv",
             "action": "preview", "moves": moves_text(rec["moves"])}
-    page = client.post(url(ding_niu), data).content.decode()
+    page = client.post(url(ding_niu), data, follow=True).content.decode()
     assert 'id="preview"' in page
     assert 'data-moves' in page and 'maxlength="1000"' in page
     data["action"] = "submit"
