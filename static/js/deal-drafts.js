@@ -171,7 +171,8 @@
         p.textContent = message;
         box.appendChild(p);
       });
-      field.appendChild(box);
+      // Right under the input, above the tile picker's panel (as the server places them).
+      input.insertAdjacentElement("afterend", box);
       input.setAttribute("aria-describedby", box.id);
     });
     first.scrollIntoView({block: "start"});

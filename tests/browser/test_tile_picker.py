@@ -4,6 +4,8 @@ by taps, a correction that keeps the move log, and the calculator building a dea
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -13,6 +15,7 @@ from scoring import services
 from scoring.models import Round
 
 from .conftest import assert_no_horizontal_scroll
+from .test_scorer_page import press
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,13 +41,9 @@ def ding_niu_record() -> dict:
     return record
 
 
-def press(page, button: str) -> None:
-    with page.expect_navigation():
-        page.get_by_role("button", name=button, exact=True).click()
-
-
 def seat(page, position: int, name: str):
-    return page.get_by_role("group", name=f"{position + 1}. {name}", exact=True)
+    """A seat's fieldset, named by its legend ("1. Bank", followed by a role such as "banker")."""
+    return page.get_by_role("group", name=re.compile(rf"^{position + 1}\. {re.escape(name)}\b"))
 
 
 def move_tile(page, tile: str):
