@@ -203,10 +203,7 @@ def payouts_page(request, tournament):
 
 @public_view
 def player_page(request, tournament, player_id: int):
-    try:
-        entry = selectors.public_entry(tournament, player_id)
-    except NotFound as e:
-        raise Http404(e.message) from None
+    entry = selectors.public_entry(tournament, player_id)  # NotFound: 404 (public_view)
     data = selectors.player_deals(tournament, entry)
     name = entry.player.name
     totals = [d["total"] for d in data["deals"]]
@@ -255,18 +252,12 @@ def _table_context(tournament, table) -> dict:
 
 @public_view
 def table_page(request, tournament, table_id: int):
-    try:
-        table = selectors.public_table(tournament, table_id)
-    except NotFound as e:
-        raise Http404(e.message) from None
+    table = selectors.public_table(tournament, table_id)  # NotFound: 404 (public_view)
     return render(request, "public/table.html", {**_table_context(tournament, table), "live_every": LIVE_EVERY_MS})
 
 
 @public_view
 def table_live(request, tournament, table_id: int):
-    try:
-        table = selectors.public_table(tournament, table_id)
-    except NotFound as e:
-        raise Http404(e.message) from None
+    table = selectors.public_table(tournament, table_id)  # NotFound: 404 (public_view)
     return live_answer(request, selectors.table_version(table),
                        lambda: render(request, "public/_table_live.html", _table_context(tournament, table)))
