@@ -35,9 +35,10 @@ hashes included, apart from ``exported_at``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 import games
@@ -55,6 +56,30 @@ TOURNAMENT_STATUSES = ("draft", "running", "finished")
 ROUND_STATUSES = ("recorded", "confirmed", "voided")
 #: Longest free text of a deal (reasons, dispute messages), as the services allow.
 MAX_NOTE = 2000
+
+#: The keys of each object of a document: an export writes every one, and an import wants every
+#: one and no other (a misspelt key would otherwise be dropped unseen). The API's schema for an
+#: import (``scoring.api.exports``) is built from these.
+KEYS = {
+    "document": ("format", "version", "exported_at", "tournament", "players", "entries", "sessions", "tables",
+                 "rounds"),
+    "tournament": ("name", "game", "variant", "status", "public", "require_confirmation", "chip_value", "currency",
+                   "created_at", "started_at", "finished_at"),
+    "player": ("id", "name"),
+    "entry": ("id", "player"),
+    "session": ("number",),
+    "table": ("id", "session", "name", "seats"),
+    "round": ("id", "table", "number", "status", "confirmed_by", "confirmed_by_director", "confirmed_at",
+              "void_reason", "disputed", "dispute_message", "disputed_at", "created_at", "revisions"),
+    "revision": ("number", "body", "record", "result", "engine_version", "actor", "reason", "created_at",
+                 "prev_hash", "hash"),
+}
+#: A date and time as an export writes it (``datetime.isoformat``: seconds, maybe microseconds,
+#: the UTC offset; "Z" is read too). The calendar (30 February) is checked when it is read.
+DATETIME = (r"\A[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+            r"(?:\.[0-9]{6})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])\Z")
+#: The chip value as an export writes it: a decimal with up to two decimals, below 10**8.
+CHIP_VALUE = r"\A[0-9]{1,8}(?:\.[0-9]{1,2})?\Z"
 
 
 def iso(value: datetime | None) -> str | None:
@@ -147,9 +172,17 @@ def _fail(path: str, code: str, message: str):
     raise ValidationFailed(message, path=path, code=code)
 
 
-def _object(value: Any, path: str) -> dict:
+def _object(value: Any, path: str, kind: str | None = None) -> dict:
+    """An object; of ``kind`` (``KEYS``): with exactly that kind's keys."""
     if not isinstance(value, dict):
         _fail(path, "bad_type", "An object is expected here.")
+    if kind is not None:
+        for key in value:
+            if key not in KEYS[kind]:
+                _fail(f"{path}.{key}", "unknown_field", f"{key} is not a field of this document.")
+        for key in KEYS[kind]:
+            if key not in value:
+                _fail(f"{path}.{key}", "required", "This field is required.")
     return value
 
 
@@ -192,11 +225,16 @@ def _name(value: Any, path: str, *, max_length: int) -> str:
     return text
 
 
-def _when(value: Any, path: str, *, required: bool = True) -> datetime | None:
-    if value is None and not required:
-        return None
-    if not isinstance(value, str):
-        _fail(path, "bad_type", "An ISO 8601 date and time is expected here.")
+def _when(value: Any, path: str, *, required: bool = True, nullable: bool = False,
+          needed_by: str = "") -> datetime | None:
+    """A date and time (``DATETIME``). ``nullable``: null is allowed by the format; ``required``
+    False: null is fine here (``needed_by`` says what makes it required when it is not)."""
+    if value is None and nullable:
+        if not required:
+            return None
+        _fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+    if not isinstance(value, str) or not re.match(DATETIME, value):
+        _fail(path, "bad_type", "An ISO 8601 date and time with seconds and its UTC offset is expected here.")
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
@@ -217,6 +255,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
         _fail(f"{path}.format", "bad_format", f'This is not a tournament document (format "{FORMAT}").')
     if doc.get("version") != VERSION:
         _fail(f"{path}.version", "bad_version", f"Only version {VERSION} documents can be imported.")
+    _object(doc, path, "document")
     exported_at = doc.get("exported_at")
     _when(exported_at, f"{path}.exported_at")
     out = Document(exported_at=exported_at, tournament=_tournament(doc.get("tournament"), f"{path}.tournament"))
@@ -225,7 +264,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
     names: set[str] = set()
     for i, item in enumerate(_list(doc.get("players"), f"{path}.players")):
         p = f"{path}.players[{i}]"
-        item = _object(item, p)
+        item = _object(item, p, "player")
         pid = _int(item.get("id"), f"{p}.id")
         name = _name(item.get("name"), f"{p}.name", max_length=100)
         if pid in out.players:
@@ -238,7 +277,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
     entered: set[int] = set()
     for i, item in enumerate(_list(doc.get("entries"), f"{path}.entries")):
         p = f"{path}.entries[{i}]"
-        item = _object(item, p)
+        item = _object(item, p, "entry")
         eid = _int(item.get("id"), f"{p}.id")
         player = _int(item.get("player"), f"{p}.player")
         if eid in out.entries:
@@ -252,7 +291,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
 
     for i, item in enumerate(_list(doc.get("sessions"), f"{path}.sessions")):
         p = f"{path}.sessions[{i}]"
-        number = _int(_object(item, p).get("number"), f"{p}.number")
+        number = _int(_object(item, p, "session").get("number"), f"{p}.number")
         if number in out.sessions:
             _fail(f"{p}.number", "duplicate_number", "Another session has this number.")
         out.sessions.append(number)
@@ -262,7 +301,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
     seated: set[tuple[int, int]] = set()
     for i, item in enumerate(_list(doc.get("tables"), f"{path}.tables")):
         p = f"{path}.tables[{i}]"
-        item = _object(item, p)
+        item = _object(item, p, "table")
         tid = _int(item.get("id"), f"{p}.id")
         session = _int(item.get("session"), f"{p}.session")
         name = _name(item.get("name"), f"{p}.name", max_length=60)
@@ -294,7 +333,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
     ids: set[int] = set()
     for i, item in enumerate(rounds):
         p = f"{path}.rounds[{i}]"
-        rnd = _round(_object(item, p), p, out, tables)
+        rnd = _round(_object(item, p, "round"), p, out, tables)
         if rnd.id in ids:
             _fail(f"{p}.id", "duplicate_id", "Another round has this id.")
         if (rnd.table, rnd.number) in numbers:
@@ -306,7 +345,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
 
 
 def _tournament(value: Any, path: str) -> DocTournament:
-    t = _object(value, path)
+    t = _object(value, path, "tournament")
     name = _name(t.get("name"), f"{path}.name", max_length=120)
     game = t.get("game")
     if not isinstance(game, str) or game not in games.CATALOG:
@@ -320,15 +359,14 @@ def _tournament(value: Any, path: str) -> DocTournament:
     if status not in TOURNAMENT_STATUSES:
         _fail(f"{path}.status", "invalid_choice", f"status is one of {', '.join(TOURNAMENT_STATUSES)}.")
     raw = t.get("chip_value")
-    try:
-        chip_value = Decimal(raw) if isinstance(raw, str) else None
-    except InvalidOperation:
-        chip_value = None
-    if chip_value is None or not chip_value.is_finite() or not 0 <= chip_value < Decimal("100000000"):
+    chip_value = Decimal(raw) if isinstance(raw, str) and re.match(CHIP_VALUE, raw) else None
+    if chip_value is None:
         _fail(f"{path}.chip_value", "bad_type", 'chip_value is a decimal number as text, like "0.50".')
     currency = _text(t.get("currency"), f"{path}.currency", max_length=3)
-    started_at = _when(t.get("started_at"), f"{path}.started_at", required=status != "draft")
-    finished_at = _when(t.get("finished_at"), f"{path}.finished_at", required=status == "finished")
+    started_at = _when(t.get("started_at"), f"{path}.started_at", nullable=True, required=status != "draft",
+                       needed_by="the tournament has started")
+    finished_at = _when(t.get("finished_at"), f"{path}.finished_at", nullable=True, required=status == "finished",
+                        needed_by="the tournament is finished")
     return DocTournament(name=name, game=game, variant=variant, status=status,
                          public=_bool(t.get("public"), f"{path}.public"),
                          require_confirmation=_bool(t.get("require_confirmation"), f"{path}.require_confirmation"),
@@ -353,7 +391,7 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> Do
     names = [doc.players[doc.entries[e]] for e in table.seats]
     prev, read = "", []
     for j, item in enumerate(revisions):
-        rev, prev = _revision(_object(item, f"{path}.revisions[{j}]"), f"{path}.revisions[{j}]", number=j + 1,
+        rev, prev = _revision(_object(item, f"{path}.revisions[{j}]", "revision"), f"{path}.revisions[{j}]", number=j + 1,
                               round_id=rid, prev_hash=prev, doc=doc, names=names)
         read.append(rev)
     n = len(table.seats)
@@ -369,7 +407,8 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> Do
     director = r.get("confirmed_by_director")
     if director is not None:
         _text(director, f"{path}.confirmed_by_director", max_length=150)
-    confirmed_at = _when(r.get("confirmed_at"), f"{path}.confirmed_at", required=status == "confirmed")
+    confirmed_at = _when(r.get("confirmed_at"), f"{path}.confirmed_at", nullable=True,
+                         required=status == "confirmed", needed_by="the deal is confirmed")
     next_leader = built.position(latest.result.get("next_leader"))
     next_banker = latest.result.get("next_banker")
     if not all(x is None or is_seat(x, n) for x in (next_leader, next_banker)):   # an older engine's answer
@@ -380,7 +419,7 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> Do
         void_reason=_text(r.get("void_reason"), f"{path}.void_reason", max_length=MAX_NOTE),
         disputed=_bool(r.get("disputed"), f"{path}.disputed"),
         dispute_message=_text(r.get("dispute_message"), f"{path}.dispute_message", max_length=MAX_NOTE),
-        disputed_at=_when(r.get("disputed_at"), f"{path}.disputed_at", required=False),
+        disputed_at=_when(r.get("disputed_at"), f"{path}.disputed_at", nullable=True, required=False),
         created_at=_when(r.get("created_at"), f"{path}.created_at"), revisions=read,
         leader=built.leader, banker=built.banker, entered_by=entered_by, next_leader=next_leader,
         next_banker=next_banker)

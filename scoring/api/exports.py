@@ -7,13 +7,18 @@ tournament's club only (anyone else: 404, like an unknown id).
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+import games
+
 from .. import selectors, services
-from ..documents import FORMAT, VERSION
-from .serializers import OutputSerializer, TournamentSerializer
+from ..documents import (CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES,
+                         VERSION)
+from ..inputs import MAX_INT32
+from .serializers import (MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer,
+                          TournamentSerializer, ecma)
 from .views import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
@@ -95,9 +100,95 @@ class TournamentDocumentSerializer(OutputSerializer):
     rounds = DocRoundSerializer(many=True)
 
 
-class ImportInputSerializer(serializers.Serializer):
-    club = serializers.IntegerField(help_text="The club that gets the new tournament.")
-    document = serializers.DictField(help_text="A document as the export answers it.")
+# --- the document an import reads, as far as a schema can say it -------------------------------
+# Its shape, types, limits and enums are checked by scoring.documents (which refuses the same);
+# what no schema can say is refused there at its path: ids that repeat or point nowhere, a
+# table's size for the game, the game's rule options, the hash chain, and that each revision is
+# what the engine makes of its body.
+
+def _closed(properties: dict, description: str = "") -> dict:
+    schema = {"type": "object", "properties": properties, "required": list(properties),
+              "additionalProperties": False}
+    return {**schema, "description": description} if description else schema
+
+
+def _text(max_length: int, **extra) -> dict:
+    return {"type": "string", "maxLength": max_length, **extra}
+
+
+NAME_PATTERN = ecma(rf"\A[^\x00{WHITESPACE}](?:[^\x00]*[^\x00{WHITESPACE}])?\Z")
+ID = {"type": "integer", "minimum": 1, "maximum": MAX_INT32}
+WHEN = {"type": "string", "pattern": ecma(DATETIME), "description": "ISO 8601 with seconds and the UTC offset."}
+WHEN_OR_NULL = {**WHEN, "nullable": True}
+FREE = {"type": "object", "additionalProperties": True}
+HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+
+DOCUMENT_SCHEMA = _closed({
+    "format": {"type": "string", "enum": [FORMAT]},
+    "version": {"type": "integer", "enum": [VERSION]},
+    "exported_at": WHEN,
+    "tournament": _closed({
+        "name": _text(120, pattern=NAME_PATTERN),
+        "game": {"type": "string", "enum": list(games.CATALOG)},
+        "variant": {**FREE, "description": "The game's rule options (ROUND_RECORD.md §6)."},
+        "status": {"type": "string", "enum": list(TOURNAMENT_STATUSES)},
+        "public": {"type": "boolean"},
+        "require_confirmation": {"type": "boolean"},
+        "chip_value": {"type": "string", "pattern": ecma(CHIP_VALUE), "description": 'A decimal as text, like "0.50".'},
+        "currency": _text(3),
+        "created_at": WHEN,
+        "started_at": {**WHEN_OR_NULL, "description": "Null only in draft."},
+        "finished_at": {**WHEN_OR_NULL, "description": "Null unless finished."},
+    }),
+    "players": {"type": "array", "items": _closed({
+        "id": ID, "name": {**_text(100, pattern=NAME_PATTERN), "description": "Matched by name in the club."}})},
+    "entries": {"type": "array", "items": _closed({
+        "id": ID, "player": {**ID, "description": "A player id of this document."}})},
+    "sessions": {"type": "array", "items": _closed({"number": ID})},
+    "tables": {"type": "array", "items": _closed({
+        "id": ID, "session": {**ID, "description": "A session number of this document."},
+        "name": _text(60, pattern=NAME_PATTERN),
+        "seats": {"type": "array", "items": ID, "minItems": MIN_SEATS, "maxItems": MAX_SEATS, "uniqueItems": True,
+                  "description": "Entry ids by seat position, as many as the game has players."}})},
+    "rounds": {"type": "array", "items": _closed({
+        "id": ID, "table": {**ID, "description": "A table id of this document."}, "number": ID,
+        "status": {"type": "string", "enum": list(ROUND_STATUSES)},
+        "confirmed_by": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1, "nullable": True,
+                         "description": "The confirming seat (not the one that entered the deal), or null."},
+        "confirmed_by_director": {**_text(150), "nullable": True},
+        "confirmed_at": {**WHEN_OR_NULL, "description": "Not null when confirmed."},
+        "void_reason": _text(MAX_NOTE),
+        "disputed": {"type": "boolean"},
+        "dispute_message": _text(MAX_NOTE),
+        "disputed_at": WHEN_OR_NULL,
+        "created_at": WHEN,
+        "revisions": {"type": "array", "minItems": 1, "items": _closed({
+            "number": {**ID, "description": "1, 2, ... in order."},
+            "body": FREE, "record": FREE, "result": FREE,
+            "engine_version": _text(40), "actor": _text(200), "reason": _text(MAX_NOTE),
+            "created_at": WHEN,
+            "prev_hash": {"type": "string", "pattern": "^(?:[0-9a-f]{64})?$",
+                          "description": "The previous revision's hash; empty for the first."},
+            "hash": {**HASH, "description": "sha256 of the revision over the document's round id."}})},
+    })},
+}, "A document as the export answers it.")
+assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
+    ("document", DOCUMENT_SCHEMA), ("tournament", DOCUMENT_SCHEMA["properties"]["tournament"]),
+    *((kind, DOCUMENT_SCHEMA["properties"][name]["items"]) for kind, name in (
+        ("player", "players"), ("entry", "entries"), ("session", "sessions"), ("table", "tables"),
+        ("round", "rounds"))),
+    ("revision", DOCUMENT_SCHEMA["properties"]["rounds"]["items"]["properties"]["revisions"]["items"])))
+
+
+@extend_schema_field(DOCUMENT_SCHEMA)
+class DocumentField(serializers.JSONField):
+    # Read in full by scoring.documents, which reports the first problem at its path.
+    pass
+
+
+class ImportInputSerializer(InputSerializer):
+    club = IdField(help_text="The club that gets the new tournament.")
+    document = DocumentField()
 
 
 class TournamentExportView(ApiView):
@@ -125,5 +216,5 @@ class TournamentImportView(ApiView):
     def post(self, request):
         data = self.parse(ImportInputSerializer)
         club = self.club(data["club"])
-        t = services.tournament_import(actor=self.actor, club=club, document=request.data["document"])
+        t = services.tournament_import(actor=self.actor, club=club, document=data["document"])
         return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)

@@ -6,35 +6,38 @@ text (tokens are stored hashed), so it is sent with ``Cache-Control: no-store``.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from .. import links, seating, services
-from ..services.seating import SeatedSession
-from .serializers import OutputSerializer
+from ..services.seating import MAX_SEED, SeatedSession
+from .serializers import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField,
+                          TextField, UniqueListField)
 from .views import WRITE_ERRORS, ApiView
 
-
-@extend_schema_field({"type": "integer"})
-class EntryIdField(serializers.JSONField):
-    # An entry id, checked by the service, which reports a bad one at its index: entries[2].
-    pass
+#: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
+MAX_ENTRIES = 1000
 
 
-class SeatingInputSerializer(serializers.Serializer):
+class SeatingInputSerializer(InputSerializer):
     method = serializers.ChoiceField(choices=list(seating.METHODS), help_text=(
         "`random`: a seeded draw; `standings`: strongest together, table by table (table 1 = the leaders); "
         "`balanced`: fewest repeated opponents over the earlier sessions."))
-    table_size = serializers.IntegerField(help_text="Players per table, one of the game's player counts.")
+    table_size = StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, help_text=(
+        "Players per table, one of the game's player counts."))
     leftovers = serializers.ChoiceField(choices=list(seating.LEFTOVERS), help_text=(
         "`sit_out`: every table has `table_size` players, the rest sit out (whoever sat out least so far); "
-        "`smaller_tables`: everybody plays, at the fewest tables, sizes as equal as the game allows."))
-    seed = serializers.CharField(required=False, max_length=64, help_text=(
+        "`smaller_tables`: everybody plays, at the fewest tables, sizes as equal as the game allows "
+        "(not for a game played by one number of players only)."))
+    seed = TextField(required=False, max_length=MAX_SEED, help_text=(
         "The draw: the same seed, entries and history give the same seating. Default: a fresh one "
         "(in the answer)."))
-    entries = serializers.ListField(child=EntryIdField(), required=False,
-                                    help_text="Entry ids who play this session; default every entry.")
+    # Checked again by the service, which reports an entry of another tournament at its index
+    # (entries[2]); how many are needed for a table depends on the game and on table_size.
+    entries = UniqueListField(child=IdField(), required=False, min_length=1, max_length=MAX_ENTRIES,
+                              help_text="Entry ids of this tournament who play this session, each once; "
+                                        "default every entry.")
 
 
 class SeatedEntrySerializer(OutputSerializer):

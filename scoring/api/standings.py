@@ -11,6 +11,7 @@ import csv
 import io
 import re
 
+from django.utils.translation import gettext as _
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -21,9 +22,14 @@ from rest_framework.response import Response
 from .. import selectors
 from ..actors import require_club_visible
 from ..errors import ValidationFailed
+from ..inputs import MAX_INT32
 from ..models import Tournament
 from . import standings_serializers as s
 from .views import READ_ERRORS, ApiView, error_responses
+
+
+#: A session number in a query: digits without a leading zero (at most ten: 2**31 - 1 has ten).
+SESSION = re.compile(r"[1-9][0-9]{0,9}")
 
 
 class TournamentReadView(ApiView):
@@ -86,8 +92,21 @@ def standings_csv(table: dict, places: int) -> str:
     return out.getvalue()
 
 
+#: A client that asks for CSV (Accept: text/csv, ?format=csv) gets an error as CSV too: a header
+#: row "path,code,message" and one row per error.
+CSV_ERRORS = {(code, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="The errors as CSV rows.")
+              for code in (400, *READ_ERRORS)}
+
+
 class TournamentStandingsCSVView(TournamentReadView):
     renderer_classes = [JSONRenderer, CSVRenderer]
+
+    def initial(self, request, *args, **kwargs):
+        # ?format= is one of the documented values; DRF would take an empty one as none at all.
+        formats = request.query_params.getlist("format")
+        if formats and (len(formats) > 1 or formats[0] not in ("csv", "json")):
+            raise ValidationFailed(_("format is csv or json (or left out)."), path="format", code="bad_format")
+        super().initial(request, *args, **kwargs)
 
     @extend_schema(operation_id="tournaments_standings_csv", summary="Standings as CSV",
                    description="The standings' rows as CSV (UTF-8, a header row; names that look like a formula "
@@ -95,7 +114,7 @@ class TournamentStandingsCSVView(TournamentReadView):
                                "wins, average_place, place_1 … place_N (N: the most seats the game has), "
                                "last_deal_at, money.",
                    responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="A CSV file."),
-                              **READ_ERRORS},
+                              **READ_ERRORS, **error_responses(400), **CSV_ERRORS},
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
@@ -105,22 +124,32 @@ class TournamentStandingsCSVView(TournamentReadView):
         return response
 
 
+def session_number(request) -> int | None:
+    """``?session=`` as the schema says it: once, digits from 1 up to the largest stored number.
+    (A larger one is refused rather than looked up: no session can have it.)"""
+    values = request.query_params.getlist("session")
+    if not values:
+        return None
+    raw = values[0]
+    if len(values) > 1 or not SESSION.fullmatch(raw) or int(raw) > MAX_INT32:
+        raise ValidationFailed(_("session must be one session number: digits, from 1 to %(max)d.") % {"max": MAX_INT32},
+                               path="session", code="bad_session")
+    return int(raw)
+
+
 class TournamentPayoutsView(TournamentReadView):
     @extend_schema(operation_id="tournaments_payouts", summary="Payouts: who pays whom",
                    description="The settle-up list: each player's net and money, and the fewest transfers the "
                                "settle-up finds (at most one fewer than the players with a balance), summing "
                                "exactly to the nets. Money is in the currency's minor unit; `rounding` shows "
                                "every difference rounding makes. `?session=N`: that session's deals only.",
-                   parameters=[OpenApiParameter("session", int, OpenApiParameter.QUERY, required=False,
-                                                description="A session number: settle that session alone.")],
+                   parameters=[OpenApiParameter("session", {"type": "integer", "minimum": 1, "maximum": MAX_INT32},
+                                                OpenApiParameter.QUERY, required=False,
+                                                description="A session number (digits, from 1): settle that session "
+                                                            "alone. One that does not exist answers 404.")],
                    responses={200: s.PayoutsSerializer, **READ_ERRORS, **error_responses(400)},
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
-        raw = request.query_params.get("session")
-        session = None
-        if raw is not None:
-            if not re.fullmatch(r"[1-9][0-9]{0,8}", raw):
-                raise ValidationFailed("session is a session number (1, 2, …).", path="session", code="bad_session")
-            session = int(raw)
+        session = session_number(request)
         return Response(s.PayoutsSerializer(selectors.payouts_for(t, session=session)).data)

@@ -38,4 +38,7 @@ urlpatterns = [
     # Any other slashed path under /api/v1/ answers the JSON 404, also one with a line break in it
     # (which the site-wide catch-all's "." does not match: it fell through to Django's HTML 404).
     re_path(r"^(?:[\s\S]*/)?\Z", views.NotFoundView.as_view()),
+    # ... and a CSV path with an id no <int:pk> matches (tournaments/abc/standings.csv): no slash
+    # to append, so APPEND_SLASH would redirect it (301) to the slashed 404.
+    re_path(r"^[\s\S]*\.csv\Z", views.NotFoundView.as_view()),
 ]

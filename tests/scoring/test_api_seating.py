@@ -71,9 +71,14 @@ def test_sit_outs_and_the_drawn_seed(director_client, tournament):
     ({"method": "random", "table_size": 4}, [("leftovers", "required")]),
     ({"method": "random", "table_size": 4, "leftovers": "sit_out", "entries": [999999]},
      [("entries[0]", "not_found")]),
-    ({"method": "random", "table_size": 4, "leftovers": "sit_out", "entries": [3, "x"]}, [("entries[1]", "bad_type")]),
-    ({"method": "random", "table_size": 2, "leftovers": "sit_out", "entries": []},
-     [("entries", "too_few_players")]),
+    ({"method": "random", "table_size": 4, "leftovers": "sit_out", "entries": [3, "x"]}, [("entries[1]", "invalid")]),
+    ({"method": "random", "table_size": 2, "leftovers": "sit_out", "entries": []}, [("entries", "min_length")]),
+    # as the schema says (found by fuzzing): no other field, whole numbers, the seed as text, no repeats
+    ({"method": "random", "table_size": 4, "leftovers": "sit_out", "tables": 2}, [("tables", "unknown_field")]),
+    ({"method": "random", "table_size": 4.5, "leftovers": "sit_out"}, [("table_size", "invalid")]),
+    ({"method": "random", "table_size": 9, "leftovers": "sit_out"}, [("table_size", "max_value")]),
+    ({"method": "random", "table_size": 4, "leftovers": "sit_out", "seed": 7}, [("seed", "invalid")]),
+    ({"method": "random", "table_size": 4, "leftovers": "sit_out", "entries": [1, 1]}, [("entries[1]", "duplicate_entry")]),
 ])
 def test_bad_requests_answer_400_at_their_path_and_create_nothing(director_client, tournament, body, expected):
     r = post(director_client, tournament, body)

@@ -87,10 +87,27 @@ def test_the_payouts_answer(played, director_client):
     assert body["rounding"] == {"decimals": 2, "remainder": "0.00", "players": []}
     session = director_client.get(url(played.tournament, "payouts/?session=1")).json()
     assert session["session"] == 1 and session["transfers"] == body["transfers"]
-    for bad in ("0", "x", "-1", "1.5", "²", "9" * 12):
+    # Found by fuzzing: the schema's limits (1 to 2**31 - 1, once), and no other.
+    for bad in ("0", "x", "-1", "1.5", "²", "9" * 12, "", "01", "2147483648", "1&session=1"):
         r = director_client.get(url(played.tournament, f"payouts/?session={bad}"))
-        assert r.status_code == 400 and r.json()["errors"][0]["path"] == "session", bad
+        assert r.status_code == 400 and r.json()["errors"] == [
+            {"path": "session", "code": "bad_session", "message": r.json()["errors"][0]["message"]}], bad
     assert director_client.get(url(played.tournament, "payouts/?session=2")).status_code == 404
+    assert director_client.get(url(played.tournament, "payouts/?session=2147483647")).status_code == 404
+
+
+def test_the_csv_asks_for_a_known_format_and_a_bad_id_is_a_json_404(played, director_client):
+    # Found by fuzzing: "?format=" was taken as no format at all, and an id no <int:pk> matches
+    # was redirected (301, APPEND_SLASH) instead of answering 404.
+    for fmt in ("csv", "json"):
+        assert director_client.get(url(played.tournament, f"standings.csv?format={fmt}")).status_code == 200
+    for bad in ("", "csv&format=json"):
+        r = director_client.get(url(played.tournament, f"standings.csv?format={bad}"))
+        assert r.status_code == 400 and r.json()["errors"][0]["path"] == "format", bad
+        assert r.json()["errors"][0]["code"] == "bad_format"
+    for path in ("null,null", "abc", "-1"):
+        r = director_client.get(f"/api/v1/tournaments/{path}/standings.csv")
+        assert r.status_code == 404 and r.json()["errors"][0]["code"] == "not_found", path
 
 
 READS = ["standings/", "standings.csv", "payouts/", "payouts/?session=1"]

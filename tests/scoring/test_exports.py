@@ -226,7 +226,7 @@ def test_a_tampered_document_is_refused_at_its_first_bad_path(played, director_c
 
 
 BAD = {
-    "not an object": (lambda d: [1], "document", "not_a_dict"),
+    "not an object": (lambda d: [1], "document", "bad_type"),
     "another format": (lambda d: d.__setitem__("format", "csv"), "document.format", "bad_format"),
     "a later version": (lambda d: d.__setitem__("version", 2), "document.version", "bad_version"),
     "an unknown game": (lambda d: d["tournament"].__setitem__("game", "chess"), "document.tournament.game",
@@ -234,7 +234,20 @@ BAD = {
     "a bad rule option": (lambda d: d["tournament"]["variant"].__setitem__("settlement", "x"),
                           "document.tournament.variant.settlement", "bad_variant"),
     "a bad date": (lambda d: d["tournament"].__setitem__("created_at", "yesterday"),
-                   "document.tournament.created_at", "bad_datetime"),
+                   "document.tournament.created_at", "bad_type"),
+    # found by fuzzing: the schema's shape, no more and no less
+    "no such day": (lambda d: d["tournament"].__setitem__("created_at", "2026-02-30T10:00:00+00:00"),
+                    "document.tournament.created_at", "bad_datetime"),
+    "a date without its offset": (lambda d: d["tournament"].__setitem__("created_at", "2026-02-03T10:00:00"),
+                                  "document.tournament.created_at", "bad_type"),
+    "a chip value as an exponent": (lambda d: d["tournament"].__setitem__("chip_value", "1e3"),
+                                    "document.tournament.chip_value", "bad_type"),
+    "an unknown key": (lambda d: d["rounds"][0]["revisions"][0].__setitem__("signature", "x"),
+                       "document.rounds[0].revisions[0].signature", "unknown_field"),
+    "a missing key": (lambda d: d["tournament"].pop("public") and None,
+                      "document.tournament.public", "required"),
+    "a started tournament without its start": (lambda d: d["tournament"].__setitem__("started_at", None),
+                                               "document.tournament.started_at", "needed_for_status"),
     "two players of one name": (lambda d: d["players"][1].__setitem__("name", d["players"][0]["name"]),
                                 "document.players[1].name", "duplicate_name"),
     "an entry of nobody": (lambda d: d["entries"][2].__setitem__("player", 99), "document.entries[2].player",
@@ -250,7 +263,7 @@ BAD = {
     "confirmed by who entered it": (lambda d: d["rounds"][1].__setitem__("confirmed_by", 1),
                                     "document.rounds[1].confirmed_by", "same_seat"),
     "confirmed at no time": (lambda d: d["rounds"][0].__setitem__("confirmed_at", None),
-                             "document.rounds[0].confirmed_at", "bad_type"),
+                             "document.rounds[0].confirmed_at", "needed_for_status"),
     "text a database cannot store": (lambda d: d["players"][0].__setitem__("name", "An\x00na"),
                                      "document.players[0].name", "bad_text"),
     "deals in a draft": (lambda d: d["tournament"].__setitem__("status", "draft"), "document.tournament.status",
@@ -374,3 +387,32 @@ def test_a_direct_caller_gets_the_same_checks(played, director_actor, club):
     with pytest.raises(ValidationFailed) as e:
         services.tournament_import(actor=director_actor, club=club, document=doc)
     assert e.value.errors[0]["path"] == "document.rounds[0].revisions[0].reason"
+
+
+@pytest.mark.parametrize("extra, path, code", [
+    ({"club": "1"}, "club", "invalid"),            # an id is a JSON number, as the schema says
+    ({"signed": True}, "signed", "unknown_field"),
+])
+def test_the_import_body_is_what_the_schema_says(played, director_client, club, extra, path, code):
+    # Found by fuzzing: the club's id as text and unknown fields were taken.
+    body = {"club": club.pk, "document": played, **extra}
+    response = director_client.post("/api/v1/tournaments/import/", body, format="json")
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, code)]
+    assert Tournament.objects.count() == 1
+
+
+def test_an_export_matches_the_import_schema(played, director_client):
+    # What the export writes is what the import's schema allows (the schema is scoring.documents').
+    from jsonschema import Draft4Validator   # schemathesis's own dependency
+    from scoring.api.exports import DOCUMENT_SCHEMA
+
+    def draft4(schema):   # OpenAPI 3.0's "nullable" in plain JSON Schema
+        if isinstance(schema, dict):
+            out = {k: draft4(v) for k, v in schema.items() if k != "nullable"}
+            if schema.get("nullable"):
+                out = {"anyOf": [out, {"type": "null"}]}
+            return out
+        return [draft4(x) for x in schema] if isinstance(schema, list) else schema
+
+    assert list(Draft4Validator(draft4(DOCUMENT_SCHEMA)).iter_errors(played)) == []
