@@ -31,8 +31,14 @@ run: install
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# axe-core for the accessibility test (tests/browser/test_accessibility.py), pinned in
+# package-lock.json; installed again only when missing or when the lock is newer.
+node_modules/axe-core/axe.min.js: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 # The whole test suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
-test: install
+test: install node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 

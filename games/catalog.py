@@ -31,6 +31,15 @@ class Variant:
     default: Any
     check: Callable[[object], bool]
     allowed: str  # the allowed values in words, for messages: '"v2" or "v1"'
+    #: What a form shows (in English; the site translates it). The control follows from the
+    #: fields below: ``kind`` is "flag" (a checkbox), "choice" (one of ``values``), "whole" (a
+    #: whole number from ``low`` to ``high``) or "wholes" (``count`` whole numbers ≥ ``low``).
+    label: str = ""
+    kind: str = "flag"
+    values: tuple = ()
+    low: int | None = None
+    high: int | None = None
+    count: int = 0
 
 
 # One object per game: equal only to itself, and so hashable (the reader caches by game).
@@ -120,18 +129,19 @@ def _in_words(values: tuple) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
-def _choice(key: str, *values: object) -> Variant:
+def _choice(key: str, label: str, *values: object) -> Variant:
     """An option with a few allowed values; the first is the default."""
-    return Variant(key, values[0], _one_of(*values), _in_words(values))
+    return Variant(key, values[0], _one_of(*values), _in_words(values), label=label, kind="choice",
+                   values=values)
 
 
-def _flag(key: str, default: bool) -> Variant:
-    return Variant(key, default, _one_of(False, True), "true or false")
+def _flag(key: str, label: str, default: bool) -> Variant:
+    return Variant(key, default, _one_of(False, True), "true or false", label=label, kind="flag")
 
 
-def _whole(key: str, default: int, low: int, high: int) -> Variant:
+def _whole(key: str, label: str, default: int, low: int, high: int) -> Variant:
     return Variant(key, default, lambda v: is_int(v) and low <= v <= high,
-                   f"a whole number from {low} to {high}")
+                   f"a whole number from {low} to {high}", label=label, kind="whole", low=low, high=high)
 
 
 def _options(*variants: Variant) -> Mapping[str, Variant]:
@@ -139,7 +149,7 @@ def _options(*variants: Variant) -> Mapping[str, Variant]:
 
 
 #: CG-9 variant, the same in every connecting game.
-_VOLUNTARY_PASS = _flag("voluntary_pass", False)
+_VOLUNTARY_PASS = _flag("voluntary_pass", "A player may pass at any time", False)
 
 #: DL-2: one stake per group.
 _DA_LING_STAKES = [3, 7, 15]
@@ -214,7 +224,7 @@ JIE_LONG = _connecting_game(
     blurb="Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
           "and every pair settles the difference.",
     evaluator=connecting.evaluate_jie_long,
-    variants=_options(_VOLUNTARY_PASS, _choice("arms", 1, 2), _choice("settlement", "difference", "chip")),
+    variants=_options(_VOLUNTARY_PASS, _choice("arms", "Open ends of the layout", 1, 2), _choice("settlement", "Settlement", "difference", "chip")),
     arms=lambda variant: variant.get("arms", 1),  # JL-2
 )
 
@@ -225,8 +235,8 @@ CE_DENG = _connecting_game(
     blurb="Four players, a Head and three Tails; clean hands double their takings, "
           "stuck hands are penalised.",
     evaluator=connecting.evaluate_ce_deng,
-    variants=_options(_VOLUNTARY_PASS, _choice("head_tail", "7/8", "6/7"), _choice("multiplier", "pair", "payer"),
-                      _whole("redeal_doubles", 7, 5, 8)),
+    variants=_options(_VOLUNTARY_PASS, _choice("head_tail", "Penalty at Head/Tail unplayed", "7/8", "6/7"), _choice("multiplier", "Multiplier", "pair", "payer"),
+                      _whole("redeal_doubles", "Doubles in one hand that force a redeal", 7, 5, 8)),
     fields=("redeal", "hands"),  # a redeal record lists the dealt hands (CD-2)
     per_seat_fields=("hands",),
     # CD-2: a void deal is recorded with the hands as dealt, instead of any level of play.
@@ -242,8 +252,8 @@ KKO_LI = _connecting_game(
     names={"ko": "꼬리붙이기", "zh-hans": "꼬리붙이기", "zh-hant": "꼬리붙이기"},
     blurb="The Korean tails game: the highest hand, and anyone over 30, pays the winner.",
     evaluator=connecting.evaluate_kko_li,
-    variants=_options(_VOLUNTARY_PASS, _choice("settlement", "highest_over_30", "chip", "points"),
-                      _flag("over_30_only_with_four", False)),
+    variants=_options(_VOLUNTARY_PASS, _choice("settlement", "Settlement", "highest_over_30", "chip", "points"),
+                      _flag("over_30_only_with_four", "Over 30 pays only in four-player deals", False)),
 )
 
 DING_NIU = _connecting_game(
@@ -252,7 +262,7 @@ DING_NIU = _connecting_game(
     blurb="Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
           "SuanZhang block changes who pays.",
     evaluator=ding_niu.evaluate,
-    variants=_options(_VOLUNTARY_PASS, _flag("blame_needs_choice", True)),
+    variants=_options(_VOLUNTARY_PASS, _flag("blame_needs_choice", "SuanZhang blame needs a choice", True)),
     fields=("suanzhang",),
     seat_object_fields=("suanzhang",),
     inputs=(SeatChoice("suanzhang", "SuanZhang (blocked the layout)", what="the seat that blocked",
@@ -269,9 +279,9 @@ TAU_NGAU = Game(
     fields=("banker", "stakes", "bet", "hands", "declared"),
     per_seat_fields=("hands", "stakes", "declared"),
     seat_object_fields=(),
-    variants=_options(_choice("settlement", "v2", "v1"), _choice("v1_no_bull_pays", "four", "banker_value"),
-                      _choice("bank_rotation", "on_banker_bull", "every_round", "fixed"),
-                      _flag("may_decline_bull", False)),
+    variants=_options(_choice("settlement", "Rules version", "v2", "v1"), _choice("v1_no_bull_pays", "Under v1, no bull pays", "four", "banker_value"),
+                      _choice("bank_rotation", "The bank passes", "on_banker_bull", "every_round", "fixed"),
+                      _flag("may_decline_bull", "A player may declare no bull while holding one", False)),
     evaluator=tau_ngau.evaluate,
     placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
     deals=MappingProxyType({n: (CHINESE_32, tau_ngau.HAND_SIZE) for n in tau_ngau.PLAYERS}),
@@ -299,8 +309,10 @@ DA_LING = Game(
     per_seat_fields=("groups",),
     seat_object_fields=(),
     variants=_options(Variant("stakes", _DA_LING_STAKES, _da_ling_stakes,
-                              f"three positive whole numbers, like {json.dumps(_DA_LING_STAKES)}"),
-                      _choice("absolute_tie", "groups", "push"), _flag("casino_chip", False)),
+                              f"three positive whole numbers, like {json.dumps(_DA_LING_STAKES)}",
+                              label="Stake of each group", kind="wholes", low=1, high=_MAX_STAKE,
+                              count=len(da_ling.GROUP_SIZES)),
+                      _choice("absolute_tie", "A tie between absolute winners", "groups", "push"), _flag("casino_chip", "An absolute winner pays the house a chip", False)),
     evaluator=da_ling.evaluate,
     placing=places.BY_NET,  # no place in the result; each group is settled alone (DL-9)
     deals=MappingProxyType({n: (CHINESE_32, sum(da_ling.GROUP_SIZES)) for n in da_ling.PLAYERS}),

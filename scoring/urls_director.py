@@ -15,6 +15,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/players/", director.players_add, name="director-players-add"),
     path("clubs/<int:club_id>/tournaments/new/", director.tournament_create, name="director-tournament-create"),
     path("tournaments/<int:tournament_id>/", director.tournament_page, name="director-tournament"),
+    path("tournaments/<int:tournament_id>/settings/", director.tournament_settings, name="director-tournament-settings"),
     path("tournaments/<int:tournament_id>/live/", director.tournament_live, name="director-tournament-live"),
     path("tournaments/<int:tournament_id>/entries/", director.entries_add, name="director-entries-add"),
     path("tournaments/<int:tournament_id>/start/", director.tournament_start, name="director-tournament-start"),

@@ -80,9 +80,7 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
     full_variant = tournament_variant_check(game=game, variant=variant)
     tie_breaks = tournament_tie_breaks_check(tie_breaks)
     chips = _chip_value(chip_value)
-    currency = (currency or "").strip().upper()
-    if len(currency) > 3:
-        raise ValidationFailed("currency is a 3-letter code like EUR.", path="currency", code="bad_currency")
+    currency = _currency(currency)
     with transaction.atomic():
         if slug:
             slug = slugify(slug)
@@ -99,40 +97,84 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
     return t
 
 
+#: What may change once a tournament runs: nothing that stored results were computed from (the
+#: variant), only how they are shown and settled. ``require_confirmation`` is handled apart.
+SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks")
+SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
+
+
+def _currency(value: Any) -> str:
+    currency = (value or "").strip().upper() if isinstance(value, str) or value is None else None
+    if currency is None or len(currency) > 3:
+        raise ValidationFailed("currency is a 3-letter code like EUR.", path="currency", code="bad_currency")
+    return currency
+
+
+def _unconfirmed_deals(t: Tournament) -> int:
+    return (Round.objects.filter(table__session__tournament=t, status=Round.Status.RECORDED).count())
+
+
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change ``name``, ``public``, ``require_confirmation``, ``chip_value``, ``currency``,
-    ``tie_breaks`` (any time before finished: the standings are ranked when read) or ``variant``
-    (draft only)."""
-    allowed = {"name", "public", "require_confirmation", "chip_value", "currency", "variant", "tie_breaks"}
-    unknown = set(changes) - allowed
+    """Change ``name``, ``public``, ``chip_value``, ``currency``, ``tie_breaks`` (any time before
+    finished: the standings are ranked when read), ``variant`` (draft only: the stored results
+    were computed under it) or ``require_confirmation`` (see below).
+
+    Every field is checked before anything changes; all problems are raised together, each with
+    its field's path. The ActionLog row keeps ``{field: {"before", "after"}}`` for the fields
+    that really changed; a call that changes nothing writes nothing."""
+    unknown = set(changes) - set(SETTINGS)
     if unknown:
         raise ValidationFailed(errors=[problem(k, "unknown_field", f"{k} cannot be changed.") for k in sorted(unknown)])
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require_director_of(actor, t.club)
         require_not_finished(t, fresh=False)
-        if "name" in changes:
-            t.name = require_text(changes["name"], "name", "A tournament name", max_length=120)
-        if "public" in changes:
-            t.public = bool(changes["public"])
-        if "require_confirmation" in changes:
-            t.require_confirmation = bool(changes["require_confirmation"])
-        if "chip_value" in changes:
-            t.chip_value = _chip_value(changes["chip_value"])
-        if "currency" in changes:
-            t.currency = (changes["currency"] or "").strip().upper()[:3]
-        if "tie_breaks" in changes:
-            t.tie_breaks = tournament_tie_breaks_check(changes["tie_breaks"])
-        if "variant" in changes:
-            if t.status != Tournament.Status.DRAFT:
+        checks = {
+            "name": lambda v: require_text(v, "name", "A tournament name", max_length=120),
+            "public": bool,
+            "require_confirmation": bool,
+            "chip_value": _chip_value,
+            "currency": _currency,
+            "tie_breaks": tournament_tie_breaks_check,
+            "variant": lambda v: tournament_variant_check(game=t.game, variant=v),
+        }
+        new, errors = {}, []
+        for field in SETTINGS:
+            if field in changes:
+                try:
+                    new[field] = checks[field](changes[field])
+                except ValidationFailed as e:
+                    errors.extend(e.errors)
+        if errors:
+            raise ValidationFailed(errors=errors)
+        changed = {f: {"before": getattr(t, f), "after": v} for f, v in new.items() if getattr(t, f) != v}
+        if t.status != Tournament.Status.DRAFT:
+            if "variant" in changed:
                 raise Conflict("The rules cannot change once the tournament has started.", path="variant",
                                code="tournament_started")
-            t.variant = tournament_variant_check(game=t.game, variant=changes["variant"])
-        t.save()
-        if "require_confirmation" in changes:
+            # Once running, switching confirmation is safe only when it changes no standing:
+            # while no deal waits for a confirmation, "only confirmed deals count" and "every
+            # deal counts" count the same deals. Otherwise deals already shown would drop out
+            # of (or slip into) the standings behind the players' backs.
+            if "require_confirmation" in changed and _unconfirmed_deals(t):
+                raise Conflict("Confirmation can change only while no deal is waiting to be confirmed: "
+                               "confirm or void those deals first.", path="require_confirmation",
+                               code="deals_unconfirmed")
+        if not changed:
+            return t
+        for field, change in changed.items():
+            setattr(t, field, change["after"])
+        t.save(update_fields=list(changed))
+        if "require_confirmation" in changed:
             standings_recompute(tournament=t)  # which deals count has changed
-        action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t, data=changes)
+        action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t,
+                   data={f: {"before": _logged(c["before"]), "after": _logged(c["after"])}
+                         for f, c in changed.items()})
     return t
+
+
+def _logged(value: Any) -> Any:
+    return str(value) if isinstance(value, Decimal) else value
 
 
 def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> Tournament:

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import games
 
-from .. import links, selectors, services
+from .. import forms, links, selectors, services
 from ..http import status_of
 from games import get_game
 from ..actors import require_club_visible
@@ -140,11 +140,18 @@ def _club_page(request, actor, club, *, status=200, **extra):
         "players": selectors.player_list(club),
         "tournaments": selectors.tournament_list_for_club(club),
         "game_choices": [(g.key, g.name) for g in games.CATALOG.values()],
-        "t": {"name": "", "game": "", "variant": "{}", "public": True, "require_confirmation": False,
+        "t": {"name": "", "game": "", "variant": {}, "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
         "t_errors": {}, "player_names": "", "player_errors": [],
     }
     ctx.update(extra)
+    # Every game's rule options; the chosen game's are sent (static/js/game-rules.js hides the rest).
+    chosen = ctx["t"]["game"] or next(iter(games.CATALOG))
+    ctx["rule_sets"] = [
+        {"game": g.key, "name": g.name, "chosen": g.key == chosen,
+         "fields": forms.variant_fields(g.key, ctx["t"]["variant"] if g.key == chosen else {},
+                                        ctx["t_errors"] if g.key == chosen else {}, prefix=f"variant-{g.key}")}
+        for g in games.CATALOG.values()]
     return render(request, "director/club.html", ctx, status=status)
 
 
@@ -184,22 +191,19 @@ def players_add(request, actor, club_id: int):
 def tournament_create(request, actor, club_id: int):
     club = _club(actor, club_id)
     p = request.POST
-    t = {"name": p.get("name", ""), "game": p.get("game", ""), "variant": p.get("variant", "") or "{}",
+    game = p.get("game", "")
+    t = {"name": p.get("name", ""), "game": game,
+         "variant": forms.variant_from_post(game, p, prefix=f"variant-{game}") if game in games.CATALOG else {},
          "public": p.get("public") == "on", "require_confirmation": p.get("require_confirmation") == "on",
          "chip_value": p.get("chip_value", "") or "0", "currency": p.get("currency", "")}
     try:
-        variant = json.loads(t["variant"])
-    except (ValueError, RecursionError):
-        return _club_page(request, actor, club, t=t, status=400, t_errors={
-            "variant": ['The rules must be a JSON object, like {"settlement": "v1"} (or {} for the defaults).']})
-    try:
         tournament = services.tournament_create(
-            actor=actor, club=club, name=t["name"], game=t["game"], variant=variant, public=t["public"],
+            actor=actor, club=club, name=t["name"], game=game, variant=t["variant"], public=t["public"],
             require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
     except DomainError as e:
-        fields = ("name", "game", "variant", "chip_value", "currency")
-        return _club_page(request, actor, club, t=t, t_errors=_errors_by_field(e.errors, fields), status=status_of(e))
-    messages.success(request, f"Tournament {tournament.name} created. Add entries and tables, then start it.")
+        return _club_page(request, actor, club, t=t, t_errors=forms.setting_errors(e.errors), status=status_of(e))
+    messages.success(request, gettext("Tournament %(name)s created. Add entries and tables, then start it.")
+                     % {"name": tournament.name})
     return redirect("director-tournament", tournament.pk)
 
 
@@ -236,6 +240,11 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
         "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": ""},
         "seat_errors": {},
+        "settings": {"name": tournament.name, "public": tournament.public,
+                     "require_confirmation": tournament.require_confirmation,
+                     "chip_value": tournament.chip_value, "currency": tournament.currency,
+                     "variant": tournament.variant, "tie_breaks": tournament.tie_breaks},
+        "settings_errors": {},
     }
     ctx["audit"] = _audit_panel(tournament)
     if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
@@ -244,6 +253,8 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
         ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
     ctx.update(extra)
+    ctx["variant_fields"] = forms.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
+    ctx["tie_break_fields"] = forms.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
     ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
     # Smaller tables only where the game allows more than one table size.
     ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
@@ -324,6 +335,29 @@ def tournament_finish(request, actor, tournament_id: int):
     return _status_change(request, actor, tournament_id,
                           lambda **kw: services.tournament_finish(**kw, disputes_stay=disputes_stay),
                           gettext("The tournament is finished and read-only."))
+
+
+@director_required
+@require_POST
+def tournament_settings(request, actor, tournament_id: int):
+    """The settings form. Before the start every setting is sent; once started the form no longer
+    offers the rule options (the service would refuse them: stored results depend on them)."""
+    tournament = _tournament(actor, tournament_id)
+    p = request.POST
+    sent = {"name": p.get("name", ""), "public": p.get("public") == "on",
+            "require_confirmation": p.get("require_confirmation") == "on",
+            "chip_value": p.get("chip_value", "").strip() or "0", "currency": p.get("currency", ""),
+            "tie_breaks": forms.tie_breaks_from_post(p)}
+    if tournament.status == "draft":
+        sent["variant"] = forms.variant_from_post(tournament.game, p)
+    try:
+        services.tournament_update(actor=actor, tournament=tournament, **sent)
+    except DomainError as e:
+        shown = {**sent, "variant": sent.get("variant", tournament.variant)}
+        return _dashboard(request, actor, tournament, settings=shown, settings_errors=forms.setting_errors(e.errors),
+                          status=status_of(e))
+    messages.success(request, gettext("Settings saved."))
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#settings")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -604,6 +638,6 @@ def audit_box(request, actor, audit_id: int):
     return response
 
 
-__all__ = ["home", "club_create", "club_page", "players_add", "tournament_create", "tournament_page",
+__all__ = ["home", "club_create", "club_page", "players_add", "tournament_create", "tournament_page", "tournament_settings",
            "entries_add", "tournament_start", "tournament_finish", "session_seat", "table_create", "table_rotate",
            "table_link", "table_page", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box"]

@@ -6,7 +6,11 @@
      <div data-poll="URL">             is replaced by the HTML fragment at URL every second
                                        (data-poll-every="ms" to change that) until a fragment
                                        comes back without data-poll: a job's progress, shown
-                                       without a reload. */
+                                       without a reload.
+     <select data-rules-choice> + <fieldset data-rules-for="KEY">
+                                       shows only the fieldset of the chosen option (a
+                                       game's rule options); without JavaScript all show,
+                                       and the server reads the chosen game's only. */
 (function () {
   "use strict";
 
@@ -52,6 +56,16 @@
   function every(el) {
     return parseInt(el.getAttribute("data-poll-every"), 10) || 1000;
   }
+
+  function showRules(select) {
+    Array.prototype.forEach.call(select.form.querySelectorAll("[data-rules-for]"), function (set) {
+      set.hidden = set.getAttribute("data-rules-for") !== select.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("select[data-rules-choice]")) showRules(event.target);
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-rules-choice]"), showRules);
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-poll]"), function (el) { poll(el, every(el)); });
 })();

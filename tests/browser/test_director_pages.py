@@ -186,3 +186,25 @@ def test_a_dispute_raised_at_the_table_shows_first_on_the_dashboard(live_server,
         "1 disputed")
     expect(director.locator("article.table-card").filter(has_text="Table 1").locator(".badge.disputed")).to_have_count(0)
     assert_no_horizontal_scroll(director)
+
+
+def test_the_new_tournament_form_shows_the_chosen_games_rule_options(live_server, make_page, club):
+    page = make_page("phone")
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/director/clubs/{club.pk}/")
+    form = page.locator("#new-tournament")
+    expect(form.get_by_role("group", name="Rules of Jie Long")).to_be_visible()
+    expect(form.get_by_role("group", name="Rules of Tau Ngau")).to_be_hidden()
+    page.get_by_label("Game").select_option(label="Tau Ngau")
+    rules = form.get_by_role("group", name="Rules of Tau Ngau")
+    expect(rules).to_be_visible()
+    expect(form.get_by_role("group", name="Rules of Jie Long")).to_be_hidden()
+    page.get_by_label("Name", exact=True).fill("Bulls night")
+    rules.get_by_label("Rules version").select_option("v1")
+    rules.get_by_label("A player may declare no bull while holding one").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Create tournament").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Bulls night")
+    t = club.tournaments.get(name="Bulls night")
+    assert t.variant["settlement"] == "v1" and t.variant["may_decline_bull"] is True
+    expect(page.get_by_role("group", name="Rules of Tau Ngau")).to_be_visible()  # the settings form, before the start

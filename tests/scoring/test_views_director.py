@@ -98,16 +98,28 @@ def test_club_players_tournament_entries_table_start(dclient, director):
     assert sorted(club.players.values_list("name", flat=True)) == ["Anna", "Bob", "Celine", "Dominic"]
 
     base = {"name": "Spring cup", "game": "jie_long", "public": "on"}
-    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": "{arms: 2"})
-    assert response.status_code == 400 and "must be a JSON object" in response.content.decode()
-    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 3, "x": 1}'})
+    page = dclient.get(f"/director/clubs/{club.pk}/").content.decode()
+    # Every game's rule options as controls, from the catalog (no typed JSON).
+    assert 'name="variant"' not in page
+    assert '<select id="variant-jie_long-arms" name="variant-jie_long-arms">' in page
+    assert 'name="variant-ce_deng-redeal_doubles" type="number"' in page
+    assert 'type="checkbox" name="variant-ding_niu-blame_needs_choice" id="variant-ding_niu-blame_needs_choice" checked' in page
+    assert page.count('name="variant-da_ling-stakes-') == 3
+    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/",
+                            {**base, "variant-jie_long-arms": "3", "variant-jie_long-settlement": "chip"})
     assert response.status_code == 400
     page = response.content.decode()
-    assert "arms must be" in page and "is not a rule option of Jie Long" in page  # the engine's wording
+    # The engine's wording, under the control it is about; the rest as sent.
+    assert re.search(r'id="variant-jie_long-arms"[^>]*aria-invalid="true"', page)
+    assert 'id="variant-jie_long-arms-error">arms must be 1 or 2.' in page
+    assert '<option value="chip" selected>' in page
     assert not Tournament.objects.exists()
-    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", {**base, "variant": '{"arms": 2}'})
+    response = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/",
+                            {**base, "variant-jie_long-arms": "2", "variant-jie_long-voluntary_pass": "on",
+                             "variant-ce_deng-redeal_doubles": "5"})  # another game's options are ignored
     t = Tournament.objects.get()
     assert response["Location"] == f"/director/tournaments/{t.pk}/"
+    assert t.variant == {"voluntary_pass": True, "arms": 2, "settlement": "difference"}
     assert t.variant["arms"] == 2 and t.public and not t.require_confirmation
 
     players = list(club.players.order_by("name"))
