@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -39,9 +40,9 @@ def _chip_value(value: Any) -> Decimal:
     try:
         d = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        raise ValidationFailed("chip_value must be a number.", path="chip_value", code="bad_type") from None
+        raise ValidationFailed(gettext("chip_value must be a number."), path="chip_value", code="bad_type") from None
     if not d.is_finite() or d < 0 or d >= Decimal("100000000"):
-        raise ValidationFailed("chip_value must be between 0 and 99999999.99.", path="chip_value",
+        raise ValidationFailed(gettext("chip_value must be between 0 and 99999999.99."), path="chip_value",
                                code="out_of_range")
     return d.quantize(Decimal("0.01"))
 
@@ -67,7 +68,7 @@ def tournament_tie_breaks_check(value: Any) -> list[str]:
     if errors:
         raise ValidationFailed(errors=errors)
     if value[0] == "head_to_head":
-        raise ValidationFailed("head_to_head breaks ties: put another key first.", path="tie_breaks[0]",
+        raise ValidationFailed(gettext("head_to_head breaks ties: put another key first."), path="tie_breaks[0]",
                                code="head_to_head_first")
     return list(value)
 
@@ -82,12 +83,12 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
     chips = _chip_value(chip_value)
     currency = (currency or "").strip().upper()
     if len(currency) > 3:
-        raise ValidationFailed("currency is a 3-letter code like EUR.", path="currency", code="bad_currency")
+        raise ValidationFailed(gettext("currency is a 3-letter code like EUR."), path="currency", code="bad_currency")
     with transaction.atomic():
         if slug:
             slug = slugify(slug)
             if not slug or Tournament.objects.filter(slug=slug).exists():
-                raise Conflict("This slug is taken or empty.", path="slug", code="slug_taken")
+                raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
         t = Tournament.objects.create(
             club=club, name=name, slug=slug or unique_slug(Tournament, name), game=game, variant=full_variant,
             public=bool(public), require_confirmation=bool(require_confirmation), chip_value=chips,
@@ -125,7 +126,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             t.tie_breaks = tournament_tie_breaks_check(changes["tie_breaks"])
         if "variant" in changes:
             if t.status != Tournament.Status.DRAFT:
-                raise Conflict("The rules cannot change once the tournament has started.", path="variant",
+                raise Conflict(gettext("The rules cannot change once the tournament has started."), path="variant",
                                code="tournament_started")
             t.variant = tournament_variant_check(game=t.game, variant=changes["variant"])
         t.save()
@@ -182,7 +183,7 @@ def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Ent
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     if player.club_id != tournament.club_id:
-        raise ValidationFailed("This player belongs to another club.", path="player", code="other_club")
+        raise ValidationFailed(gettext("This player belongs to another club."), path="player", code="other_club")
     with transaction.atomic():
         if Entry.objects.filter(tournament=tournament, player=player).exists():
             raise Conflict(f"{player.name} is already registered.", path="player", code="exists")
