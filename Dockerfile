@@ -1,5 +1,7 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# GNU gettext's msgfmt, for compilemessages (the .mo files are built, not committed).
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml ./
 COPY games ./games
@@ -10,6 +12,7 @@ COPY . .
 # The compressed, hashed static files and their manifest (staticfiles/staticfiles.json), built
 # into the image: without them the site still works, on the plain files, and `check` warns.
 RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
+RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py compilemessages
 EXPOSE 8000
 # Workers, timeouts, the access log (scorer tokens masked) and proxy trust: gupai_site/gunicorn.conf.py.
 CMD ["gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.wsgi:application"]

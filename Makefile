@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install demo serve bench clean
+.PHONY: run test install demo serve bench clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,19 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The translations: the .po files are committed, their .mo files built here (compilemessages needs
+# GNU gettext's msgfmt: Debian's `gettext` package, which .ci/run installs when it is missing).
+PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+MO := $(PO:.po=.mo)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py compilemessages --locale $* --ignore=$(VENV) --ignore=node_modules
+
+# After editing the templates or code: refresh the .po files (then translate the new entries).
+messages: $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --ignore=$(VENV) --ignore=node_modules
+
+install: $(STAMP) $(MO)
 
 # A working site with the demo tournament at http://127.0.0.1:8000. On the club's local network
 # (phones scanning the tables' QR codes): `make run HOST=0.0.0.0` — any host name is then

@@ -21,6 +21,7 @@ from . import connecting, da_ling, ding_niu, places, tau_ngau
 from .decks import CHINESE_32, CONNECTING_DEALS
 from .entry import Declared, Entry, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 from .record import Common, Problems, is_int, player_count_message, read_variant
+from .words import gettext_noop
 
 
 @dataclass(frozen=True)
@@ -166,26 +167,27 @@ def _da_ling_stakes(v: object) -> bool:
 # The deal form (entry.py)
 
 #: Levels of detail the deal form offers for connecting games.
-_FORM_LEVELS = (("points", "Points"), ("unplayed_tiles", "Unplayed tiles"), ("moves", "Full move log"))
+_FORM_LEVELS = (("points", gettext_noop("Points")), ("unplayed_tiles", gettext_noop("Unplayed tiles")),
+                ("moves", gettext_noop("Full move log")))
 
 
 def _connecting_entry(key: str, name: str, *more: Input, levels: tuple = ()) -> Entry:
     required = key in connecting.UNPLAYED_REQUIRED
     return Entry(levels=_FORM_LEVELS + levels, inputs=(
-        SeatChoice("leader", "Led by", what="the seat that led"),
-        Numbers("points", "Points", fills="points", minimum=0, level="points",
-                missing="Enter the points (0 for a seat that played out)."),
-        Numbers("unplayed", "Tiles left *" if required else "Tiles left", fills="unplayed", minimum=0,
+        SeatChoice("leader", gettext_noop("Led by"), what=gettext_noop("the seat that led")),
+        Numbers("points", gettext_noop("Points"), fills="points", minimum=0, level="points",
+                missing=gettext_noop("Enter the points (0 for a seat that played out).")),
+        Numbers("unplayed", gettext_noop("Tiles left *") if required else gettext_noop("Tiles left"), fills="unplayed", minimum=0,
                 level="points", together=True, optional=not required,
-                missing="Give every seat's count of unplayed tiles, or none.",
+                missing=gettext_noop("Give every seat's count of unplayed tiles, or none."),
                 none_given=f"{name} needs each seat's count of unplayed tiles." if required else ""),
-        Tiles("tiles", "Unplayed tiles", fills="unplayed_tiles", per_seat=True, level="unplayed_tiles",
-              placeholder="none: played out"),
-        Moves("moves", "Moves, in turn from the leader", fills="moves", level="moves",
-              placeholder="e.g. 6:4 6:4@6 x3:1 4:4@4"),
+        Tiles("tiles", gettext_noop("Unplayed tiles"), fills="unplayed_tiles", per_seat=True, level="unplayed_tiles",
+              placeholder=gettext_noop("none: played out")),
+        Moves("moves", gettext_noop("Moves, in turn from the leader"), fills="moves", level="moves",
+              placeholder=gettext_noop("e.g. 6:4 6:4@6 x3:1 4:4@4")),
         # A deal that stopped early (a block, a smothered SuanZhang) leaves tiles in hand.
-        Tiles("left", "Left in hand (deal stopped early)", fills="left_in_hand", per_seat=True, level="moves",
-              placeholder="none", omit_empty=True),
+        Tiles("left", gettext_noop("Left in hand (deal stopped early)"), fills="left_in_hand", per_seat=True, level="moves",
+              placeholder=gettext_noop("none"), omit_empty=True),
         *more,
     ))
 
@@ -221,8 +223,8 @@ def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: st
 JIE_LONG = _connecting_game(
     "jie_long", "Jie Long",
     names={"zh-hans": "接龙", "zh-hant": "接龍"},
-    blurb="Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
-          "and every pair settles the difference.",
+    blurb=gettext_noop("Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
+          "and every pair settles the difference."),
     evaluator=connecting.evaluate_jie_long,
     variants=_options(_VOLUNTARY_PASS, _choice("arms", "Open ends of the layout", 1, 2), _choice("settlement", "Settlement", "difference", "chip")),
     arms=lambda variant: variant.get("arms", 1),  # JL-2
@@ -232,17 +234,17 @@ CE_DENG = _connecting_game(
     "ce_deng", "Ce Deng",
     # The sources' own characters: 料釘 (seed and RULES.md §4), 斜钉 (RULES.md §4).
     names={"zh-hans": "斜钉", "zh-hant": "料釘"},
-    blurb="Four players, a Head and three Tails; clean hands double their takings, "
-          "stuck hands are penalised.",
+    blurb=gettext_noop("Four players, a Head and three Tails; clean hands double their takings, "
+          "stuck hands are penalised."),
     evaluator=connecting.evaluate_ce_deng,
     variants=_options(_VOLUNTARY_PASS, _choice("head_tail", "Penalty at Head/Tail unplayed", "7/8", "6/7"), _choice("multiplier", "Multiplier", "pair", "payer"),
                       _whole("redeal_doubles", "Doubles in one hand that force a redeal", 7, 5, 8)),
     fields=("redeal", "hands"),  # a redeal record lists the dealt hands (CD-2)
     per_seat_fields=("hands",),
     # CD-2: a void deal is recorded with the hands as dealt, instead of any level of play.
-    levels=(("redeal", "Redeal (7+ doubles)"),),
+    levels=(("redeal", gettext_noop("Redeal (7+ doubles)")),),
     inputs=(Mark("redeal", fills="redeal", level="redeal"),
-            Tiles("hand", "Hand as dealt (8 tiles)", fills="hands", per_seat=True, level="redeal",
+            Tiles("hand", gettext_noop("Hand as dealt (8 tiles)"), fills="hands", per_seat=True, level="redeal",
                   count=CONNECTING_DEALS["ce_deng"][4][1])),
 )
 
@@ -250,7 +252,7 @@ KKO_LI = _connecting_game(
     "kko_li_but_i_gi", "Kko-li-but-i-gi",
     # A Korean game: the sources give no Chinese name, so Chinese pages show the Korean one.
     names={"ko": "꼬리붙이기", "zh-hans": "꼬리붙이기", "zh-hant": "꼬리붙이기"},
-    blurb="The Korean tails game: the highest hand, and anyone over 30, pays the winner.",
+    blurb=gettext_noop("The Korean tails game: the highest hand, and anyone over 30, pays the winner."),
     evaluator=connecting.evaluate_kko_li,
     variants=_options(_VOLUNTARY_PASS, _choice("settlement", "Settlement", "highest_over_30", "chip", "points"),
                       _flag("over_30_only_with_four", "Over 30 pays only in four-player deals", False)),
@@ -259,21 +261,21 @@ KKO_LI = _connecting_game(
 DING_NIU = _connecting_game(
     "ding_niu", "Ding Niu",
     names={"zh-hans": "顶牛", "zh-hant": "頂牛"},
-    blurb="Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
-          "SuanZhang block changes who pays.",
+    blurb=gettext_noop("Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
+          "SuanZhang block changes who pays."),
     evaluator=ding_niu.evaluate,
     variants=_options(_VOLUNTARY_PASS, _flag("blame_needs_choice", "SuanZhang blame needs a choice", True)),
     fields=("suanzhang",),
     seat_object_fields=("suanzhang",),
-    inputs=(SeatChoice("suanzhang", "SuanZhang (blocked the layout)", what="the seat that blocked",
-                       blank="— none —"),),
+    inputs=(SeatChoice("suanzhang", gettext_noop("SuanZhang (blocked the layout)"), what=gettext_noop("the seat that blocked"),
+                       blank=gettext_noop("— none —")),),
     arms=lambda variant: 2,  # CG-7
 )
 
 TAU_NGAU = Game(
     key="tau_ngau", name="Tau Ngau",
     names={"zh-hans": "斗牛", "zh-hant": "鬥牛"},
-    blurb="Find three tiles making 10, 20 or 30; the other two decide the hand against the banker.",
+    blurb=gettext_noop("Find three tiles making 10, 20 or 30; the other two decide the hand against the banker."),
     player_counts=tuple(tau_ngau.PLAYERS),
     connecting=False, has_leader=False, has_banker=True,
     fields=("banker", "stakes", "bet", "hands", "declared"),
@@ -286,15 +288,15 @@ TAU_NGAU = Game(
     placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
     deals=MappingProxyType({n: (CHINESE_32, tau_ngau.HAND_SIZE) for n in tau_ngau.PLAYERS}),
     entry=Entry(inputs=(
-        SeatChoice("banker", "Banker", what="the banker"),
+        SeatChoice("banker", gettext_noop("Banker"), what=gettext_noop("the banker")),
         Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True,
-              placeholder="e.g. 6:6 4:4 6:4 5:5 3:1", count=tau_ngau.HAND_SIZE),
+              placeholder=gettext_noop("e.g. 6:6 4:4 6:4 5:5 3:1"), count=tau_ngau.HAND_SIZE),
         # TN-7: without a declaration the engine takes the best bull.
-        Declared("bull", "Bull set aside (optional; - for none)", fills="declared", chosen_from="hand",
-                 count=3, placeholder="e.g. 6:4 5:5 3:1"),
+        Declared("bull", gettext_noop("Bull set aside (optional; - for none)"), fills="declared", chosen_from="hand",
+                 count=3, placeholder=gettext_noop("e.g. 6:4 5:5 3:1")),
         # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
-        Numbers("stake", "Stake (not the banker)", fills="stakes", minimum=1, together=True,
-                missing="Enter this player's stake.", not_for="banker",
+        Numbers("stake", gettext_noop("Stake (not the banker)"), fills="stakes", minimum=1, together=True,
+                missing=gettext_noop("Enter this player's stake."), not_for="banker",
                 optional_under=(("settlement", "v1"),), also=("bet",)),
     )),
 )
@@ -302,7 +304,7 @@ TAU_NGAU = Game(
 DA_LING = Game(
     key="da_ling", name="Da Ling",
     names={"zh-hans": "打零", "zh-hant": "打零"},
-    blurb="Split six tiles into groups of one, two and three that hit the table's target.",
+    blurb=gettext_noop("Split six tiles into groups of one, two and three that hit the table's target."),
     player_counts=tuple(da_ling.PLAYERS),
     connecting=False, has_leader=False, has_banker=False,
     fields=("table", "groups"),
@@ -317,12 +319,12 @@ DA_LING = Game(
     placing=places.BY_NET,  # no place in the result; each group is settled alone (DL-9)
     deals=MappingProxyType({n: (CHINESE_32, sum(da_ling.GROUP_SIZES)) for n in da_ling.PLAYERS}),
     entry=Entry(inputs=(
-        Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder="e.g. 6:6 3:2",
+        Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder=gettext_noop("e.g. 6:6 3:2"),
               count=da_ling.TABLE_TILES),
         *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
                 placeholder=example, count=size)
-          for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", "e.g. 6:5 5:1",
-                                                                        "e.g. 1:1 6:3 3:3")))),
+          for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", gettext_noop("e.g. 6:5 5:1"),
+                                                                        gettext_noop("e.g. 1:1 6:3 3:3"))))),
     )),
 )
 

@@ -14,6 +14,7 @@ from .layout import (BLOCKED, TILE_BY_TEXT, Replay, Watch, fast_tile, must_play_
 from .record import (MAX_LIST, Common, Problems, check_deck, check_seat_count, is_int, read_list)
 from .settlement import (Transfer, difference_transfers, nets_from_transfers, pay, places_lower_hand)
 from .tiles import Tile
+from .words import gettext_noop
 
 LEVELS = ("points", "unplayed_tiles", "moves")
 
@@ -140,15 +141,15 @@ def _read_level(record: dict, common: Common, deck_deal: tuple, two_arms: bool, 
     given = [level for level in LEVELS if level in record]
     if not given:
         p.error("", "missing_level",
-                "Give the outcome of the deal: points, unplayed_tiles or the moves log (exactly one).")
+                gettext_noop("Give the outcome of the deal: points, unplayed_tiles or the moves log (exactly one)."))
         return None
     for extra in given[1:]:
         p.error(extra, "two_levels",
                 f"Give exactly one of points, unplayed_tiles or moves, not both {given[0]} and {extra}.")
     if "unplayed" in record and given[0] != "points":
-        p.error("unplayed", "unexpected_field", "unplayed goes only with points.")
+        p.error("unplayed", "unexpected_field", gettext_noop("unplayed goes only with points."))
     if "left_in_hand" in record and given[0] != "moves":
-        p.error("left_in_hand", "unexpected_field", "left_in_hand goes only with the moves log.")
+        p.error("left_in_hand", "unexpected_field", gettext_noop("left_in_hand goes only with the moves log."))
     if p:
         return None
     if given[0] == "points":
@@ -165,7 +166,7 @@ def _read_points(record: dict, common: Common, deck, deal: int, p: Problems) -> 
         return None
     for i, v in enumerate(points):
         if not is_int(v) or v < 0:
-            p.error(f"points[{i}]", "bad_points", "Points are a whole number, 0 or more.")
+            p.error(f"points[{i}]", "bad_points", gettext_noop("Points are a whole number, 0 or more."))
         elif v > MAX_POINTS:
             p.error(f"points[{i}]", "impossible_points", f"{v} is far more than any hand can hold.")
     counts = None
@@ -175,12 +176,12 @@ def _read_points(record: dict, common: Common, deck, deal: int, p: Problems) -> 
             for i, v in enumerate(counts):
                 most = deal - 1 if i == 0 else deal
                 if not is_int(v) or v < 0:
-                    p.error(f"unplayed[{i}]", "bad_unplayed", "unplayed is a whole number of tiles, 0 or more.")
+                    p.error(f"unplayed[{i}]", "bad_unplayed", gettext_noop("unplayed is a whole number of tiles, 0 or more."))
                 elif v > most:
                     p.error(f"unplayed[{i}]", "too_many_unplayed", _too_many(common, i, v, deal))
     elif common.game in UNPLAYED_REQUIRED:
         p.error("unplayed", "missing_field",
-                "Ce Deng needs unplayed (tiles not played face up per seat) to tell clean and penalty hands.")
+                gettext_noop("Ce Deng needs unplayed (tiles not played face up per seat) to tell clean and penalty hands."))
     if p:
         return None
     name = deck_name(deck)
@@ -234,7 +235,7 @@ def _read_unplayed_tiles(record: dict, common: Common, deck, deal: int, p: Probl
     for i, row in enumerate(rows):
         path = f"unplayed_tiles[{i}]"
         if not isinstance(row, list):
-            p.error(path, "bad_type", "Each seat's unplayed tiles are a list (empty when all were played).")
+            p.error(path, "bad_type", gettext_noop("Each seat's unplayed tiles are a list (empty when all were played)."))
             ok = False
             tiles.append([])
             continue
@@ -295,7 +296,7 @@ def _replay_carefully(record: dict, common: Common, deck, deal: int, two_arms: b
             for i, row in enumerate(rows):
                 path = f"left_in_hand[{i}]"
                 if not isinstance(row, list):
-                    p.error(path, "bad_type", "Each seat's tiles left in hand are a list (empty if none).")
+                    p.error(path, "bad_type", gettext_noop("Each seat's tiles left in hand are a list (empty if none)."))
                     left = None
                     break
                 if len(row) > deal:
@@ -334,7 +335,7 @@ def _replay_carefully(record: dict, common: Common, deck, deal: int, two_arms: b
     if left is None:
         if len(moves) < total:
             p.error("left_in_hand", "missing_field",
-                    "The deal stopped early; list the tiles each seat still held (left_in_hand).")
+                    gettext_noop("The deal stopped early; list the tiles each seat still held (left_in_hand)."))
             return None
         left = [[] for _ in range(n)]
     for s in range(n):
@@ -436,18 +437,18 @@ def _read_redeal(record: dict, common: Common, p: Problems) -> dict | None:
     limit = common.variant["redeal_doubles"]
     for level in LEVELS + ("unplayed", "left_in_hand"):
         if level in record:
-            p.error(level, "unexpected_field", "A redeal record has only the dealt hands, no outcome.")
+            p.error(level, "unexpected_field", gettext_noop("A redeal record has only the dealt hands, no outcome."))
     if record.get("redeal") is not True:
         if "redeal" in record:
-            p.error("redeal", "bad_type", "redeal is true for a void deal; leave it out otherwise.")
+            p.error("redeal", "bad_type", gettext_noop("redeal is true for a void deal; leave it out otherwise."))
         else:
-            p.error("redeal", "missing_field", "hands are only recorded for a redeal (redeal: true).")
+            p.error("redeal", "missing_field", gettext_noop("hands are only recorded for a redeal (redeal: true)."))
         return None
     if not check_seat_count(common, CONNECTING_DEALS["ce_deng"], p):
         return None
     deck, deal = CONNECTING_DEALS["ce_deng"][common.n]
     if "hands" not in record:
-        p.error("hands", "missing_field", "A redeal record lists the dealt hands (hands).")
+        p.error("hands", "missing_field", gettext_noop("A redeal record lists the dealt hands (hands)."))
         return None
     rows = read_list(record["hands"], "hands", p, "hands", length=common.n)
     if rows is None:

@@ -15,6 +15,7 @@ from .record import (Common, Problems, check_deck, check_seat_count, read_list, 
                      seats_readable)
 from .settlement import nets_from_transfers
 from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
+from .words import gettext_noop
 
 #: DL-1: 2 to 5 players; the banker is not a seat (DL-12).
 PLAYERS = range(2, 6)
@@ -142,7 +143,7 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
 def _read_groups(record: dict, common: Common, n: int | None,
                  p: Problems) -> list[list[list[Tile] | None] | None] | None:
     if "groups" not in record:
-        p.error("groups", "missing_field", "List every player's 1-, 2- and 3-tile groups (groups).")
+        p.error("groups", "missing_field", gettext_noop("List every player's 1-, 2- and 3-tile groups (groups)."))
         return None
     raw = read_list(record["groups"], "groups", p, "The groups list", length=n)
     if raw is None:
@@ -209,7 +210,7 @@ def _read_carefully(record: dict, common: Common, n: int | None,
         table = read_tile_list(record["table"], "table", p, "The table", length=TABLE_TILES)
     else:
         table = None
-        p.error("table", "missing_field", "Give the two table tiles (table).")
+        p.error("table", "missing_field", gettext_noop("Give the two table tiles (table)."))
     groups = _read_groups(record, common, n, p)
 
     placed = [(t, f"table[{k}]") for k, t in enumerate(table or [])]

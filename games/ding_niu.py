@@ -12,6 +12,7 @@ from .connecting import Outcome, read_deal, result_body
 from .record import Common, Problems, is_int
 from .settlement import Transfer, pay, places_ding_niu
 from .tiles import Tile
+from .words import gettext_noop
 
 #: Non-double tile types of the Ding Niu deck and their copies (§6.4 `copies`).
 START_COPIES: dict[Tile, int] = {(6, 5): 2, (6, 4): 2, (6, 1): 2, (3, 1): 2, (5, 1): 2, (6, 2): 1, (6, 3): 1}
@@ -219,15 +220,15 @@ def _read_suanzhang_field(record: dict, common: Common, p: Problems) -> dict | N
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        p.error("suanzhang", "bad_type", 'suanzhang names the blocker\'s seat, like {"seat": 2}.')
+        p.error("suanzhang", "bad_type", gettext_noop('suanzhang names the blocker\'s seat, like {"seat": 2}.'))
         return None
     for key in raw:
         if key not in _SZ_KEYS:
-            p.error(f"suanzhang.{str(key)[:40]}", "unknown_field", "suanzhang has only seat, move, kind and blamed.")
+            p.error(f"suanzhang.{str(key)[:40]}", "unknown_field", gettext_noop("suanzhang has only seat, move, kind and blamed."))
     seat = raw.get("seat")
     if not (is_int(seat) and 0 <= seat < common.n):
         # Ding Niu has four seats; say so even when the seats themselves are missing.
-        p.error("suanzhang.seat", "bad_seat", "suanzhang.seat must be a seat number from 0 to 3.")
+        p.error("suanzhang.seat", "bad_seat", gettext_noop("suanzhang.seat must be a seat number from 0 to 3."))
     if p:
         return None
     return raw
@@ -237,10 +238,10 @@ def _check_table_word(field: dict, p: Problems) -> None:
     """DN-SZ-10 without a log: the named seat is a blamed blocker; move and kind unknown."""
     if field.get("move") is not None or field.get("kind") is not None:
         p.error("suanzhang", "needs_moves",
-                "The move and kind of a SuanZhang can only come from the moves log; give just the seat.")
+                gettext_noop("The move and kind of a SuanZhang can only come from the moves log; give just the seat."))
     if field.get("blamed", True) is not True:
         p.error("suanzhang.blamed", "bad_suanzhang",
-                "A SuanZhang named without the log counts as blamed; leave the field out if the block was forced.")
+                gettext_noop("A SuanZhang named without the log counts as blamed; leave the field out if the block was forced."))
 
 
 def _check_agreement(field: dict | None, found: dict | None, common: Common, p: Problems) -> None:

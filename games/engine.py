@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .catalog import CATALOG
 from .record import FORMAT_VERSION, Common, Problems, read_common
+from .words import gettext_noop
 
 GameEvaluator = Callable[[dict, Common, Problems], "dict | None"]
 
@@ -28,10 +29,10 @@ def evaluate(record: Any) -> dict:
             return {"ok": False, "errors": p.errors}
         body = EVALUATORS[common.game](record, common, p)
     except RecursionError:  # pathological nesting that slipped past the size guards
-        p.error("", "too_complex", "This record is nested too deeply to read.")
+        p.error("", "too_complex", gettext_noop("This record is nested too deeply to read."))
         body = None
     if p.errors or body is None:
         if not p.errors:
-            p.error("", "invalid", "This record could not be evaluated.")
+            p.error("", "invalid", gettext_noop("This record could not be evaluated."))
         return {"ok": False, "errors": p.errors}
     return {"ok": True, "game": common.game, "format": FORMAT_VERSION, **body, "warnings": p.warnings}

@@ -21,6 +21,7 @@ from typing import Protocol
 from .decks import MAX_PACKED, PACK_WEIGHT, packed_fits
 from .record import Problems, read_tile
 from .tiles import ALL_TILES, Tile, tile_str
+from .words import gettext_noop
 
 #: Every accepted spelling of a tile -> the tile; a dict hit is much cheaper than the regex.
 TILE_BY_TEXT: dict[str, Tile] = {}
@@ -63,10 +64,10 @@ def ends_text(ends: tuple[int, ...]) -> str:
 def read_moves(raw: object, p: Problems, *, two_arms: bool, max_moves: int) -> list[Move] | None:
     """Read the log's shape and tiles (§2c). None when anything is wrong (errors recorded)."""
     if not isinstance(raw, list):
-        p.error("moves", "bad_type", "moves must be a list of moves.")
+        p.error("moves", "bad_type", gettext_noop("moves must be a list of moves."))
         return None
     if not raw:
-        p.error("moves", "empty_log", "The log has no moves; the leader's lead comes first.")
+        p.error("moves", "empty_log", gettext_noop("The log has no moves; the leader's lead comes first."))
         return None
     if len(raw) > max_moves + 1:
         # Moves beyond the dealt tiles are after the end anyway; the replay names the first
@@ -110,17 +111,17 @@ def read_moves(raw: object, p: Problems, *, two_arms: bool, max_moves: int) -> l
 def _read_move(k: int, m: object, p: Problems, two_arms: bool) -> Move | None:
     path = f"moves[{k}]"
     if type(m) is not dict:
-        p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
+        p.error(path, "bad_move", gettext_noop('Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.'))
         return None
     if not _MOVE_KEYS.issuperset(m):
         for key in m:
             if key not in _MOVE_KEYS:
                 p.error(f"{path}.{str(key)[:40]}", "unknown_field",
-                        "A move has only play or pass, and to or open where they apply.")
+                        gettext_noop("A move has only play or pass, and to or open where they apply."))
         return None
     if "play" in m:
         if "pass" in m:
-            p.error(path, "bad_move", "A move is either a play or a pass, not both.")
+            p.error(path, "bad_move", gettext_noop("A move is either a play or a pass, not both."))
             return None
         tile = fast_tile(m["play"], path + ".play", p)
         is_play = True
@@ -128,7 +129,7 @@ def _read_move(k: int, m: object, p: Problems, two_arms: bool) -> Move | None:
         tile = fast_tile(m["pass"], path + ".pass", p)
         is_play = False
     else:
-        p.error(path, "bad_move", 'Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.')
+        p.error(path, "bad_move", gettext_noop('Each move is an object like {"play": "6:4"} or {"pass": "3:1"}.'))
         return None
     if tile is None:
         return None
@@ -137,22 +138,22 @@ def _read_move(k: int, m: object, p: Problems, two_arms: bool) -> Move | None:
     opened = m.get("open")
     if to is not None:
         if not is_play:
-            p.error(path + ".to", "bad_move", "A pass lays its tile face down; it has no end (to).")
+            p.error(path + ".to", "bad_move", gettext_noop("A pass lays its tile face down; it has no end (to)."))
             ok = False
         elif k == 0:
-            p.error(path + ".to", "bad_move", "The lead starts the line; it is laid against no end (to).")
+            p.error(path + ".to", "bad_move", gettext_noop("The lead starts the line; it is laid against no end (to)."))
             ok = False
         elif not _pip(to):
-            p.error(path + ".to", "bad_type", "to must be the pip (1 to 6) of the open end played on.")
+            p.error(path + ".to", "bad_type", gettext_noop("to must be the pip (1 to 6) of the open end played on."))
             ok = False
     if k == 0:
         if not is_play:
-            p.error(path, "lead_is_pass", "The leader must start by laying a tile face up (CG-4).")
+            p.error(path, "lead_is_pass", gettext_noop("The leader must start by laying a tile face up (CG-4)."))
             ok = False
         elif two_arms:
             if opened is not None:
                 p.error(path + ".open", "bad_move",
-                        "With two arms both halves of the lead are open; leave out open.")
+                        gettext_noop("With two arms both halves of the lead are open; leave out open."))
                 ok = False
         elif opened is None:
             if tile[0] != tile[1]:
@@ -166,7 +167,7 @@ def _read_move(k: int, m: object, p: Problems, two_arms: bool) -> Move | None:
                     f"The open pip of the lead must be one of its halves, {tile[0]} or {tile[1]}.")
             ok = False
     elif opened is not None:
-        p.error(path + ".open", "bad_move", "Only the lead names an open pip.")
+        p.error(path + ".open", "bad_move", gettext_noop("Only the lead names an open pip."))
         ok = False
     return (is_play, tile, to, opened) if ok else None
 

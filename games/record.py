@@ -17,6 +17,7 @@ from typing import Any, Collection, Iterable, Mapping, Protocol
 
 from .decks import deck_name
 from .tiles import Tile, parse_tile, tile_str
+from .words import gettext_noop
 
 
 
@@ -83,7 +84,7 @@ def read_common(record: object, p: Problems, catalog: Mapping[str, Game]) -> Com
     otherwise a Common, possibly with errors recorded in ``p``.
     """
     if not isinstance(record, dict):
-        p.error("", "not_an_object", "A round record must be a JSON object.")
+        p.error("", "not_an_object", gettext_noop("A round record must be a JSON object."))
         return None
     fmt = record.get("format", FORMAT_VERSION)
     if not (is_int(fmt) and fmt == FORMAT_VERSION):
@@ -92,7 +93,7 @@ def read_common(record: object, p: Problems, catalog: Mapping[str, Game]) -> Com
     spec = catalog.get(game) if isinstance(game, str) else None
     if spec is None:
         if "game" not in record:
-            p.error("game", "missing_field", "Say which game was played (game).")
+            p.error("game", "missing_field", gettext_noop("Say which game was played (game)."))
         else:
             p.error("game", "unknown_game", "Unknown game; it must be one of: " + ", ".join(catalog) + ".")
         return None
@@ -107,7 +108,7 @@ def read_common(record: object, p: Problems, catalog: Mapping[str, Game]) -> Com
     seats = _read_seats(record.get("seats"), p) if "seats" in record else None
     if seats is None:
         if "seats" not in record:
-            p.error("seats", "missing_field", "List the players' names in playing order (seats).")
+            p.error("seats", "missing_field", gettext_noop("List the players' names in playing order (seats)."))
         seats = []
     return Common(game=game, variant=variant, seats=seats, name=spec.name)
 
@@ -124,7 +125,7 @@ def read_variant(game: Game, raw: object, p: Problems) -> dict[str, Any]:
     if raw is None:
         return values
     if not isinstance(raw, dict):
-        p.error("variant", "bad_type", "variant must be an object of rule options.")
+        p.error("variant", "bad_type", gettext_noop("variant must be an object of rule options."))
         return values
     known = game.variants
     for key, value in raw.items():
@@ -143,16 +144,16 @@ def read_variant(game: Game, raw: object, p: Problems) -> dict[str, Any]:
 
 def _read_seats(raw: object, p: Problems) -> list[str] | None:
     if not isinstance(raw, list):
-        p.error("seats", "bad_type", "seats must be a list of player names.")
+        p.error("seats", "bad_type", gettext_noop("seats must be a list of player names."))
         return None
     if len(raw) > MAX_LIST:
-        p.error("seats", "too_long", "Too many seats.")
+        p.error("seats", "too_long", gettext_noop("Too many seats."))
         return None
     ok = True
     seen: set[str] = set()
     for i, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
-            p.error(f"seats[{i}]", "bad_name", "Each seat needs a player name.")
+            p.error(f"seats[{i}]", "bad_name", gettext_noop("Each seat needs a player name."))
             ok = False
         elif len(name) > MAX_NAME:
             p.error(f"seats[{i}]", "bad_name", f"A name has at most {MAX_NAME} characters.")

@@ -17,6 +17,7 @@ from .record import (Common, Problems, check_deck, check_seat_count, is_int, rea
                      read_tile_list, seats_readable)
 from .settlement import nets_from_transfers, pay
 from .tiles import ALL_TILES, Tile, pip_choices, tile_str
+from .words import gettext_noop
 
 #: TN-1: 3 to 6 players, the banker included.
 PLAYERS = range(3, 7)
@@ -232,7 +233,7 @@ def _name(common: Common, seat: int) -> str:
 
 def _read_banker(record: dict, n: int | None, p: Problems) -> int | None:
     if "banker" not in record:
-        p.error("banker", "missing_field", "Say which seat holds the bank (banker, a seat number from 0).")
+        p.error("banker", "missing_field", gettext_noop("Say which seat holds the bank (banker, a seat number from 0)."))
         return None
     banker = record["banker"]
     if not is_int(banker) or banker < 0 or (n is not None and banker >= n):
@@ -248,15 +249,15 @@ def _read_stakes(record: dict, version: str, n: int | None, banker: int | None,
     has_stakes, has_bet = "stakes" in record, "bet" in record
     if has_bet and version == "v2":
         p.error("bet", "bet_needs_v1",
-                "A single bet is only for version 1; under version 2 give each player's stake (stakes).")
+                gettext_noop("A single bet is only for version 1; under version 2 give each player's stake (stakes)."))
         return None
     if has_bet and has_stakes:
-        p.error("bet", "stakes_and_bet", "Give either one bet for everyone or each player's stake, not both.")
+        p.error("bet", "stakes_and_bet", gettext_noop("Give either one bet for everyone or each player's stake, not both."))
         return None
     if not has_stakes:
         if version == "v2":
             p.error("stakes", "missing_field",
-                    "Give each player's stake (stakes), with null for the banker.")
+                    gettext_noop("Give each player's stake (stakes), with null for the banker."))
             return None
         bet = record.get("bet", 1)
         if not is_int(bet) or not 0 < bet <= MAX_STAKE:
@@ -273,7 +274,7 @@ def _read_stakes(record: dict, version: str, n: int | None, banker: int | None,
         path = f"stakes[{seat}]"
         if seat == banker:
             if stake is not None:
-                p.error(path, "banker_stake", "The banker places no stake; write null in his place.")
+                p.error(path, "banker_stake", gettext_noop("The banker places no stake; write null in his place."))
                 ok = False
         elif stake is None and banker is None:
             continue  # cannot tell yet whether this is the banker's place
@@ -285,7 +286,7 @@ def _read_stakes(record: dict, version: str, n: int | None, banker: int | None,
 
 def _read_hands(record: dict, common: Common, n: int | None, p: Problems) -> list[list[Tile] | None] | None:
     if "hands" not in record:
-        p.error("hands", "missing_field", "List the 5 tiles of every seat (hands).")
+        p.error("hands", "missing_field", gettext_noop("List the 5 tiles of every seat (hands)."))
         return None
     raw = read_list(record["hands"], "hands", p, "The hands list", length=n)
     if raw is None:
@@ -315,14 +316,14 @@ def _read_declared(record: dict, common: Common, n: int | None, hands: list | No
             out.append(None)
             continue
         if not isinstance(entry, dict):
-            p.error(path, "bad_type", 'A declaration is null or {"bull": [three tiles]} or {"bull": null}.')
+            p.error(path, "bad_type", gettext_noop('A declaration is null or {"bull": [three tiles]} or {"bull": null}.'))
             out.append(None)
             continue
         for key in entry:
             if key != "bull":
-                p.error(f"{path}.{str(key)[:40]}", "unknown_field", "A declaration has only the field 'bull'.")
+                p.error(f"{path}.{str(key)[:40]}", "unknown_field", gettext_noop("A declaration has only the field 'bull'."))
         if "bull" not in entry:
-            p.error(f"{path}.bull", "missing_field", "Say which three tiles form the bull, or null for no bull.")
+            p.error(f"{path}.bull", "missing_field", gettext_noop("Say which three tiles form the bull, or null for no bull."))
             out.append(None)
             continue
         if entry["bull"] is None:

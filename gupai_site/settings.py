@@ -90,6 +90,9 @@ MIDDLEWARE = [
     # After WhiteNoise: pages get the policy, static files (served above) need none.
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the set_language choice (session/cookie), else Accept-Language. After the
+    # session it reads, before CommonMiddleware; URLs stay unprefixed (scorer links, QR codes).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -136,6 +139,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
+# The catalogs: the .po files are committed, the .mo files built by `make` (compilemessages).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -4,6 +4,8 @@ scorer's private table links, and the API (plus its schema and docs)."""
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from scoring.api.views import NotFoundView
@@ -17,6 +19,10 @@ REDOC_CSP = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The language switch of every page (base.html) posts here. Without a CSRF token: public pages
+    # carry none (they are the same for everybody), and a forged switch changes only a language.
+    # No i18n_patterns: URLs (scorer links, QR codes) never change with the language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI and ReDoc from the project's static files (drf-spectacular-sidecar), no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),

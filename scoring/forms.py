@@ -19,10 +19,18 @@ import re
 import unicodedata
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
+
+from .rule_messages import translate_message
+
+#: The form's words that games.catalog builds with a number in them, as they read (gettext
+#: finds them as they are; makemessages finds them here).
+CATALOG_WORDS = (gettext_noop("Hand (5 tiles)"), gettext_noop("Table tiles (2)"), gettext_noop("1 tile"),
+                 gettext_noop("2 tiles"), gettext_noop("3 tiles"),
+                 gettext_noop("Ce Deng needs each seat's count of unplayed tiles."))
 
 MAX_TEXT = 200
 #: A move log is one line for the whole deal: up to 32 moves of about 7 characters.
@@ -138,7 +146,7 @@ def _int_or_error(raw: str) -> tuple[int | None, str | None]:
     if raw == "":
         return None, None
     if not _INT.match(raw):
-        return None, "Enter a whole number."
+        return None, gettext("Enter a whole number.")
     return int(raw), None
 
 
@@ -319,17 +327,19 @@ class DealForm:
         for e in errors:
             # An input this game's form lacks (a SuanZhang outside Ding Niu) is no field here:
             # section_errors() shows its message above the seats.
-            self.add_error(field_for_path(e.get("path", ""), self.game), e.get("message") or e.get("code") or "Invalid.")
+            # The engine's messages in the page's language (scoring.rule_messages).
+            message = translate_message(str(e.get("code", "")), e.get("message") or "")
+            self.add_error(field_for_path(e.get("path", ""), self.game), message or e.get("code") or gettext("Invalid."))
 
     def _seat_field(self, name: str, *, required: bool, what: str) -> int | None:
         raw = self.values.get(name, "")
         if raw == "":
             if required:
-                self.add_error(name, f"Choose {what}.")
+                self.add_error(name, gettext("Choose %(what)s.") % {"what": gettext(what)})
             return None
         value = _seat_value(raw, self.n)
         if value is None:
-            self.add_error(name, f"Choose {what}.")
+            self.add_error(name, gettext("Choose %(what)s.") % {"what": gettext(what)})
         return value
 
     def body(self) -> dict | None:
@@ -364,7 +374,7 @@ class DealForm:
                     for row, tiles in zip(rows, texts):
                         row.append(tiles)
         entered_by = self._seat_field("entered_by", required=self.require_entered_by,
-                                      what="who is entering the deal")
+                                      what=gettext_noop("who is entering the deal"))
         if entered_by is not None:
             body["entered_by"] = entered_by
         if self.errors:
@@ -393,7 +403,7 @@ class DealForm:
             value, err = _int_or_error(self.values.get(name, ""))
             if not inp.together:
                 if err or value is None:
-                    self.add_error(name, err or inp.missing)
+                    self.add_error(name, err or (gettext(inp.missing) if inp.missing else inp.missing))
             else:
                 if err:
                     self.add_error(name, err)
@@ -407,16 +417,22 @@ class DealForm:
                 return  # the list is left out
             message = (inp.none_given or inp.missing) if none_given else inp.missing
             for i in missing:
-                self.add_error(f"{inp.name}_{i}", message)
+                self.add_error(f"{inp.name}_{i}", gettext(message) if message else message)
         body[inp.fills] = values
 
     # -- for the template -----------------------------------------------------------------------
     def _seat_options(self, *, blank: str | None = None) -> list[tuple[str, str]]:
-        opts = [("", blank)] if blank is not None else []
+        opts = [("", gettext(blank) if blank else blank)] if blank is not None else []
         return opts + [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.names)]
 
     def _field(self, name: str, label: str, kind: str = "text", **extra) -> dict:
-        return {"name": name, "label": label, "kind": kind, "value": self.values.get(name, ""),
+        # Labels, hints and options come from games.catalog in English, marked for the catalogs.
+        if extra.get("placeholder"):
+            extra["placeholder"] = gettext(extra["placeholder"])
+        if kind == "radio":
+            extra["options"] = [(v, gettext(text)) for v, text in extra.get("options", [])]
+        return {"name": name, "label": gettext(label) if label else label, "kind": kind,
+                "value": self.values.get(name, ""),
                 "errors": self.errors.get(name, []), "id": f"f-{name}", **extra}
 
     def _input_field(self, inp: Input, name: str) -> dict:
@@ -461,7 +477,7 @@ class DealForm:
     def top_fields(self) -> list[dict]:
         out = []
         if self.entry.levels:
-            out.append(self._field("level", "Detail", "radio", options=list(self.entry.levels)))
+            out.append(self._field("level", gettext("Detail"), "radio", options=list(self.entry.levels)))
         for inp in self.entry.inputs:
             if not inp.per_seat and not isinstance(inp, Mark):
                 out.append(self._input_field(inp, inp.name))
@@ -481,8 +497,8 @@ class DealForm:
                 for i, name in enumerate(self.names)]
 
     def bottom_fields(self) -> list[dict]:
-        return [self._field("entered_by", "Entered by", "select",
-                            options=self._seat_options(blank="— who is typing? —"))]
+        return [self._field("entered_by", gettext("Entered by"), "select",
+                            options=self._seat_options(blank=gettext("— who is typing? —")))]
 
     def section_errors(self) -> list[str]:
         """Errors about a whole list (``points``, ``unplayed``, ``hands``, ...) or the deal."""

@@ -3,6 +3,7 @@ ETag / If-Match."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import re
 
 from .errors import (Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed,
@@ -41,5 +42,5 @@ def parse_if_match(value: str | None) -> int | None:
         return None
     m = IF_MATCH.match(str(value))
     if m is None:
-        raise ValidationFailed('If-Match must be a revision number like "2".', path="", code="bad_if_match")
+        raise ValidationFailed(gettext('If-Match must be a revision number like "2".'), path="", code="bad_if_match")
     return int(m.group(1) or m.group(2))

@@ -12,10 +12,19 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 import games
 
-GAME_CHOICES = [(g.key, g.name) for g in games.CATALOG.values()]
+def game_name(key: str) -> str:
+    """The game's name in the active language, in its own script (頂牛, 꼬리붙이기, ...)."""
+    return games.get_game(key).name_in(get_language() or "en")
+
+
+#: Labels evaluated when shown, so ``get_game_display`` speaks the page's language.
+GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.values()]
 
 #: What standings may be ranked by, in a tournament's chosen order (``Tournament.tie_breaks``);
 #: ``scoring.selectors.standings`` says how each one orders.
@@ -58,9 +67,9 @@ class Player(models.Model):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -179,9 +188,9 @@ class Round(models.Model):
     entered_by, confirmed_by, next_leader, next_banker) are table seat positions."""
 
     class Status(models.TextChoices):
-        RECORDED = "recorded", "Recorded"
-        CONFIRMED = "confirmed", "Confirmed"
-        VOIDED = "voided", "Voided"
+        RECORDED = "recorded", _("Recorded")
+        CONFIRMED = "confirmed", _("Confirmed")
+        VOIDED = "voided", _("Voided")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()

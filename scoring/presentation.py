@@ -1,18 +1,24 @@
-"""Turning an engine result into plain lines for pages: who pays whom."""
+"""Turning an engine result into plain lines for pages: who pays whom (in the page's language)."""
 
 from __future__ import annotations
+
+from django.utils.translation import gettext as _
 
 
 def describe_result(result: dict, names: list[str] | None = None) -> dict:
     """Seats with nets, and transfers as sentences ("Bob pays Anna 10")."""
     seats = result.get("seats", [])
-    names = names or [s.get("name", f"Seat {i}") for i, s in enumerate(seats)]
+    names = names or [s.get("name", _("Seat %(n)s") % {"n": i}) for i, s in enumerate(seats)]
 
     def who(i):
-        return "the house" if i is None else names[i]
+        return _("the house") if i is None else names[i]
 
-    payments = [f"{who(t['from'])} pays {who(t['to'])} {t['amount']}" for t in result.get("transfers", [])]
+    payments = [_pays(who(t["from"]), who(t["to"]), t["amount"]) for t in result.get("transfers", [])]
     return {"seats": seats, "payments": payments, "warnings": result.get("warnings", [])}
+
+
+def _pays(payer, payee, amount) -> str:
+    return _("%(payer)s pays %(payee)s %(amount)s") % {"payer": payer, "payee": payee, "amount": amount}
 
 
 def payments_by_position(outcome: dict, names: list[str]) -> list[str]:
@@ -21,10 +27,10 @@ def payments_by_position(outcome: dict, names: list[str]) -> list[str]:
 
     def who(i):
         if i is None:
-            return "the house"
-        return names[i] if isinstance(i, int) and 0 <= i < len(names) else f"seat {i}"
+            return _("the house")
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else _("seat %(n)s") % {"n": i}
 
-    return [f"{who(t.get('from'))} pays {who(t.get('to'))} {t.get('amount')}" for t in outcome.get("transfers", [])]
+    return [_pays(who(t.get("from")), who(t.get("to")), t.get("amount")) for t in outcome.get("transfers", [])]
 
 
 def seat_summary(game: str, player: dict) -> str:
@@ -34,40 +40,43 @@ def seat_summary(game: str, player: dict) -> str:
     no bull), so the game itself is not needed."""
     parts = []
     if "points" in player:
-        parts.append(f"{player['points']} pts")
+        parts.append(_("%(points)s pts") % {"points": player["points"]})
     if player.get("unplayed") is not None and "points" in player:
-        parts.append(f"{player['unplayed']} left")
+        parts.append(_("%(count)s left") % {"count": player["unplayed"]})
     if player.get("status"):
-        parts.append(str(player["status"]))
+        parts.append(_status_word(str(player["status"])))
     if "bull" in player:
         value = player.get("value")
-        parts.append("no bull" if not player.get("bull") else f"bull, {value}")
+        parts.append(_("no bull") if not player.get("bull") else _("bull, %(value)s") % {"value": value})
     if player.get("place") == 1:
-        parts.append("winner")
-    return ", ".join(parts)
+        parts.append(_("winner"))
+    return _(", ").join(parts)
 
 
 def describe_deal(game: str, players: list[dict], outcome: dict) -> dict:
     """Everything a page shows about one deal: per seat (by table position) the name, net and
     a summary; the payments as sentences; a headline (SuanZhang, target, ...)."""
-    names = [p.get("name", f"Seat {p.get('position')}") for p in players]
+    names = [p.get("name", _("Seat %(n)s") % {"n": p.get("position")}) for p in players]
     seats = [{"position": p.get("position"), "name": p.get("name"), "net": p.get("net", 0),
               "summary": seat_summary(game, p)} for p in players]
     notes = []
     sz = outcome.get("suanzhang")
     if isinstance(sz, dict) and isinstance(sz.get("seat"), int) and 0 <= sz["seat"] < len(names):
-        notes.append(f"SuanZhang by {names[sz['seat']]}" + ("" if sz.get("blamed", True) else " (not blamed)"))
+        by = {"name": names[sz["seat"]]}
+        notes.append(_("SuanZhang by %(name)s") % by if sz.get("blamed", True)
+                     else _("SuanZhang by %(name)s (not blamed)") % by)
     if outcome.get("blocked"):
-        notes.append("The layout was blocked.")
+        notes.append(_("The layout was blocked."))
     if "target" in outcome:
-        notes.append(f"Target {outcome['target']} ({outcome.get('colour', '')})")
+        notes.append(_("Target %(target)s (%(colour)s)") % {"target": outcome["target"],
+                                                             "colour": _colour_word(outcome.get("colour", ""))})
     aw = outcome.get("absolute_winner")
     if isinstance(aw, int) and 0 <= aw < len(names):
-        notes.append(f"{names[aw]} wins outright")
-    for key, label in (("next_leader", "Next to lead"), ("next_banker", "Next banker")):
+        notes.append(_("%(name)s wins outright") % {"name": names[aw]})
+    for key, label in (("next_leader", _("Next to lead: %(name)s")), ("next_banker", _("Next banker: %(name)s"))):
         v = outcome.get(key)
         if isinstance(v, int) and 0 <= v < len(names):
-            notes.append(f"{label}: {names[v]}")
+            notes.append(label % {"name": names[v]})
     return {"seats": seats, "payments": payments_by_position(outcome, names), "notes": notes}
 
 
@@ -83,3 +92,15 @@ def describe_rows(game: str, rows: list[dict]) -> list[dict]:
             rev["record_json"] = json.dumps(rev["record"], ensure_ascii=False, indent=1)
             rev["result_json"] = json.dumps(rev["result"], ensure_ascii=False, indent=1)
     return rows
+
+
+def _status_word(status: str) -> str:
+    """A Ce Deng seat status (CD-4) in words; anything else as it is."""
+    words = {"clean": _("clean"), "penalty": _("penalty"), "none": _("none")}
+    return words.get(status, status)
+
+
+def _colour_word(colour: str) -> str:
+    """Da Ling's colour (DL-4) in words."""
+    words = {"red": _("red"), "black": _("black")}
+    return words.get(colour, colour)

@@ -12,6 +12,7 @@ it imports neither.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,7 +82,7 @@ def round_build_record(*, game: str, variant: dict, names: list[str], body: Any,
     info = get_game(game)
     n = len(names)
     if not isinstance(body, dict):
-        return BuiltRecord(None, {}, n, errors=[problem("", "not_an_object", "The deal must be a JSON object.")])
+        return BuiltRecord(None, {}, n, errors=[problem("", "not_an_object", gettext("The deal must be a JSON object."))])
     errors: list[dict] = []
     for key in TABLE_FIELDS:
         if key in body:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy, ngettext
 from django_ratelimit.core import _split_rate, get_usage
 
 logger = logging.getLogger("scoring")
@@ -36,11 +37,11 @@ class Limited(Exception):
 
 
 MESSAGES = {
-    "login-address": "Too many failed logins from this address.",
-    "login-account": "Too many failed logins for this account.",
-    "scorer-token": "Too many unknown scorer links from this address.",
-    "director-token": "Too many unknown API tokens from this address.",
-    "round-create": "Too many deals sent through this scorer link.",
+    "login-address": gettext_lazy("Too many failed logins from this address."),
+    "login-account": gettext_lazy("Too many failed logins for this account."),
+    "scorer-token": gettext_lazy("Too many unknown scorer links from this address."),
+    "director-token": gettext_lazy("Too many unknown API tokens from this address."),
+    "round-create": gettext_lazy("Too many deals sent through this scorer link."),
 }
 
 
@@ -57,7 +58,9 @@ def _usage(request, group: str, value: str, *, increment: bool) -> dict | None:
 
 
 def _refuse(group: str, usage: dict) -> None:
-    raise Limited(usage["time_left"], f"{MESSAGES[group]} Try again in {max(1, usage['time_left'])} seconds.")
+    seconds = max(1, usage["time_left"])
+    again = ngettext("Try again in %(seconds)d second.", "Try again in %(seconds)d seconds.", seconds)
+    raise Limited(usage["time_left"], f"{MESSAGES[group]} {again % {'seconds': seconds}}")
 
 
 def check(request, group: str, value: str) -> None:

@@ -24,6 +24,16 @@ _db = django_settings.DATABASES["default"]
 if _db["ENGINE"].endswith("sqlite3") and not _db.get("TEST", {}).get("NAME"):
     _db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / f"gupai-test-{os.getpid()}.sqlite3")
 
+# The translations' .mo files are built from the committed .po files (`make` does it with
+# compilemessages); a bare `pytest` builds any that are missing or older, so Chinese pages work.
+for _po in (Path(__file__).resolve().parents[1] / "locale").glob("*/LC_MESSAGES/django.po"):
+    _mo = _po.with_suffix(".mo")
+    if not _mo.exists() or _mo.stat().st_mtime < _po.stat().st_mtime:
+        import subprocess
+        _tmp = _mo.with_suffix(f".{os.getpid()}.tmp")  # test workers may start at once: swap it in whole
+        if subprocess.run(["msgfmt", "--check-format", "-o", str(_tmp), str(_po)], check=False).returncode == 0:
+            os.replace(_tmp, _mo)
+
 NAMES = {
     "jie_long": ["Anna", "Bob", "Celine", "Dominic"],
     "ding_niu": ["Adam", "Boris", "Valentine", "George"],

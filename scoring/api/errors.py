@@ -10,12 +10,14 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ..errors import DomainError, problem
 from ..http import status_of
+from ..rule_messages import translate_problems
 
 
 def _flatten(detail, path: str = "") -> list[dict]:
@@ -44,12 +46,15 @@ def _flatten(detail, path: str = "") -> list[dict]:
 def api_exception_handler(exc, context):
     if isinstance(exc, DomainError):
         status = status_of(exc)
-        data = {"errors": exc.errors}
+        # The engine's messages in the request's language (codes unchanged).
+        data = {"errors": translate_problems(exc.errors)}
         if status != 400:
-            data["detail"] = exc.message
+            same = exc.errors and exc.message == exc.errors[0].get("message")
+            data["detail"] = data["errors"][0]["message"] if same else exc.message
         return Response(data, status=status)
     if isinstance(exc, RequestDataTooBig):
-        message = f"The body is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+        message = gettext("The body is too large: at most %(size)s bytes.") % {
+            "size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
         return Response({"errors": [problem("", "too_large", message)], "detail": message}, status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

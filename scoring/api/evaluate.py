@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from django.utils.translation import gettext
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -11,6 +12,7 @@ from rest_framework.views import APIView
 import games
 
 from ..errors import problem
+from ..rule_messages import translate_result
 from . import serializers as s
 from .parsers import SafeJSONParser
 from .schema import ApiAutoSchema
@@ -60,11 +62,12 @@ class EvaluateView(APIView):
         data = request.data
         if isinstance(data, list):
             if len(data) > MAX_BATCH:
-                too_long = problem("", "too_long", f"Send at most {MAX_BATCH} records at once.")
+                too_long = problem("", "too_long", gettext("Send at most %(count)s records at once.") % {"count": MAX_BATCH})
                 refusal = {"ok": False, "errors": [too_long]}
                 return Response(s.EngineErrorsSerializer(refusal).data, status=status.HTTP_400_BAD_REQUEST)
-            return Response(s.EngineResultSerializer([games.evaluate(record) for record in data], many=True).data)
-        result = games.evaluate(data)
+            results = [translate_result(games.evaluate(record)) for record in data]
+            return Response(s.EngineResultSerializer(results, many=True).data)
+        result = translate_result(games.evaluate(data))
         if not result["ok"]:
             return Response(s.EngineErrorsSerializer(result).data, status=status.HTTP_400_BAD_REQUEST)
         return Response(s.EngineResultSerializer(result).data)

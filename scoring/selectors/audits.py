@@ -4,6 +4,7 @@ progress and findings). Nothing here writes: ``services.audits`` stores what the
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -240,7 +241,7 @@ def audit_get(audit_id: Any) -> Audit:
     try:
         return Audit.objects.select_related("tournament__club").get(pk=audit_id)
     except (Audit.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such audit.") from None
+        raise NotFound(gettext("No such audit.")) from None
 
 
 def audit_latest(tournament: Tournament) -> Audit | None:

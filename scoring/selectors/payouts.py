@@ -3,6 +3,7 @@ night) — who pays whom, in chips and in money."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from ..errors import NotFound
 from ..models import Entry, Session, Tournament
 from ..money import minor_unit_decimals, money_of, settle_up
@@ -35,7 +36,7 @@ def payouts_for(tournament: Tournament, *, session: int | None = None) -> dict:
         rows = [(e, p, name, st.total if st else 0) for e, p, name, st in rows]
     else:
         if not Session.objects.filter(tournament=tournament, number=session).exists():
-            raise NotFound("No such session.")
+            raise NotFound(gettext("No such session."))
         figures = session_figures(tournament, session)
         entries = Entry.objects.filter(pk__in=list(figures)).select_related("player")
         rows = [(e.pk, e.player_id, e.player.name, figures[e.pk].net) for e in entries]

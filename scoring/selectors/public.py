@@ -9,6 +9,7 @@ token or its date, no actor, no dispute message, no void reason.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import hashlib
 from typing import Any
 
@@ -30,7 +31,7 @@ def public_tournament(slug: Any) -> Tournament:
         return (Tournament.objects.select_related("club")
                 .exclude(status=Tournament.Status.DRAFT).get(slug=str(slug), public=True))
     except Tournament.DoesNotExist:
-        raise NotFound("No such tournament.") from None
+        raise NotFound(gettext("No such tournament.")) from None
 
 
 def public_entry(tournament: Tournament, player_id: Any) -> Entry:
@@ -38,7 +39,7 @@ def public_entry(tournament: Tournament, player_id: Any) -> Entry:
     try:
         return Entry.objects.select_related("player").get(tournament=tournament, player_id=int(player_id))
     except (Entry.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such player in this tournament.") from None
+        raise NotFound(gettext("No such player in this tournament.")) from None
 
 
 def public_table(tournament: Tournament, table_id: Any) -> Table:
@@ -46,7 +47,7 @@ def public_table(tournament: Tournament, table_id: Any) -> Table:
     try:
         return Table.objects.select_related("session").get(pk=int(table_id), session__tournament=tournament)
     except (Table.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such table in this tournament.") from None
+        raise NotFound(gettext("No such table in this tournament.")) from None
 
 
 def public_tables(tournament: Tournament) -> list[Table]:

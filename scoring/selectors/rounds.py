@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,14 +21,14 @@ def round_get(round_id: Any) -> Round:
     try:
         return Round.objects.select_related("table__session__tournament__club", "current_revision").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such round.") from None
+        raise NotFound(gettext("No such round.")) from None
 
 
 def round_of_table(table: Table, round_id: Any) -> Round:
     """A deal of this table; NotFound for any other (a scorer link sees one table only)."""
     rnd = round_get(round_id)
     if rnd.table_id != table.pk:
-        raise NotFound("No such deal at this table.")
+        raise NotFound(gettext("No such deal at this table."))
     return rnd
 
 

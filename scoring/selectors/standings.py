@@ -18,6 +18,7 @@ from django.db import connections
 from django.db.models import IntegerField, Max, Q
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
+from django.utils.translation import gettext_lazy
 
 from games import get_game
 
@@ -35,8 +36,9 @@ TIE_BREAK_ORDER = {
 
 
 #: Each key in words, for pages.
-TIE_BREAK_LABELS = {"net": "net", "wins": "wins", "average_place": "average place", "head_to_head": "head-to-head",
-                    "deals": "deals played"}
+TIE_BREAK_LABELS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
+                    "average_place": gettext_lazy("average place"), "head_to_head": gettext_lazy("head-to-head"),
+                    "deals": gettext_lazy("deals played")}
 
 
 def counts_round(tournament: Tournament, rnd: Round) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import hashlib
 from typing import Any
 
@@ -19,7 +20,7 @@ def table_get(table_id: Any) -> Table:
     try:
         return Table.objects.select_related("session__tournament__club").get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such table.") from None
+        raise NotFound(gettext("No such table.")) from None
 
 
 def table_by_scorer_token(token: str | None) -> Table | None:

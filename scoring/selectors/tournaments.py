@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -14,14 +15,14 @@ def tournament_get(tournament_id: Any) -> Tournament:
     try:
         return Tournament.objects.select_related("club").get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such tournament.") from None
+        raise NotFound(gettext("No such tournament.")) from None
 
 
 def tournament_by_slug(slug: str) -> Tournament:
     try:
         return Tournament.objects.select_related("club").get(slug=slug)
     except Tournament.DoesNotExist:
-        raise NotFound("No such tournament.") from None
+        raise NotFound(gettext("No such tournament.")) from None
 
 
 def tournament_list_for_director(user) -> QuerySet[Tournament]:

@@ -33,6 +33,7 @@ resuming and finishing do.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from datetime import timedelta
 
 from django.db import connection, transaction
@@ -66,7 +67,7 @@ def audit_start(*, actor: Actor, tournament: Tournament, chunk_rounds: int | Non
     require_director_of(actor, tournament.club)
     chunk_rounds = CHUNK_ROUNDS if chunk_rounds is None else chunk_rounds
     if not isinstance(chunk_rounds, int) or isinstance(chunk_rounds, bool) or chunk_rounds < 1:
-        raise ValidationFailed("chunk_rounds is a whole number of at least 1.", path="chunk_rounds", code="bad_value")
+        raise ValidationFailed(gettext("chunk_rounds is a whole number of at least 1."), path="chunk_rounds", code="bad_value")
     with transaction.atomic():
         # Two clicks at once start one audit: the tournament's row orders them.
         Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()

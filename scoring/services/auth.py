@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from typing import Any, Iterable
 
 import secrets
@@ -32,7 +33,7 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
     require_director(actor)
     username = require_text(username, "username", "A username", max_length=150)
     if not isinstance(password, str) or len(password) < 8:
-        raise ValidationFailed("The password needs at least 8 characters.", path="password", code="too_short")
+        raise ValidationFailed(gettext("The password needs at least 8 characters."), path="password", code="too_short")
     User = get_user_model()
     with transaction.atomic():
         if User.objects.filter(username=username).exists():
@@ -50,13 +51,13 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     """A new API token for a director (each call makes one; each lives ``API_TOKEN_TTL``).
     Returns the plain token: only its hash is stored, so it cannot be shown again."""
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
-        raise ValidationFailed("Send a username and a password.", path="", code="required")
+        raise ValidationFailed(gettext("Send a username and a password."), path="", code="required")
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
-        raise ValidationFailed("Wrong username or password.", path="", code="bad_credentials")
+        raise ValidationFailed(gettext("Wrong username or password."), path="", code="bad_credentials")
     actor = Actor(user=user, ip=ip)
     if not actor.is_director:
-        raise PermissionDenied("Only directors get an API token.")
+        raise PermissionDenied(gettext("Only directors get an API token."))
     token = secrets.token_urlsafe(32)
     expires_at = timezone.now() + settings.API_TOKEN_TTL
     with transaction.atomic():
@@ -70,7 +71,7 @@ def auth_tokens_revoke(*, actor: Actor) -> int:
     Returns how many were revoked."""
     require_director(actor)
     if actor.user_or_none is None:
-        raise PermissionDenied("Only a director's own tokens can be revoked.")
+        raise PermissionDenied(gettext("Only a director's own tokens can be revoked."))
     with transaction.atomic():
         revoked, _ = ApiToken.objects.filter(user=actor.user).delete()
         action_log(actor, ActionLog.Action.AUTH_TOKENS_REVOKE, actor.user, data={"revoked": revoked})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from typing import Any
 
 from django.db import transaction
@@ -21,7 +22,7 @@ def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
         if slug:
             slug = slugify(slug)
             if not slug or Club.objects.filter(slug=slug).exists():
-                raise Conflict("This slug is taken or empty.", path="slug", code="slug_taken")
+                raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
         club = Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
         if actor.user_or_none is not None:
             club.directors.add(actor.user)

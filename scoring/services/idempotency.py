@@ -7,6 +7,7 @@ first commits, then finds and replays the stored answer.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -69,7 +70,7 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) 
             idem = IdempotencyKey.objects.get(table_id=table.pk, key=key)
             if idem.request_hash != request_hash:
                 raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used with a different body; use a new key for a new deal.")
+                    gettext("This Idempotency-Key was already used with a different body; use a new key for a new deal."))
             return IdempotentOutcome(idem.response_status, idem.response_body, idem.round_id, True)
         rnd, seats = record_locked(actor=actor, table=table, body=body)
         response = jsonable(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament))
@@ -81,7 +82,7 @@ def idempotency_keys_cleanup(*, older_than: timedelta = IDEMPOTENCY_KEY_TTL, act
     """Delete idempotency keys older than ``older_than`` (at least 24 hours). Returns how many."""
     actor = actor or Actor.system()
     if older_than < IDEMPOTENCY_KEY_TTL:
-        raise ValidationFailed("Keys are kept at least 24 hours.", path="older_than", code="too_short")
+        raise ValidationFailed(gettext("Keys are kept at least 24 hours."), path="older_than", code="too_short")
     with transaction.atomic():
         deleted, _ = IdempotencyKey.objects.filter(created_at__lt=timezone.now() - older_than).delete()
         if deleted:

@@ -7,6 +7,7 @@ asks ``round_guard`` whether its move is allowed from the deal's present state.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from dataclasses import dataclass, field
 
 from ..actors import Actor
@@ -42,7 +43,7 @@ def fresh_status(tournament: Tournament) -> str:
 
 
 def _finished() -> Conflict:
-    return Conflict("This tournament is finished; it is read-only.", code="tournament_finished")
+    return Conflict(gettext("This tournament is finished; it is read-only."), code="tournament_finished")
 
 
 def require_not_finished(tournament: Tournament, *, fresh: bool = True) -> None:
@@ -58,7 +59,7 @@ def require_running(tournament: Tournament, *, fresh: bool = True) -> None:
     if status == Tournament.Status.FINISHED:
         raise _finished()
     if status != Tournament.Status.RUNNING:
-        raise Conflict("This tournament has not started yet; start it before recording deals.",
+        raise Conflict(gettext("This tournament has not started yet; start it before recording deals."),
                        code="tournament_not_running")
 
 

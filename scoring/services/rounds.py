@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 import games
@@ -62,7 +63,7 @@ def _lock_table(table: Table) -> list[Seat]:
         cursor.execute(sql, [table.pk])
         rows = cursor.fetchall()
     if not rows:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     table.session.tournament.status = rows[0][0]
     seats = []
     for _status, seat_id, position, entry_id, player_id, name in rows:
@@ -172,7 +173,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
     table = round.table
     require_table_access(actor, table)
     if expected_revision is None:
-        raise PreconditionRequired('Send If-Match: "<revision>" with the revision you are correcting.')
+        raise PreconditionRequired(gettext('Send If-Match: "<revision>" with the revision you are correcting.'))
     reason = _reason(reason, "Say why the deal is corrected.")
     with transaction.atomic():
         # Read the current revision only once the round is locked, by its id: joined into the
@@ -213,13 +214,13 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
             raise ValidationFailed(f"confirmed_by is a seat position (0 to {n - 1}).", path="confirmed_by",
                                    code="bad_seat")
         if confirmed_by is not None and confirmed_by == rnd.entered_by:
-            raise ValidationFailed("Another player than the one who entered the deal must confirm it.",
+            raise ValidationFailed(gettext("Another player than the one who entered the deal must confirm it."),
                                    path="confirmed_by", code="same_seat")
         if actor.is_scorer:
             if confirmed_by is None:
-                raise ValidationFailed("Say which seat confirms the deal.", path="confirmed_by", code="required")
+                raise ValidationFailed(gettext("Say which seat confirms the deal."), path="confirmed_by", code="required")
             if rnd.entered_by is None:
-                raise PermissionDenied("Nobody is named as having entered this deal; a director must confirm it.",
+                raise PermissionDenied(gettext("Nobody is named as having entered this deal; a director must confirm it."),
                                        code="entered_by_unknown")
         counted_before = counts_round(tournament, rnd)
         rnd.status = Round.Status.CONFIRMED

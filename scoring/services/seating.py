@@ -8,6 +8,7 @@ when anything is refused.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +51,7 @@ def _seed(value: Any) -> str:
     """The seed as text ("42" and 42 draw alike); a fresh one when none is given, so that every
     seating can be drawn again."""
     if isinstance(value, bool) or not isinstance(value, (int, str, type(None))):
-        raise ValidationFailed("seed is a number or a short text.", path="seed", code="bad_type")
+        raise ValidationFailed(gettext("seed is a number or a short text."), path="seed", code="bad_type")
     text = optional_text(str(value) if value is not None else "", "seed", "The seed", max_length=MAX_SEED)
     return text or str(secrets.randbelow(1_000_000))
 
@@ -62,7 +63,7 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
         errors.append(problem("method", "invalid_choice", f"method is one of {', '.join(seating.METHODS)}."))
     counts = get_game(game).player_counts
     if not isinstance(table_size, int) or isinstance(table_size, bool):
-        errors.append(problem("table_size", "bad_type", "table_size is a number of players."))
+        errors.append(problem("table_size", "bad_type", gettext("table_size is a number of players.")))
     else:
         wrong = get_game(game).player_count_error(table_size)
         if wrong:
@@ -74,7 +75,7 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
                               f"{get_game(game).name} is played by exactly {counts[0]}: the leftovers sit out."))
     if entries is not None:
         if not isinstance(entries, (list, tuple)):
-            errors.append(problem("entries", "bad_type", "entries is a list of entry ids."))
+            errors.append(problem("entries", "bad_type", gettext("entries is a list of entry ids.")))
         else:
             errors += id_list_problems(list(entries), "entries", not_an_id="Each item is an entry id.",
                                        repeated="This entry is listed twice.")
@@ -107,7 +108,7 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
         if entries is None:
             ids = sorted(everyone)
         else:
-            missing = [problem(f"entries[{i}]", "not_found", "No such entry in this tournament.")
+            missing = [problem(f"entries[{i}]", "not_found", gettext("No such entry in this tournament."))
                        for i, eid in enumerate(entries) if eid not in everyone]
             if missing:
                 raise ValidationFailed(errors=missing)

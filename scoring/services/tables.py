@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 import secrets
 
 from django.db import transaction
@@ -39,7 +40,7 @@ def session_create(*, actor: Actor, tournament: Tournament) -> Session:
 def _entry_ids(entries: list, game: str) -> list[int]:
     """Entry ids in seat order, checked for shape, count and repeats (no queries)."""
     if not isinstance(entries, (list, tuple)):
-        raise ValidationFailed("entries must be a list of entry ids in seat order.", path="entries", code="bad_type")
+        raise ValidationFailed(gettext("entries must be a list of entry ids in seat order."), path="entries", code="bad_type")
     wrong_count = get_game(game).player_count_error(len(entries))
     if wrong_count:
         raise ValidationFailed(wrong_count, path="entries", code="wrong_player_count")
@@ -55,7 +56,7 @@ def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | S
     """A Session, a session number (created if missing), or None (the latest; session 1 if none)."""
     if isinstance(session, Session):
         if session.tournament_id != tournament.pk:
-            raise ValidationFailed("This session belongs to another tournament.", path="session",
+            raise ValidationFailed(gettext("This session belongs to another tournament."), path="session",
                                    code="other_tournament")
         return session
     if session is None:
@@ -64,7 +65,7 @@ def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | S
             return latest
         session = 1
     elif not isinstance(session, int) or isinstance(session, bool) or not 1 <= session <= MAX_INT32:
-        raise ValidationFailed("session is a session number (1, 2, ...).", path="session", code="bad_type")
+        raise ValidationFailed(gettext("session is a session number (1, 2, ...)."), path="session", code="bad_type")
     sess, created = Session.objects.get_or_create(tournament=tournament, number=session)
     if created:
         action_log(actor, ActionLog.Action.SESSION_CREATE, sess, tournament=tournament, data={"number": session})
@@ -86,7 +87,7 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         found = {e.pk: e for e in Entry.objects.filter(tournament=tournament, pk__in=ids).select_related("player")}
-        errors = [problem(f"entries[{i}]", "not_found", "No such entry in this tournament.")
+        errors = [problem(f"entries[{i}]", "not_found", gettext("No such entry in this tournament."))
                   for i, eid in enumerate(ids) if eid not in found]
         if errors:
             raise ValidationFailed(errors=errors)

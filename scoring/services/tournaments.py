@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 import games
 
@@ -39,9 +39,9 @@ def _chip_value(value: Any) -> Decimal:
     try:
         d = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        raise ValidationFailed("chip_value must be a number.", path="chip_value", code="bad_type") from None
+        raise ValidationFailed(gettext("chip_value must be a number."), path="chip_value", code="bad_type") from None
     if not d.is_finite() or d < 0 or d >= Decimal("100000000"):
-        raise ValidationFailed("chip_value must be between 0 and 99999999.99.", path="chip_value",
+        raise ValidationFailed(gettext("chip_value must be between 0 and 99999999.99."), path="chip_value",
                                code="out_of_range")
     return d.quantize(Decimal("0.01"))
 
@@ -67,7 +67,7 @@ def tournament_tie_breaks_check(value: Any) -> list[str]:
     if errors:
         raise ValidationFailed(errors=errors)
     if value[0] == "head_to_head":
-        raise ValidationFailed("head_to_head breaks ties: put another key first.", path="tie_breaks[0]",
+        raise ValidationFailed(gettext("head_to_head breaks ties: put another key first."), path="tie_breaks[0]",
                                code="head_to_head_first")
     return list(value)
 
@@ -85,7 +85,7 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
         if slug:
             slug = slugify(slug)
             if not slug or Tournament.objects.filter(slug=slug).exists():
-                raise Conflict("This slug is taken or empty.", path="slug", code="slug_taken")
+                raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
         t = Tournament.objects.create(
             club=club, name=name, slug=slug or unique_slug(Tournament, name), game=game, variant=full_variant,
             public=bool(public), require_confirmation=bool(require_confirmation), chip_value=chips,
@@ -106,7 +106,7 @@ SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
 def _currency(value: Any) -> str:
     currency = (value or "").strip().upper() if isinstance(value, str) or value is None else None
     if currency is None or len(currency) > 3:
-        raise ValidationFailed("currency is a 3-letter code like EUR.", path="currency", code="bad_currency")
+        raise ValidationFailed(gettext("currency is a 3-letter code like EUR."), path="currency", code="bad_currency")
     return currency
 
 
@@ -150,15 +150,15 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
         changed = {f: {"before": getattr(t, f), "after": v} for f, v in new.items() if getattr(t, f) != v}
         if t.status != Tournament.Status.DRAFT:
             if "variant" in changed:
-                raise Conflict("The rules cannot change once the tournament has started.", path="variant",
+                raise Conflict(gettext("The rules cannot change once the tournament has started."), path="variant",
                                code="tournament_started")
             # Once running, switching confirmation is safe only when it changes no standing:
             # while no deal waits for a confirmation, "only confirmed deals count" and "every
             # deal counts" count the same deals. Otherwise deals already shown would drop out
             # of (or slip into) the standings behind the players' backs.
             if "require_confirmation" in changed and _unconfirmed_deals(t):
-                raise Conflict("Confirmation can change only while no deal is waiting to be confirmed: "
-                               "confirm or void those deals first.", path="require_confirmation",
+                raise Conflict(gettext("Confirmation can change only while no deal is waiting to be confirmed: "
+                                       "confirm or void those deals first."), path="require_confirmation",
                                code="deals_unconfirmed")
         if not changed:
             return t
@@ -224,7 +224,7 @@ def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Ent
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     if player.club_id != tournament.club_id:
-        raise ValidationFailed("This player belongs to another club.", path="player", code="other_club")
+        raise ValidationFailed(gettext("This player belongs to another club."), path="player", code="other_club")
     with transaction.atomic():
         if Entry.objects.filter(tournament=tournament, player=player).exists():
             raise Conflict(f"{player.name} is already registered.", path="player", code="exists")

@@ -26,7 +26,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import games
@@ -58,7 +58,7 @@ def director_required(view):
     def wrapped(request, *args, **kwargs):
         actor = actor_from_request(request)
         if not actor.is_director:
-            return _forbidden(request, "Only tournament directors may open these pages.")
+            return _forbidden(request, gettext("Only tournament directors may open these pages."))
         try:
             return view(request, actor, *args, **kwargs)
         except PermissionDenied as e:
@@ -130,7 +130,7 @@ def club_create(request, actor):
     except DomainError as e:
         return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
                      status=status_of(e))
-    messages.success(request, f"Club {club.name} created.")
+    messages.success(request, gettext("Club %(name)s created.") % {"name": club.name})
     return redirect("director-club", club.pk)
 
 
@@ -139,7 +139,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
         "club": club,
         "players": selectors.player_list(club),
         "tournaments": selectors.tournament_list_for_club(club),
-        "game_choices": [(g.key, g.name) for g in games.CATALOG.values()],
+        "game_choices": [(g.key, g.name_in(get_language() or "en")) for g in games.CATALOG.values()],
         "t": {"name": "", "game": "", "variant": {}, "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
         "t_errors": {}, "player_names": "", "player_errors": [],
@@ -174,13 +174,14 @@ def players_add(request, actor, club_id: int):
             services.player_create(actor=actor, club=club, name=name)
         except DomainError as e:
             refused.append(name)
-            errors.append(f"{name}: {e.message}")
+            errors.append(gettext("%(name)s: %(problem)s") % {"name": name, "problem": e.message})
         else:
             added.append(name)
     if not names:
-        errors.append("Type at least one name.")
+        errors.append(gettext("Type at least one name."))
     if added:
-        messages.success(request, f"Added {len(added)} player{'s' if len(added) != 1 else ''}: {', '.join(added)}.")
+        messages.success(request, ngettext("Added %(count)d player: %(names)s.", "Added %(count)d players: %(names)s.",
+                                           len(added)) % {"count": len(added), "names": ", ".join(added)})
     if errors:
         return _club_page(request, actor, club, player_names="\n".join(refused), player_errors=errors, status=400)
     return redirect(reverse("director-club", args=[club.pk]) + "#players")
@@ -211,10 +212,11 @@ def tournament_create(request, actor, club_id: int):
 # Tournaments
 
 #: The seating form's choices, as the director reads them (``scoring.seating`` explains them).
-SEATING_METHODS = [("balanced", "Balanced: fewest repeated opponents"),
-                   ("standings", "By standings: strongest together"),
-                   ("random", "Random draw")]
-SEATING_LEFTOVERS = [("sit_out", "Sit out (whoever sat out least)"), ("smaller_tables", "Smaller tables")]
+SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
+                   ("standings", gettext_lazy("By standings: strongest together")),
+                   ("random", gettext_lazy("Random draw"))]
+SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")),
+                     ("smaller_tables", gettext_lazy("Smaller tables"))]
 
 
 def _dashboard_data(tournament) -> dict:
@@ -232,7 +234,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
     ctx = {
         **data,
         "live_every": LIVE_EVERY_MS,
-        "game_name": get_game(tournament.game).name,
+        "game_name": get_game(tournament.game).name_in(get_language() or "en"),
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
         "candidates": selectors.players_not_entered(tournament),
         "seat_slots": list(range(counts[-1])),
@@ -261,7 +263,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
                            "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS
                                          if k != "smaller_tables" or len(counts) > 1]}
     raw = ctx["table_form"].get("seats") or []
-    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": f"Seat {i + 1}" + (" (optional)" if i >= counts[0] else ""),
+    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": (gettext("Seat %(n)s (optional)") if i >= counts[0] else gettext("Seat %(n)s")) % {"n": i + 1},
                            "value": raw[i] if i < len(raw) else "",
                            "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
     return render(request, "director/tournament.html", ctx, status=status)
@@ -293,18 +295,18 @@ def entries_add(request, actor, tournament_id: int):
     for pid in ids:
         player = players.get(pid)
         if player is None:
-            errors.append("No such player in this club.")
+            errors.append(gettext("No such player in this club."))
             continue
         try:
             services.entry_create(actor=actor, tournament=tournament, player=player)
         except DomainError as e:
-            errors.append(f"{player.name}: {e.message}")
+            errors.append(gettext("%(name)s: %(problem)s") % {"name": player.name, "problem": e.message})
         else:
             added.append(player.name)
     if not ids:
-        errors.append("Tick the players to enter.")
+        errors.append(gettext("Tick the players to enter."))
     if added:
-        messages.success(request, f"Entered {', '.join(added)}.")
+        messages.success(request, gettext("Entered %(names)s.") % {"names": ", ".join(added)})
     if errors:
         return _dashboard(request, actor, tournament, entry_errors=errors, status=400)
     return redirect(reverse("director-tournament", args=[tournament.pk]) + "#entries")
@@ -325,7 +327,7 @@ def _status_change(request, actor, tournament_id, call, done):
 @require_POST
 def tournament_start(request, actor, tournament_id: int):
     return _status_change(request, actor, tournament_id, services.tournament_start,
-                          "The tournament is running: scorers can enter deals.")
+                          gettext("The tournament is running: scorers can enter deals."))
 
 
 @director_required
@@ -403,8 +405,8 @@ def table_create(request, actor, tournament_id: int):
         existing = _created_by_this_form(tournament, name, entries)
         if existing is not None:
             return _link_page(request, existing, status=409, notice=(
-                f"{existing.name} was already created by this form (it was sent twice): nothing was changed. "
-                "Its scorer link was shown when it was made and is not shown again."))
+                gettext("%(table)s was already created by this form (it was sent twice): nothing was changed. "
+                        "Its scorer link was shown when it was made and is not shown again.") % {"table": existing.name}))
         errors: dict[str, list[str]] = {}
         for err in e.errors:
             path = err.get("path") or ""
@@ -416,7 +418,7 @@ def table_create(request, actor, tournament_id: int):
             errors.setdefault(key, []).append(err.get("message", ""))
         return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
                           table_form={"name": name, "seats": raw})
-    messages.success(request, f"Table {table.name} created.")
+    messages.success(request, gettext("Table %(table)s created.") % {"table": table.name})
     return _link_page(request, table, token=token)
 
 
@@ -438,15 +440,16 @@ def table_rotate(request, actor, table_id: int):
     made = request.POST.get("made")
     if made is not None and not _is_current_link(table, made):
         return _link_page(request, table, status=409, notice=(
-            f"The scorer link of {table.name} was already replaced (at "
-            f"{table.scorer_token_created_at:%H:%M:%S} UTC) since this form was shown, by this form sent twice "
-            "or from another page: nothing was changed now. Need yet another link? Press the button below."))
+            gettext("The scorer link of %(table)s was already replaced (at %(time)s UTC) since this form was shown, "
+                    "by this form sent twice or from another page: nothing was changed now. Need yet another link? "
+                    "Press the button below.")
+            % {"table": table.name, "time": f"{table.scorer_token_created_at:%H:%M:%S}"}))
     try:
         token = services.table_scorer_token_rotate(actor=actor, table=table)
     except DomainError as e:
         messages.error(request, e.message)
         return redirect("director-table", table.pk)
-    messages.success(request, f"{table.name} has a new scorer link; the old one no longer works.")
+    messages.success(request, gettext("%(table)s has a new scorer link; the old one no longer works.") % {"table": table.name})
     return _link_page(request, table, token=token)
 
 
@@ -500,8 +503,9 @@ def session_seat(request, actor, tournament_id: int):
     except DomainError as e:
         return _dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
                           seat_errors=_errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
-    messages.success(request, f"Session {seated.session.number} is seated: {len(seated.tables)} "
-                              f"table{'s' if len(seated.tables) != 1 else ''}.")
+    messages.success(request, ngettext("Session %(number)s is seated: %(count)d table.",
+                                       "Session %(number)s is seated: %(count)d tables.", len(seated.tables))
+                     % {"number": seated.session.number, "count": len(seated.tables)})
     tables = []
     for table, token in seated.tables:
         url = links.scorer_url(token, request)
@@ -556,7 +560,7 @@ def _round_action(request, actor, round_id, call, done):
     except DomainError as e:
         return _table_page(request, rnd.table, round_errors={rnd.pk: [x["message"] for x in e.errors]},
                            status=status_of(e))
-    messages.success(request, done.format(number=rnd.number, table=rnd.table.name))
+    messages.success(request, done % {"number": rnd.number, "table": rnd.table.name})
     return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
 
 
@@ -566,7 +570,7 @@ def round_void(request, actor, round_id: int):
     reason = request.POST.get("reason", "")
     return _round_action(request, actor, round_id,
                          lambda rnd: services.round_void(actor=actor, round=rnd, reason=reason),
-                         "Deal {number} of {table} voided.")
+                         gettext("Deal %(number)s of %(table)s voided."))
 
 
 @director_required
@@ -575,7 +579,7 @@ def round_resolve(request, actor, round_id: int):
     note = request.POST.get("note", "")
     return _round_action(request, actor, round_id,
                          lambda rnd: services.round_dispute_resolve(actor=actor, round=rnd, note=note),
-                         "The dispute about deal {number} of {table} is settled.")
+                         gettext("The dispute about deal %(number)s of %(table)s is settled."))
 
 
 @director_required
@@ -585,7 +589,7 @@ def round_confirm(request, actor, round_id: int):
     confirmed_by = int(raw) if raw.isdigit() else None
     return _round_action(request, actor, round_id,
                          lambda rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
-                         "Deal {number} of {table} confirmed.")
+                         gettext("Deal %(number)s of %(table)s confirmed."))
 
 
 @director_required
@@ -624,7 +628,7 @@ def audit_start(request, actor, tournament_id: int):
     except DomainError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Audit under way: every deal is replayed and checked; nothing is changed.")
+        messages.success(request, gettext("Audit under way: every deal is replayed and checked; nothing is changed."))
     return redirect(reverse("director-tournament", args=[tournament.pk]) + "#audit")
 
 

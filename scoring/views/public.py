@@ -20,6 +20,7 @@ from functools import wraps
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -35,6 +36,7 @@ from ..models import DEFAULT_TIE_BREAKS
 from ..presentation import describe_deal, describe_result
 from ..records import round_build_record
 from ..tile_art import read_tile, tile_id
+from ..rule_messages import translate_message, translate_result
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)
@@ -49,9 +51,15 @@ TIE_BREAK_WORDS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
                    "deals": gettext_lazy("deals played")}
 
 
+def _games_in_words() -> list[dict]:
+    """Each game's key, name (in its own script for Chinese pages) and blurb, in the page's language."""
+    language = get_language() or "en"
+    return [{"key": g.key, "name": g.name_in(language), "blurb": _(g.blurb)} for g in games.CATALOG.values()]
+
+
 def home(request):
     return render(request, "public/home.html", {
-        "games": list(games.CATALOG.values()),  # each with its key, name and blurb
+        "games": _games_in_words(),
         "samples": list(SAMPLES),
         "tournaments": selectors.tournament_list_for_home(request.user),
         "my_club_ids": set(selectors.club_list_for_user(request.user).values_list("pk", flat=True)),
@@ -72,7 +80,7 @@ def _builder(request) -> tuple[DealForm | None, str, int, str]:
     game = games.get_game(key)
     problem = game.player_count_error(n)
     if problem:
-        return None, key, n, problem
+        return None, key, n, translate_message("wrong_player_count", problem)
     seats = [{"position": i, "name": _("Seat %(n)s") % {"n": i + 1}} for i in range(n)]
     form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, require_entered_by=False,
                     data=request.POST if request.method == "POST" and "build" in request.POST else None)
@@ -109,13 +117,13 @@ def calculator(request):
         try:
             record = json.loads(text)
         except (ValueError, RecursionError):
-            parse_error = "This is not valid JSON. Check the brackets, commas and quotes."
+            parse_error = _("This is not valid JSON. Check the brackets, commas and quotes.")
         else:
             result = games.evaluate(record)
     elif sample_name in SAMPLES:
         text = json.dumps(SAMPLES[sample_name], indent=1, ensure_ascii=False)
     return render(request, "public/calculator.html", {
-        "games": list(games.CATALOG.values()),
+        "games": _games_in_words(),
         "player_counts": list(BUILD_PLAYERS),
         "game_key": game_key,
         "players": players,
@@ -125,8 +133,8 @@ def calculator(request):
         "sample_name": sample_name,
         "text": text,
         "parse_error": parse_error,
-        "result": result,
-        "described": describe_result(result) if result and result.get("ok") else None,
+        "result": translate_result(result) if result else result,
+        "described": describe_result(translate_result(result)) if result and result.get("ok") else None,
         "result_json": json.dumps(result, indent=1, ensure_ascii=False) if result else "",
     }, status=200 if not parse_error and not build_problem and not (form and form.errors)
        and (result is None or result.get("ok")) else 400)
@@ -152,7 +160,8 @@ def public_view(view):
 def live_answer(request, version: str, make):
     """The fragment ``make()`` renders, or 304 when the client's ETag still matches
     ``version``. ``no-cache``: a cache may keep it but must ask again every time."""
-    tag = f'"{version}"'
+    # The language is part of the tag: the same data in another language is another answer.
+    tag = f'"{version}-{get_language() or "en"}"'
     if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:

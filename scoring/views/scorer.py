@@ -28,6 +28,7 @@ from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionF
                       ValidationFailed)
 from ..forms import DealForm
 from ..presentation import describe_deal, describe_rows
+from ..rule_messages import error_message, translate_problems
 from .login import limited_page
 
 RECENT_DEALS = 10
@@ -75,8 +76,8 @@ def _state(tournament) -> tuple[bool, str]:
     if tournament.is_running:
         return True, ""
     if tournament.is_finished:
-        return False, "This tournament is finished: the table is read-only."
-    return False, "This tournament has not started yet: deals can be entered once the director starts it."
+        return False, gettext("This tournament is finished: the table is read-only.")
+    return False, gettext("This tournament has not started yet: deals can be entered once the director starts it.")
 
 
 def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
@@ -89,7 +90,8 @@ def preview_context(preview, game: str) -> dict:
     """What the preview card shows: seats with nets, who pays whom, notes, warnings."""
     if preview is None or not preview.ok:
         return {}
-    return {"described": describe_deal(game, preview.players, preview.outcome), "warnings": preview.warnings}
+    return {"described": describe_deal(game, preview.players, preview.outcome),
+            "warnings": translate_problems(preview.warnings)}
 
 
 def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), round_errors=None,
@@ -210,7 +212,7 @@ def _post_form(request, table, token):
         return again([gettext("This form had already recorded a deal (see the list below). If this is another "
                               "deal, check it and submit again.")])
     except DomainError as e:  # a deal number taken meanwhile: the page now shows the next one
-        return again([e.message])
+        return again([error_message(e)])
     _saved_message(request, outcome)
     return redirect(page_url + f"?saved={outcome.body.get('number')}#saved")
 
@@ -267,7 +269,7 @@ def _post_json(request, table, token):
     except DomainError as e:
         if any(x.get("code") == "deal_number_taken" for x in e.errors):
             return _taken(request, table, body, number, e)
-        return _json("error", status_of(e), message=e.message)
+        return _json("error", status_of(e), message=error_message(e))
     _saved_message(request, outcome)
     number = outcome.body.get("number")
     return _json("saved", outcome.status, number=number, replayed=outcome.replayed,
@@ -320,9 +322,9 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     writable, notice = _state(tournament)
     problems = [notice] if notice else []
     if rnd.status == rnd.Status.VOIDED:
-        problems.append("This deal is voided; it cannot be corrected.")
+        problems.append(gettext("This deal is voided; it cannot be corrected."))
     elif rnd.status == rnd.Status.CONFIRMED and actor.is_scorer:
-        problems.append("This deal is confirmed; only a director can correct it now.")
+        problems.append(gettext("This deal is confirmed; only a director can correct it now."))
     ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
            "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,
            "preview": {}, "reason": "", "revision": rnd.current_revision.number}
@@ -356,9 +358,9 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
         form.add_service_errors([err for err in e.errors if err.get("path") != "reason"])
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
     except DomainError as e:
-        ctx["problems"] = [e.message]
+        ctx["problems"] = [error_message(e)]
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=status_of(e))
-    messages.success(request, f"Deal {rnd.number} corrected.")
+    messages.success(request, gettext("Deal %(number)s corrected.") % {"number": rnd.number})
     return redirect(page_url + f"#deal-{rnd.number}")
 
 
@@ -372,7 +374,7 @@ def _round_action(request, token, round_id, call, done: str):
     except DomainError as e:
         return _page(request, table, token, round_errors={rnd.pk: [x["message"] for x in e.errors]},
                      status=status_of(e))
-    messages.success(request, done.format(number=rnd.number))
+    messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
 
@@ -390,7 +392,7 @@ def round_confirm(request, token: str, round_id: int):
     confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
     return _round_action(request, token, round_id,
                          lambda actor, rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
-                         "Deal {number} confirmed.")
+                         gettext("Deal %(number)s confirmed."))
 
 
 @never_cache
@@ -400,7 +402,7 @@ def round_dispute(request, token: str, round_id: int):
     message = (request.POST.get("message") or "")[:2000]
     return _round_action(request, token, round_id,
                          lambda actor, rnd: services.round_dispute(actor=actor, round=rnd, message=message),
-                         "Deal {number} is flagged for the referee.")
+                         gettext("Deal %(number)s is flagged for the referee."))
 
 
 __all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "preview_context"]

@@ -1,0 +1,266 @@
+"""Three languages: English, 简体中文, 繁體中文. Accept-Language is honoured, the switch of every
+page keeps a choice, every catalog entry is translated (none fuzzy), and the rules engine's
+messages are translated at the edge with their codes unchanged."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+import games
+from scoring import rule_messages, services
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ("zh_Hans", "zh_Hant")
+HANS = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans"}
+HANT = {"HTTP_ACCEPT_LANGUAGE": "zh-Hant,zh;q=0.8"}
+
+# A Jie Long deal at points level, playing order = table order.
+JIE_LONG = {"leader": 0, "points": [0, 7, 12, 3], "unplayed": [0, 2, 3, 1]}
+
+
+# --- the pages ---------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_home_page_follows_accept_language(client):
+    english = client.get("/").content.decode()
+    assert '<html lang="en">' in english and "Scoring for traditional Chinese domino games" in english
+    hans = client.get("/", **HANS).content.decode()
+    assert '<html lang="zh-hans">' in hans
+    assert "中国传统骨牌游戏记分" in hans and "规则计算器" in hans
+    assert "顶牛" in hans and "接龙" in hans and "꼬리붙이기" in hans  # game names in their own scripts
+    hant = client.get("/", **HANT).content.decode()
+    assert '<html lang="zh-hant">' in hant
+    assert "中國傳統骨牌遊戲記分" in hant and "頂牛" in hant and "鬥牛" in hant and "接龍" in hant
+
+
+@pytest.mark.django_db
+def test_scorer_page_in_chinese(client, jie_long):
+    page = client.get(f"/s/{jie_long.token}/", **HANS).content.decode()
+    assert "预览" in page and "提交" in page and "录入者" in page
+    assert "点数" in page and "未出的牌" in page  # the form's words come from games.catalog
+    # The scripts' words come from the template, in the page's language.
+    assert 'data-text-sending="正在发送……"' in page
+    hant = client.get(f"/s/{jie_long.token}/", **HANT).content.decode()
+    assert "預覽" in hant and "錄入者" in hant
+
+
+@pytest.mark.django_db
+def test_public_standings_in_chinese(client, jie_long):
+    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
+    page = client.get(f"/t/{jie_long.tournament.slug}/", **HANS).content.decode()
+    assert "积分榜" in page and "净得" in page and "接龙" in page
+    hant = client.get(f"/t/{jie_long.tournament.slug}/", **HANT).content.decode()
+    assert "積分榜" in hant and "淨得" in hant
+    payouts = client.get(f"/t/{jie_long.tournament.slug}/payouts/", **HANS).content.decode()
+    assert "谁付给谁" in payouts and "付给" in payouts
+
+
+@pytest.mark.django_db
+def test_director_page_in_chinese(client, jie_long):
+    client.force_login(jie_long.director)
+    home = client.get("/director/", **HANS).content.decode()
+    assert "你的比赛" in home and "你的俱乐部" in home and "进行中" in home
+    dashboard = client.get(f"/director/tournaments/{jie_long.tournament.pk}/", **HANT).content.decode()
+    assert "牌桌" in dashboard and "結束比賽" in dashboard and "記分員" in dashboard
+
+
+@pytest.mark.django_db
+def test_the_switch_keeps_the_choice(client):
+    page = client.get("/").content.decode()
+    assert 'action="/i18n/setlang/"' in page and '<label for="language-select">' in page
+    assert '<option value="zh-hant" lang="zh-hant">繁體中文</option>' in page
+    response = client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/calculator/"})
+    assert response.status_code == 302 and response["Location"] == "/calculator/"
+    # The choice outweighs the browser's Accept-Language from now on.
+    again = client.get("/calculator/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="zh-hant">' in again and "規則計算器" in again
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Rules calculator" in client.get("/", **HANS).content.decode()
+
+
+@pytest.mark.django_db
+def test_urls_do_not_change_with_the_language(client, jie_long):
+    """Scorer links and QR codes are the same in every language: no language prefix."""
+    assert client.get(f"/s/{jie_long.token}/", **HANT).status_code == 200
+    assert client.get(f"/zh-hant/s/{jie_long.token}/").status_code == 404
+
+
+# --- the catalogs --------------------------------------------------------------------------------
+
+def _po_entries(locale: str) -> list[dict]:
+    """(msgid, msgid_plural, msgstr…, flags) of each entry of a .po file (a small reader)."""
+    entries, current, key = [], None, None
+    text = (ROOT / "locale" / locale / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    for line in text.splitlines() + [""]:
+        if not line.strip():
+            if current is not None:
+                entries.append(current)
+            current, key = None, None
+            continue
+        if current is None:
+            current = {"flags": set()}
+        if line.startswith("#,"):
+            current["flags"] |= {f.strip() for f in line[2:].split(",")}
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            current[key] += ast.literal_eval(line)
+        else:
+            key, _, value = line.partition(" ")
+            current[key] = ast.literal_eval(value)
+    return [e for e in entries if "msgid" in e]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_entry_is_translated_and_none_is_fuzzy(locale):
+    entries = _po_entries(locale)
+    assert len(entries) > 400
+    for e in entries:
+        assert "fuzzy" not in e["flags"], e["msgid"]
+        if not e["msgid"]:
+            continue  # the header
+        strings = [v for k, v in e.items() if k.startswith("msgstr")]
+        assert strings and all(s.strip() for s in strings), e["msgid"]
+        # The same placeholders in the translation as in the English.
+        names = set(re.findall(r"%\((\w+)\)[sd]|\{(\w+)\}", e["msgid"]))
+        for s in strings:
+            assert set(re.findall(r"%\((\w+)\)[sd]|\{(\w+)\}", s)) == names, (e["msgid"], s)
+
+
+def test_both_chinese_catalogs_hold_the_same_entries_in_their_own_script():
+    hans = {e["msgid"]: e for e in _po_entries("zh_Hans")}
+    hant = {e["msgid"]: e for e in _po_entries("zh_Hant")}
+    assert hans.keys() == hant.keys()
+    assert hans["Standings"]["msgstr"] == "积分榜" and hant["Standings"]["msgstr"] == "積分榜"
+    assert hans["Net"]["msgstr"] == "净得" and hant["Net"]["msgstr"] == "淨得"
+    assert hant["Banker"]["msgstr"] == "莊家" and hans["Banker"]["msgstr"] == "庄家"
+
+
+# --- the rules engine's messages -----------------------------------------------------------------
+
+def engine_codes() -> set[str]:
+    """Every code the engine can answer, read from games/: the second argument of each
+    ``.error(...)`` / ``.warn(...)`` and every ``"code": "…"`` literal."""
+    codes = set()
+    for path in (ROOT / "games").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("error", "warn") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)):
+                codes.add(node.args[1].value)
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if isinstance(k, ast.Constant) and k.value == "code" and isinstance(v, ast.Constant):
+                        codes.add(v.value)
+    return codes
+
+
+def test_every_engine_code_has_a_translation():
+    codes = engine_codes()
+    assert {"not_matching", "impossible_points", "bad_tile", "suboptimal", "bad_json"} <= codes
+    assert codes - rule_messages.CODES.keys() == set()
+    for locale in LOCALES:
+        translated = {e["msgid"] for e in _po_entries(locale)}
+        sentences = list(rule_messages.CODES.values()) + [t for ts in rule_messages.TEMPLATES.values() for t in ts]
+        assert [s for s in sentences + list(rule_messages.WORDS) if s not in translated] == []
+
+
+def _evaluate_in(language: str, record: dict) -> list[dict]:
+    with translation.override(language):
+        return rule_messages.translate_problems(games.evaluate(record)["errors"])
+
+
+BAD_LOG = {"format": 1, "game": "jie_long", "seats": ["Anna", "Bob", "Celine", "Dominic"],
+           "moves": [{"play": "6:4", "open": 6}, {"play": "4:1"}]}
+
+
+def test_engine_messages_keep_their_codes_and_gain_their_values():
+    english = games.evaluate(BAD_LOG)["errors"]
+    assert english[0]["code"] == "not_matching"
+    assert _evaluate_in("en", BAD_LOG) == english
+    hans = _evaluate_in("zh-hans", BAD_LOG)
+    assert [(e["path"], e["code"]) for e in hans] == [(e["path"], e["code"]) for e in english]
+    assert hans[0]["message"] == "[4:1] 接不上开口端 6。"
+    assert _evaluate_in("zh-hant", BAD_LOG)[0]["message"] == "[4:1] 接不上開口端 6。"
+
+
+@pytest.mark.parametrize("record, code, words", [
+    ({"format": 1, "game": "ding_niu", "seats": ["A", "B", "C"], "points": [1, 2, 3]},
+     "wrong_player_count", "頂牛必須正好 4 人玩，不是 3 人。"),
+    ({"format": 1, "game": "jie_long", "seats": ["A", "B", "C", "D"], "points": [0, 1, 2, 3], "unplayed": [0, 1, 1, 1]},
+     "impossible_points", "不可能是 1 點"),
+    ({"format": 1, "game": "jie_long", "seats": ["A", "B"], "unplayed_tiles": [["7:1"], []]},
+     "bad_tile", "'7:1' 不是一張牌"),
+    ({"format": 2}, "unknown_format", "記錄格式必須是 1。"),
+    ({"format": 1, "game": "jie_long", "seats": ["A", "A"], "points": [0, 1]}, "duplicate_name", "'A' 坐了兩個座位"),
+])
+def test_engine_messages_in_traditional_chinese(record, code, words):
+    errors = _evaluate_in("zh-hant", record)
+    mine = [e for e in errors if e["code"] == code]
+    assert mine and words in mine[0]["message"], errors
+
+
+def test_an_unknown_message_falls_back_to_its_code_sentence():
+    with translation.override("zh-hans"):
+        assert rule_messages.translate_message("bad_move", "Something new.") == "无法读取这一步。"
+        assert rule_messages.translate_message("no_such_code", "Something new.") == "Something new."
+
+
+@pytest.mark.django_db
+def test_the_api_translates_messages_not_codes(anon_client):
+    english = anon_client.post("/api/v1/evaluate/", BAD_LOG, format="json")
+    assert english.status_code == 400 and english.json()["errors"][0]["message"] == "[4:1] does not match the open end 6."
+    hans = anon_client.post("/api/v1/evaluate/", BAD_LOG, format="json", **HANS)
+    assert hans.json()["errors"][0] == {"path": "moves[1].play", "code": "not_matching",
+                                        "message": "[4:1] 接不上开口端 6。"}
+
+
+@pytest.mark.django_db
+def test_the_calculator_shows_engine_errors_in_chinese(client):
+    import json
+
+    page = client.post("/calculator/", {"record": json.dumps(BAD_LOG)}, **HANS).content.decode()
+    assert "[4:1] 接不上开口端 6。" in page and "not_matching" in page
+
+
+EXAMPLES = sorted((ROOT / "tests" / "examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_message_is_translated_in_full(path):
+    """The examples' errors and warnings are read through their own sentence (a fixed one or a
+    template with its values), not only through their code's general sentence."""
+    import json
+
+    result = games.evaluate(json.loads(path.read_text(encoding="utf-8")))
+    problems = result.get("errors", []) + result.get("warnings", [])
+    with translation.override("zh-hans"):
+        for p in problems:
+            translated = rule_messages.translate_message(p["code"], p["message"])
+            assert translated != p["message"], p
+            assert translated != translation.gettext(rule_messages.CODES[p["code"]]), p
+
+
+@pytest.mark.parametrize("key", list(games.CATALOG))
+def test_every_word_of_every_deal_form_is_translated(key):
+    """Labels, options, hints and the messages of a form left empty, for each game."""
+    from scoring.forms import DealForm
+
+    game = games.get_game(key)
+    n = game.player_counts[-1]
+    seats = [{"position": i, "name": f"P{i}"} for i in range(n)]
+    with translation.override("zh-hant"):
+        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""})
+        form.body()  # an empty form: every input's "missing" message
+        ctx = form.context()
+        fields = ctx["top"] + ctx["bottom"] + [f for row in ctx["rows"] for f in row["fields"]]
+        words = [f["label"] for f in fields] + [f.get("placeholder", "") for f in fields]
+        words += [text for f in fields for _, text in f.get("options", []) if text and not text[0].isdigit()]
+        words += [e for f in fields for e in f["errors"]] + ctx["section_errors"]
+    english = [w for w in words if re.search(r"[A-Za-z]{3,}", re.sub(r"P\d|e\.g\.|[a-z_]+\s*[:=]", "", str(w)))]
+    assert english == []
