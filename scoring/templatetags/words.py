@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Round
 
@@ -16,3 +17,41 @@ def deal_status(value):
         return Round.Status(value).label
     except ValueError:
         return value
+
+
+#: The audit log's actions, as a director reads them on the dashboard.
+ACTION_WORDS = {
+    "director_create": _("director created"), "auth_token_create": _("API token made"),
+    "club_create": _("club created"), "club_director_add": _("director added to the club"),
+    "player_create": _("player added"), "tournament_create": _("tournament created"),
+    "tournament_update": _("settings changed"), "tournament_start": _("tournament started"),
+    "tournament_finish": _("tournament finished"), "entry_create": _("player entered"),
+    "session_create": _("session created"), "table_create": _("table created"),
+    "table_scorer_token_rotate": _("scorer link replaced"), "round_record": _("deal recorded"),
+    "round_correct": _("deal corrected"), "round_confirm": _("deal confirmed"), "round_void": _("deal voided"),
+    "round_dispute": _("referee called"), "round_dispute_resolve": _("dispute settled"),
+    "auth_tokens_revoke": _("API tokens revoked"), "idempotency_keys_cleanup": _("old retry keys removed"),
+    "standings_repair": _("standings repaired"), "session_seat": _("session seated"),
+    "tournament_import": _("tournament imported"), "audit_start": _("audit asked"),
+    "audit_resume": _("audit resumed"), "audit_finish": _("audit finished"),
+}
+
+#: An audit's status and its findings' kinds.
+AUDIT_WORDS = {
+    "queued": _("Queued"), "running": _("Running"), "passed": _("Passed"), "failed": _("Failed"),
+    "result_mismatch": _("result differs"), "hash_chain": _("hash chain broken"),
+    "zero_sum": _("does not sum to zero"), "standings_mismatch": _("standings differ"),
+    "engine_version": _("other engine version"),
+}
+
+
+@register.filter
+def action_words(value):
+    """An audit-log action code in words; an unknown code as it is."""
+    return ACTION_WORDS.get(value, value)
+
+
+@register.filter
+def audit_words(value):
+    """An audit's status or a finding's kind in words; an unknown code as it is."""
+    return AUDIT_WORDS.get(value, value)
