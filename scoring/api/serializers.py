@@ -462,6 +462,13 @@ class RevisionsSerializer(OutputSerializer):
     revisions = RevisionSerializer(many=True)
 
 
+class FinishInputSerializer(InputSerializer):
+    disputes_stay = StrictBooleanField(
+        required=False, default=False,
+        help_text="With disputes open, finishing is refused (400, `open_disputes`) unless this is true: a "
+                  "finished tournament can no longer settle them.")
+
+
 class ConfirmInputSerializer(InputSerializer):
     confirmed_by = SeatField(required=False, allow_null=True,
                              help_text="Seat position of the confirming player (required for scorers; "

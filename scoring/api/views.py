@@ -259,12 +259,13 @@ class TournamentStartView(ApiView):
 
 
 class TournamentFinishView(ApiView):
-    @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)", request=None,
-                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)",
+                   request=s.FinishInputSerializer, responses={200: s.TournamentSerializer, **WRITE_ERRORS},
+                   tags=["tournaments"])
     def post(self, request, pk: int):
-        # The API has no body here (yet): a client that finishes says so on purpose, open disputes
-        # included, as before. The director's page asks explicitly (views/director.py).
-        t = services.tournament_finish(actor=self.actor, tournament=self.tournament(pk), disputes_stay=True)
+        t = self.tournament(pk)
+        data = self.parse(s.FinishInputSerializer)
+        t = services.tournament_finish(actor=self.actor, tournament=t, disputes_stay=data["disputes_stay"])
         return Response(s.TournamentSerializer(t).data)
 
 

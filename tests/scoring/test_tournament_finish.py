@@ -82,3 +82,20 @@ def test_a_session_sheet_is_printed_again_with_new_links_after_a_confirmation(cl
     assert client.get(f"/s/{jie_long.token}/").status_code == 404  # the old card stopped working
     assert client.get(f"/s/{new}/").status_code == 200
     assert client.get(f"/director/tournaments/{jie_long.tournament.pk}/sessions/9/sheet/").status_code == 404
+
+
+def test_the_api_finish_needs_the_same_explicit_choice(jie_long, director):
+    from rest_framework.test import APIClient
+
+    first, _ = deals(jie_long, 2)
+    services.round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
+    c = APIClient()
+    c.force_authenticate(director)
+    url = f"/api/v1/tournaments/{jie_long.tournament.pk}/finish/"
+    refused = c.post(url, format="json")
+    assert refused.status_code == 400
+    assert [(e["path"], e["code"]) for e in refused.json()["errors"]] == [("disputes_stay", "open_disputes")]
+    assert c.post(url, {"disputes_stay": "yes"}, format="json").status_code == 400  # a flag, not text
+    jie_long.tournament.refresh_from_db()
+    assert jie_long.tournament.status == Tournament.Status.RUNNING
+    assert c.post(url, {"disputes_stay": True}, format="json").json()["status"] == "finished"
