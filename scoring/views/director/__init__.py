@@ -1,0 +1,37 @@
+"""The director's pages under ``/director/``: clubs, players, tournaments, tables, deals.
+
+Every page needs a logged-in director (a staff user, see ``scoring.actors``) and, for a club's
+things, a director of that club; others get the login page or a 403 page. Views are thin:
+read the form, call a service (every write) or a selector, redirect after a write.
+
+A table's scorer link exists in plain text only right after ``table_create`` /
+``table_scorer_token_rotate``, and only in the answer to that POST: the link page with the QR
+code, rendered directly (``Cache-Control: no-store``), never stored anywhere (not in the
+session either). That page then gives itself the address of the plain link page
+(``static/js/replace-url.js``), so a reload asks for that page, which offers "New scorer link"
+only. A form sent twice (a reload without JavaScript, Back and resubmit, a second tab) does not
+act twice: a table that the same form already created is recognised (same name, same seats) and
+a rotate form carries the link it replaces (``made``), so a stale one changes nothing; both
+answer with the plain link page, saying so.
+"""
+
+from .audits import audit_box, audit_start
+from .clubs import club_create, club_page, home, players_add, tournament_create
+from .rounds import round_confirm, round_correct, round_resolve, round_void
+from .sessions import session_seat, session_sheet
+from .tables import table_create, table_link, table_page, table_rotate
+from .tournaments import (
+                          entries_add,
+                          tournament_finish,
+                          tournament_live,
+                          tournament_page,
+                          tournament_settings,
+                          tournament_start,
+)
+
+__all__ = [
+    "home", "club_create", "club_page", "players_add", "tournament_create",
+    "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
+    "session_seat", "session_sheet", "table_create", "table_rotate", "table_link", "table_page",
+    "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
+]

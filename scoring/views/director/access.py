@@ -1,0 +1,74 @@
+"""Access: every page needs a director of the thing's club; another club's things answer 404."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext
+
+from ... import selectors
+from ...actors import require_club_visible
+from ...auth import actor_from_request
+from ...errors import NotFound, PermissionDenied
+from ...models import Club
+
+
+def _forbidden(request, message: str):
+    return render(request, "director/forbidden.html", {"message": message}, status=403)
+
+
+def director_required(view):
+    """Login (else the login page), a director (else 403); the view gets the Actor. Domain
+    PermissionDenied → 403 page, NotFound → 404."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        actor = actor_from_request(request)
+        if not actor.is_director:
+            return _forbidden(request, gettext("Only tournament directors may open these pages."))
+        try:
+            return view(request, actor, *args, **kwargs)
+        except PermissionDenied as e:
+            return _forbidden(request, e.message)
+        except NotFound as e:
+            raise Http404(e.message) from None
+
+    return login_required(wrapped)
+
+
+# Another club's things answer 404, like ids that do not exist.
+
+def _club(actor, pk) -> Club:
+    club = selectors.get_or_404(Club, pk=pk)
+    require_club_visible(actor, club, "club")
+    return club
+
+
+def _tournament(actor, pk):
+    t = selectors.tournament_get(pk)
+    require_club_visible(actor, t.club, "tournament")
+    return t
+
+
+def _table(actor, pk):
+    table = selectors.table_get(pk)
+    require_club_visible(actor, table.session.tournament.club, "table")
+    return table
+
+
+def _round(actor, pk):
+    rnd = selectors.round_get(pk)
+    require_club_visible(actor, rnd.table.session.tournament.club, "deal")
+    return rnd
+
+
+def _errors_by_field(errors: list[dict], fields: tuple[str, ...]) -> dict[str, list[str]]:
+    """Service errors by form field (the first part of the path); the rest under ``general``."""
+    out: dict[str, list[str]] = {}
+    for e in errors:
+        head = (e.get("path") or "").split(".")[0].split("[")[0]
+        out.setdefault(head if head in fields else "general", []).append(e.get("message", ""))
+    return out

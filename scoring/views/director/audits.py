@@ -1,0 +1,52 @@
+"""Replay audits: the dashboard's "Audit" box, and that box alone for its polling script."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from ... import selectors, services
+from ...actors import require_club_visible
+from ...errors import DomainError
+from .access import _tournament, director_required
+
+# polling script (static/js/site.js, data-poll) while an audit runs.
+
+#: Findings listed on the page at most (the API sends more).
+AUDIT_FINDINGS_SHOWN = 200
+
+
+def _audit_panel(tournament, audit=None) -> dict:
+    """What the audit box shows: the tournament and its latest audit (``audit_detail``, or None)."""
+    audit = audit or selectors.audit_latest(tournament)
+    detail = selectors.audit_detail(audit, limit=AUDIT_FINDINGS_SHOWN, table_names=True) if audit else None
+    if detail:
+        detail["active"] = audit.is_active
+        detail["more"] = detail["findings_count"] - len(detail["findings"])
+    return {"tournament": tournament, "latest": detail}
+
+
+@director_required
+@require_POST
+def audit_start(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    try:
+        services.audit_start(actor=actor, tournament=tournament)
+    except DomainError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, gettext("Audit under way: every deal is replayed and checked; nothing is changed."))
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#audit")
+
+
+@director_required
+@require_GET
+def audit_box(request, actor, audit_id: int):
+    audit = selectors.audit_get(audit_id)
+    require_club_visible(actor, audit.tournament.club, "audit")
+    response = render(request, "director/_audit.html", {"audit": _audit_panel(audit.tournament, audit)})
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,117 @@
+"""The director's home, clubs and their players, and creating a tournament."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext, ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+import games
+
+from ... import forms, selectors, services
+from ...errors import DomainError
+from ...http import status_of
+from .access import _club, _errors_by_field, director_required
+
+
+@director_required
+@require_GET
+def home(request, actor):
+    return _home(request, actor)
+
+
+def _home(request, actor, *, club_errors=None, club_name="", status=200):
+    return render(request, "director/home.html", {
+        "clubs": selectors.club_list_for_user(request.user),
+        "tournaments": selectors.tournament_list_for_director(request.user),
+        "club_errors": club_errors or {}, "club_name": club_name,
+    }, status=status)
+
+
+@director_required
+@require_POST
+def club_create(request, actor):
+    name = request.POST.get("name", "")
+    try:
+        club = services.club_create(actor=actor, name=name)
+    except DomainError as e:
+        return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
+                     status=status_of(e))
+    messages.success(request, gettext("Club %(name)s created.") % {"name": club.name})
+    return redirect("director-club", club.pk)
+
+
+def _club_page(request, actor, club, *, status=200, **extra):
+    ctx = {
+        "club": club,
+        "players": selectors.player_list(club),
+        "tournaments": selectors.tournament_list_for_club(club),
+        "game_choices": [(g.key, g.name_in(get_language() or "en")) for g in games.CATALOG.values()],
+        "t": {"name": "", "game": "", "variant": {}, "public": True, "require_confirmation": False,
+              "chip_value": "0", "currency": ""},
+        "t_errors": {}, "player_names": "", "player_errors": [],
+    }
+    ctx.update(extra)
+    # Every game's rule options; the chosen game's are sent (static/js/game-rules.js hides the rest).
+    chosen = ctx["t"]["game"] or next(iter(games.CATALOG))
+    ctx["rule_sets"] = [
+        {"game": g.key, "name": g.name, "chosen": g.key == chosen,
+         "fields": forms.variant_fields(g.key, ctx["t"]["variant"] if g.key == chosen else {},
+                                        ctx["t_errors"] if g.key == chosen else {}, prefix=f"variant-{g.key}")}
+        for g in games.CATALOG.values()]
+    return render(request, "director/club.html", ctx, status=status)
+
+
+@director_required
+@require_GET
+def club_page(request, actor, club_id: int):
+    return _club_page(request, actor, _club(actor, club_id))
+
+
+@director_required
+@require_POST
+def players_add(request, actor, club_id: int):
+    """One player per line; each is its own service call, so good names are added even when
+    another line is refused (the refused lines stay in the box with the reason)."""
+    club = _club(actor, club_id)
+    names = [n.strip() for n in (request.POST.get("names") or "").splitlines() if n.strip()]
+    added, refused, errors = [], [], []
+    for name in names:
+        try:
+            services.player_create(actor=actor, club=club, name=name)
+        except DomainError as e:
+            refused.append(name)
+            errors.append(gettext("%(name)s: %(problem)s") % {"name": name, "problem": e.message})
+        else:
+            added.append(name)
+    if not names:
+        errors.append(gettext("Type at least one name."))
+    if added:
+        messages.success(request, ngettext("Added %(count)d player: %(names)s.", "Added %(count)d players: %(names)s.",
+                                           len(added)) % {"count": len(added), "names": ", ".join(added)})
+    if errors:
+        return _club_page(request, actor, club, player_names="\n".join(refused), player_errors=errors, status=400)
+    return redirect(reverse("director-club", args=[club.pk]) + "#players")
+
+
+@director_required
+@require_POST
+def tournament_create(request, actor, club_id: int):
+    club = _club(actor, club_id)
+    p = request.POST
+    game = p.get("game", "")
+    t = {"name": p.get("name", ""), "game": game,
+         "variant": forms.variant_from_post(game, p, prefix=f"variant-{game}") if game in games.CATALOG else {},
+         "public": p.get("public") == "on", "require_confirmation": p.get("require_confirmation") == "on",
+         "chip_value": p.get("chip_value", "") or "0", "currency": p.get("currency", "")}
+    try:
+        tournament = services.tournament_create(
+            actor=actor, club=club, name=t["name"], game=game, variant=t["variant"], public=t["public"],
+            require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
+    except DomainError as e:
+        return _club_page(request, actor, club, t=t, t_errors=forms.setting_errors(e.errors), status=status_of(e))
+    messages.success(request, gettext("Tournament %(name)s created. Add entries and tables, then start it.")
+                     % {"name": tournament.name})
+    return redirect("director-tournament", tournament.pk)

@@ -1,0 +1,64 @@
+"""Deals: void, settle a dispute, confirm, correct."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ... import services
+from ...errors import DomainError
+from ...http import status_of
+from ..scorer import correction_page
+from .access import _round, director_required
+from .tables import _table_page
+
+
+def _round_action(request, actor, round_id, call, done):
+    rnd = _round(actor, round_id)
+    try:
+        call(rnd)
+    except DomainError as e:
+        return _table_page(request, rnd.table, round_errors={rnd.pk: [x["message"] for x in e.errors]},
+                           status=status_of(e))
+    messages.success(request, done % {"number": rnd.number, "table": rnd.table.name})
+    return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
+
+
+@director_required
+@require_POST
+def round_void(request, actor, round_id: int):
+    reason = request.POST.get("reason", "")
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_void(actor=actor, round=rnd, reason=reason),
+                         gettext("Deal %(number)s of %(table)s voided."))
+
+
+@director_required
+@require_POST
+def round_resolve(request, actor, round_id: int):
+    note = request.POST.get("note", "")
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_dispute_resolve(actor=actor, round=rnd, note=note),
+                         gettext("The dispute about deal %(number)s of %(table)s is settled."))
+
+
+@director_required
+@require_POST
+def round_confirm(request, actor, round_id: int):
+    raw = request.POST.get("confirmed_by", "")
+    confirmed_by = int(raw) if raw.isdigit() else None
+    return _round_action(request, actor, round_id,
+                         lambda rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
+                         gettext("Deal %(number)s of %(table)s confirmed."))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def round_correct(request, actor, round_id: int):
+    rnd = _round(actor, round_id)
+    return correction_page(request, table=rnd.table, rnd=rnd, actor=actor,
+                           page_url=reverse("director-table", args=[rnd.table_id]),
+                           action_url=reverse("director-round-correct", args=[rnd.pk]))

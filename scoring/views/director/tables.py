@@ -1,0 +1,134 @@
+"""Tables and their scorer links (shown once, with the QR code)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import get_game
+
+from ... import links, selectors, services
+from ...errors import DomainError
+from ...http import status_of
+from ...models import Table
+from ...presentation import describe_rows
+from .access import _table, _tournament, director_required
+from .tournaments import _dashboard
+
+
+def _link_page(request, table, *, token: str | None = None, notice: str = "", status: int = 200):
+    """The scorer link page: with ``token`` (the answer to the POST that made it) the link and
+    its QR code, otherwise the "New scorer link" button. Never cached, by anyone."""
+    ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table),
+           "notice": notice}
+    if token:
+        url = links.scorer_url(token, request)
+        ctx.update(url=url, qr=links.qr_svg(url, scale=6), loopback=links.is_loopback(url))
+    response = render(request, "director/table_link.html", ctx, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _created_by_this_form(tournament, name: str, entries: list):
+    """The table that this very form already created (same name, same entries in the same seats),
+    when it is sent again; else None."""
+    if not all(isinstance(e, int) for e in entries):
+        return None
+    for table in Table.objects.filter(session__tournament=tournament, name=name.strip()):
+        if [seat.entry_id for seat in selectors.table_seats(table)] == entries:
+            return table
+    return None
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def table_create(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    if request.method == "GET":  # the address of a create's answer, opened again
+        return redirect(reverse("director-tournament", args=[tournament.pk]) + "#new-table")
+    name = request.POST.get("name", "")
+    raw = [request.POST.get(f"seat_{i}", "") for i in range(get_game(tournament.game).player_counts[-1])]
+    chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
+    entries = [int(r) if r.isdigit() else r for _, r in chosen]
+    try:
+        table, token = services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
+    except DomainError as e:
+        existing = _created_by_this_form(tournament, name, entries)
+        if existing is not None:
+            return _link_page(request, existing, status=409, notice=(
+                gettext("%(table)s was already created by this form (it was sent twice): nothing was changed. "
+                        "Its scorer link was shown when it was made and is not shown again.") % {"table": existing.name}))
+        errors: dict[str, list[str]] = {}
+        for err in e.errors:
+            path = err.get("path") or ""
+            key = "general"
+            if path == "name":
+                key = "name"
+            elif path.startswith("entries[") and path[8:-1].isdigit() and int(path[8:-1]) < len(chosen):
+                key = f"seat_{chosen[int(path[8:-1])][0]}"
+            errors.setdefault(key, []).append(err.get("message", ""))
+        return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
+                          table_form={"name": name, "seats": raw})
+    messages.success(request, gettext("Table %(table)s created.") % {"table": table.name})
+    return _link_page(request, table, token=token)
+
+
+def _is_current_link(table, made: str) -> bool:
+    """Whether a rotate form's ``made`` (when the link it replaces was made, ISO 8601, written by
+    the templates with ``|date:"c"``) names the table's current link."""
+    try:
+        return datetime.fromisoformat(made) == table.scorer_token_created_at
+    except (TypeError, ValueError):
+        return False
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def table_rotate(request, actor, table_id: int):
+    table = _table(actor, table_id)
+    if request.method == "GET":  # the address of a rotate's answer, opened again
+        return redirect("director-table-link", table.pk)
+    made = request.POST.get("made")
+    if made is not None and not _is_current_link(table, made):
+        return _link_page(request, table, status=409, notice=(
+            gettext("The scorer link of %(table)s was already replaced (at %(time)s UTC) since this form was shown, "
+                    "by this form sent twice or from another page: nothing was changed now. Need yet another link? "
+                    "Press the button below.")
+            % {"table": table.name, "time": f"{table.scorer_token_created_at:%H:%M:%S}"}))
+    try:
+        token = services.table_scorer_token_rotate(actor=actor, table=table)
+    except DomainError as e:
+        messages.error(request, e.message)
+        return redirect("director-table", table.pk)
+    messages.success(request, gettext("%(table)s has a new scorer link; the old one no longer works.") % {"table": table.name})
+    return _link_page(request, table, token=token)
+
+
+@director_required
+@require_GET
+def table_link(request, actor, table_id: int):
+    """The page that a link page's address leads to: the link itself is shown only in the answer
+    to the POST that made it; here, the button that makes a new one."""
+    return _link_page(request, _table(actor, table_id))
+
+
+@director_required
+@require_GET
+def table_page(request, actor, table_id: int):
+    table = _table(actor, table_id)
+    return _table_page(request, table)
+
+
+def _table_page(request, table, *, round_errors=None, status=200):
+    tournament = table.session.tournament
+    return render(request, "director/table.html", {
+        "table": table, "tournament": tournament, "writable": tournament.is_running,
+        "totals": selectors.table_running_totals(table),
+        "deals": describe_rows(tournament.game, selectors.table_history(table)),
+        "round_errors": round_errors or {},
+    }, status=status)

@@ -1,0 +1,172 @@
+"""A tournament's dashboard (live), entries, start, finish and settings."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext, gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from games import get_game
+
+from ... import forms, selectors, services
+from ...errors import DomainError
+from ...http import status_of
+from ...models import Player
+from ...presentation import describe_deal
+from ..public import LIVE_EVERY_MS, live_answer
+from .access import _tournament, director_required
+from .audits import _audit_panel
+
+#: The seating form's choices, as the director reads them (``scoring.seating`` explains them).
+SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
+                   ("standings", gettext_lazy("By standings: strongest together")),
+                   ("random", gettext_lazy("Random draw"))]
+SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")),
+                     ("smaller_tables", gettext_lazy("Smaller tables"))]
+
+
+def _dashboard_data(tournament) -> dict:
+    data = selectors.tournament_dashboard(tournament)
+    tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
+    for d in data["disputed"]:
+        d["table_obj"] = tables.get(d["table"])
+        d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+    return data
+
+
+def _dashboard(request, actor, tournament, *, status=200, **extra):
+    data = _dashboard_data(tournament)
+    counts = get_game(tournament.game).player_counts
+    ctx = {
+        **data,
+        "live_every": LIVE_EVERY_MS,
+        "game_name": get_game(tournament.game).name_in(get_language() or "en"),
+        "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
+        "candidates": selectors.players_not_entered(tournament),
+        "seat_slots": list(range(counts[-1])),
+        "seat_min": counts[0],
+        "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
+        "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": ""},
+        "seat_errors": {},
+        "settings": {"name": tournament.name, "public": tournament.public,
+                     "require_confirmation": tournament.require_confirmation,
+                     "chip_value": tournament.chip_value, "currency": tournament.currency,
+                     "variant": tournament.variant, "tie_breaks": tournament.tie_breaks},
+        "settings_errors": {},
+    }
+    ctx["audit"] = _audit_panel(tournament)
+    if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
+        unsettled = selectors.tournament_unsettled_deals(tournament)
+        ctx["unsettled"] = unsettled
+        ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
+        ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
+    ctx.update(extra)
+    ctx["variant_fields"] = forms.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
+    ctx["tie_break_fields"] = forms.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
+    ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
+    # Smaller tables only where the game allows more than one table size.
+    ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
+                           "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS
+                                         if k != "smaller_tables" or len(counts) > 1]}
+    raw = ctx["table_form"].get("seats") or []
+    ctx["seat_fields"] = [{"name": f"seat_{i}", "label": (gettext("Seat %(n)s (optional)") if i >= counts[0] else gettext("Seat %(n)s")) % {"n": i + 1},
+                           "value": raw[i] if i < len(raw) else "",
+                           "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
+    return render(request, "director/tournament.html", ctx, status=status)
+
+
+@director_required
+@require_GET
+def tournament_page(request, actor, tournament_id: int):
+    return _dashboard(request, actor, _tournament(actor, tournament_id))
+
+
+@director_required
+@require_GET
+def tournament_live(request, actor, tournament_id: int):
+    """The dashboard's live parts (disputes, tables, standings) for ``static/js/live.js``; 304
+    while no deal has changed (see ``views.public`` for why it polls)."""
+    tournament = _tournament(actor, tournament_id)
+    return live_answer(request, selectors.tournament_version(tournament),
+                       lambda: render(request, "director/_live.html", _dashboard_data(tournament)))
+
+
+@director_required
+@require_POST
+def entries_add(request, actor, tournament_id: int):
+    tournament = _tournament(actor, tournament_id)
+    ids = request.POST.getlist("player")
+    players = {str(p.pk): p for p in Player.objects.filter(club=tournament.club, pk__in=[i for i in ids if i.isdigit()])}
+    added, errors = [], []
+    for pid in ids:
+        player = players.get(pid)
+        if player is None:
+            errors.append(gettext("No such player in this club."))
+            continue
+        try:
+            services.entry_create(actor=actor, tournament=tournament, player=player)
+        except DomainError as e:
+            errors.append(gettext("%(name)s: %(problem)s") % {"name": player.name, "problem": e.message})
+        else:
+            added.append(player.name)
+    if not ids:
+        errors.append(gettext("Tick the players to enter."))
+    if added:
+        messages.success(request, gettext("Entered %(names)s.") % {"names": ", ".join(added)})
+    if errors:
+        return _dashboard(request, actor, tournament, entry_errors=errors, status=400)
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#entries")
+
+
+def _status_change(request, actor, tournament_id, call, done):
+    tournament = _tournament(actor, tournament_id)
+    try:
+        call(actor=actor, tournament=tournament)
+    except DomainError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, done)
+    return redirect("director-tournament", tournament.pk)
+
+
+@director_required
+@require_POST
+def tournament_start(request, actor, tournament_id: int):
+    return _status_change(request, actor, tournament_id, services.tournament_start,
+                          gettext("The tournament is running: scorers can enter deals."))
+
+
+@director_required
+@require_POST
+def tournament_finish(request, actor, tournament_id: int):
+    disputes_stay = request.POST.get("disputes_stay") == "on"
+    return _status_change(request, actor, tournament_id,
+                          lambda **kw: services.tournament_finish(**kw, disputes_stay=disputes_stay),
+                          gettext("The tournament is finished and read-only."))
+
+
+@director_required
+@require_POST
+def tournament_settings(request, actor, tournament_id: int):
+    """The settings form. Before the start every setting is sent; once started the form no longer
+    offers the rule options (the service would refuse them: stored results depend on them)."""
+    tournament = _tournament(actor, tournament_id)
+    p = request.POST
+    sent = {"name": p.get("name", ""), "public": p.get("public") == "on",
+            "require_confirmation": p.get("require_confirmation") == "on",
+            "chip_value": p.get("chip_value", "").strip() or "0", "currency": p.get("currency", ""),
+            "tie_breaks": forms.tie_breaks_from_post(p)}
+    if tournament.status == "draft":
+        sent["variant"] = forms.variant_from_post(tournament.game, p)
+    try:
+        services.tournament_update(actor=actor, tournament=tournament, **sent)
+    except DomainError as e:
+        shown = {**sent, "variant": sent.get("variant", tournament.variant)}
+        return _dashboard(request, actor, tournament, settings=shown, settings_errors=forms.setting_errors(e.errors),
+                          status=status_of(e))
+    messages.success(request, gettext("Settings saved."))
+    return redirect(reverse("director-tournament", args=[tournament.pk]) + "#settings")
