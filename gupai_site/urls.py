@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from scoring.api.views import NotFoundView
+from scoring.api.base import NotFoundView
 
 #: The Content-Security-Policy (settings) keeps every page to its own files, with no inline script
 #: or style. ReDoc alone needs more, as found in a browser (tests/browser/test_csp.py): its

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from .. import selectors, services
 from ..actors import require_club_visible
 from .serializers import DateTimeField, OutputSerializer
-from .views import READ_ERRORS, WRITE_ERRORS, ApiView
+from .base import READ_ERRORS, WRITE_ERRORS, ApiView
 
 KINDS = ("result_mismatch", "hash_chain", "zero_sum", "standings_mismatch", "engine_version")
 

@@ -14,12 +14,19 @@ from rest_framework.response import Response
 import games
 
 from .. import selectors, services
-from ..documents import (CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES,
-                         VERSION)
+from ..documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
 from ..inputs import MAX_INT32
-from .serializers import (MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer,
-                          TournamentSerializer, ecma)
-from .views import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
+from .serializers import (
+    MAX_SEATS,
+    MIN_SEATS,
+    WHITESPACE,
+    IdField,
+    InputSerializer,
+    OutputSerializer,
+    TournamentSerializer,
+    ecma,
+)
+from .base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
 

@@ -12,9 +12,17 @@ from rest_framework.response import Response
 
 from .. import links, seating, services
 from ..services.seating import MAX_SEED, SeatedSession
-from .serializers import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField,
-                          TextField, UniqueListField)
-from .views import WRITE_ERRORS, ApiView
+from .serializers import (
+    MAX_SEATS,
+    MIN_SEATS,
+    IdField,
+    InputSerializer,
+    OutputSerializer,
+    StrictIntegerField,
+    TextField,
+    UniqueListField,
+)
+from .base import WRITE_ERRORS, ApiView
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000

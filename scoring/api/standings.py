@@ -11,8 +11,8 @@ import csv
 import io
 import re
 
-from django.utils.translation import gettext as _
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
@@ -25,8 +25,7 @@ from ..errors import ValidationFailed
 from ..inputs import MAX_INT32
 from ..models import Tournament
 from . import standings_serializers as s
-from .views import READ_ERRORS, ApiView, error_responses
-
+from .base import READ_ERRORS, ApiView, error_responses
 
 #: A session number in a query: digits without a leading zero (at most ten: 2**31 - 1 has ten).
 SESSION = re.compile(r"[1-9][0-9]{0,9}")

@@ -1,0 +1,131 @@
+"""The REST API's base: the view every endpoint extends (authentication, JSON only, objects by id answering 404 for
+others'), the error answers the schema documents, and the JSON 404 for unknown paths.
+
+The REST API (thin: parse, authorise, call a service or selector, render with the output
+serializer).
+
+Errors always come as ``{"errors": [{"path", "code", "message"}]}`` (paths relative to the
+request body), plus ``detail`` for answers other than 400 (``errors.api_exception_handler``).
+Lists come in pages: ``{"count", "next", "previous", "results"}``.
+"""
+
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from .. import selectors, throttling
+from ..actors import require_club_visible, require_table_visible
+from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
+from ..models import Club, Round, Table, Tournament
+from . import serializers as s
+from .parsers import SafeJSONParser
+from .schema import ApiAutoSchema
+
+ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
+                                                         "plus `detail` for answers other than 400.")
+
+
+def error_responses(*codes: int) -> dict:
+    return {code: ERRORS for code in codes}
+
+
+#: What an authenticated read may answer besides 200: not logged in, not yours, no such thing or
+#: page, too many unknown tokens from this address.
+READ_ERRORS = error_responses(401, 403, 404, 429)
+#: ... and a list: also a bad ``page`` or ``page_size``.
+LIST_ERRORS = error_responses(400, 401, 403, 404, 429)
+#: ... and a write: bad input, or a state that refuses it (a finished tournament, ...).
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 429)
+
+
+def etag_header(code: int) -> OpenApiParameter:
+    return OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[code], required=True,
+                            description='The revision of the deal, like `"2"`: send it as If-Match to correct it.')
+
+
+class ApiView(APIView):
+    authentication_classes = [DirectorTokenAuthentication, ScorerAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+    #: JSON only: the bodies are nested (lists of ids, rule options, deals), which forms cannot say.
+    parser_classes = [SafeJSONParser]
+    schema = ApiAutoSchema()
+    #: Whether a table's scorer link may use this endpoint (else directors only). A scorer link
+    #: is still authenticated everywhere, so that it gets 403 (or 404 for others' objects)
+    #: rather than 401; the schema shows the scorer scheme only where it can succeed.
+    scorer_auth = False
+    #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
+    #: view that answers a plain list sets None.
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+
+    @property
+    def actor(self):
+        return actor_from_request(self.request)
+
+    # Objects by id. One the caller may not see answers 404 like an unknown id, so that ids of
+    # other clubs and tables cannot be told apart from ids that do not exist.
+
+    def club(self, pk) -> Club:
+        club = selectors.get_or_404(Club, pk=pk)
+        require_club_visible(self.actor, club, "club")
+        return club
+
+    def tournament(self, pk) -> Tournament:
+        t = selectors.tournament_get(pk)
+        require_club_visible(self.actor, t.club, "tournament")
+        return t
+
+    def table(self, pk) -> Table:
+        """A scorer link's own table comes with its authentication, unread again."""
+        own = self.request.auth
+        if isinstance(own, Table) and str(own.pk) == str(pk):
+            return own
+        table = selectors.table_get(pk)
+        require_table_visible(self.actor, table)
+        return table
+
+    def round(self, pk) -> Round:
+        rnd = selectors.round_get(pk)
+        require_table_visible(self.actor, rnd.table, "round")
+        return rnd
+
+    def parse(self, serializer_class):
+        ser = serializer_class(data=self.request.data)
+        ser.is_valid(raise_exception=True)
+        return ser.validated_data
+
+    def paginated(self, items, serializer_class, detail=None) -> Response:
+        """One page of ``items`` (a queryset or a list) as ``{count, next, previous, results}``.
+        ``detail``: turns the page's items into what ``serializer_class`` renders, so that costly
+        reads are made for one page only."""
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, self.request, view=self)
+        if detail is not None:
+            page = detail(page)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+class NotFoundView(APIView):
+    """Any other path under /api/ (``/api/v1/tables/abc/``, which no ``<int:pk>`` matches): a
+    404 in the errors shape rather than Django's HTML page. Not in the schema (no methods)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        raise exceptions.NotFound()
+
+
+def limit(call):
+    """Run a throttling call; past the limit, DRF's 429 with Retry-After (and our errors body)."""
+    try:
+        call()
+    except throttling.Limited as e:
+        raise exceptions.Throttled(wait=e.retry_after, detail=e.message) from None

@@ -1,0 +1,53 @@
+"""Clubs and their players.
+"""
+
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from .. import selectors, services
+from ..actors import require_director
+from . import serializers as s
+from .base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+
+
+class ClubListView(ApiView):
+    @extend_schema(operation_id="clubs_list", summary="The clubs I direct",
+                   responses={200: s.ClubSerializer(many=True), **LIST_ERRORS}, tags=["clubs"])
+    def get(self, request):
+        require_director(self.actor)
+        return self.paginated(selectors.club_list_for_user(request.user), s.ClubSerializer)
+
+    @extend_schema(operation_id="clubs_create", summary="Create a club (you become its director)",
+                   request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **WRITE_ERRORS}, tags=["clubs"])
+    def post(self, request):
+        require_director(self.actor)
+        data = self.parse(s.ClubInputSerializer)
+        club = services.club_create(actor=self.actor, name=data["name"], slug=data.get("slug") or None)
+        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetailView(ApiView):
+    @extend_schema(operation_id="clubs_retrieve", responses={200: s.ClubSerializer, **READ_ERRORS}, tags=["clubs"])
+    def get(self, request, pk: int):
+        club = self.club(pk)
+        return Response(s.ClubSerializer(club).data)
+
+
+class ClubPlayersView(ApiView):
+    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **LIST_ERRORS},
+                   tags=["clubs"])
+    def get(self, request, pk: int):
+        club = self.club(pk)
+        return self.paginated(selectors.player_list(club), s.PlayerSerializer)
+
+    @extend_schema(operation_id="clubs_players_create", request=s.PlayerInputSerializer,
+                   responses={201: s.PlayerSerializer, **WRITE_ERRORS}, tags=["clubs"])
+    def post(self, request, pk: int):
+        club = self.club(pk)
+        data = self.parse(s.PlayerInputSerializer)
+        player = services.player_create(actor=self.actor, club=club, name=data["name"])
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)

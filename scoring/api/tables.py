@@ -1,0 +1,94 @@
+"""Tables: read, a new scorer link, and recording a deal (exactly once per Idempotency-Key) or previewing it.
+"""
+
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from .. import links, selectors, services, throttling
+from ..http import etag
+from . import serializers as s
+from .base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
+from .rounds import ROUND_BODY_DOC, ROUND_EXAMPLE, _round_response
+
+
+class TableDetailView(ApiView):
+    scorer_auth = True
+
+    @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
+                   responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
+    def get(self, request, pk: int):
+        table = self.table(pk)
+        return Response(s.TableSerializer(selectors.table_detail(table)).data)
+
+
+class TableScorerTokenView(ApiView):
+    @extend_schema(operation_id="tables_scorer_token_rotate", summary="Replace the scorer link (the old one stops working)",
+                   request=None, responses={200: s.ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
+    def post(self, request, pk: int):
+        table = self.table(pk)
+        token = services.table_scorer_token_rotate(actor=self.actor, table=table)
+        return Response(s.ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
+                                                 "scorer_token": token}).data)
+
+
+class TableRoundsView(ApiView):
+    scorer_auth = True
+    body_required = True
+
+    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **LIST_ERRORS},
+                   tags=["rounds"])
+    def get(self, request, pk: int):
+        table = self.table(pk)
+        return self.paginated(selectors.round_list(table), s.RoundSerializer,
+                              detail=lambda rounds: selectors.round_details(table, rounds))
+
+    @extend_schema(
+        operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
+            " Send an `Idempotency-Key` header to make retries safe: the same key and body return the first "
+            "answer; the same key with another body is refused (422). Keys are kept at least 24 hours. "
+            "The key is checked first: a retry of a deal already recorded gets its stored answer even when it "
+            "names its `number`."),
+        request=s.RoundCreateSerializer, examples=[ROUND_EXAMPLE],
+        parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
+                                                         "maxLength": services.MAX_IDEMPOTENCY_KEY,
+                                                         "pattern": s.ecma(s.NON_BLANK)},
+                                     OpenApiParameter.HEADER, required=False,
+                                     description="1 to 255 characters, not only spaces: a new one for each deal."),
+                    etag_header(201),
+                    OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
+                                     enum=["true"], description="Sent with the stored answer to a repeated key.")],
+        responses={201: s.RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
+    def post(self, request, pk: int):
+        table = self.table(pk)
+        if self.actor.is_scorer:
+            limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            rnd = services.round_record(actor=self.actor, table=table, body=request.data)
+            return _round_response(rnd, status.HTTP_201_CREATED)
+        outcome = services.round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
+        # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
+        body = s.RoundSerializer(outcome.body).data
+        headers = {"ETag": etag(body["revision"])}
+        if outcome.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(body, status=outcome.status, headers=headers)
+
+
+class TableRoundPreviewView(ApiView):
+    scorer_auth = True
+    body_required = True
+
+    @extend_schema(operation_id="tables_rounds_preview", summary="Evaluate a deal without storing it",
+                   description=ROUND_BODY_DOC, request=s.RoundBodySerializer, examples=[ROUND_EXAMPLE],
+                   responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
+    def post(self, request, pk: int):
+        table = self.table(pk)
+        preview = selectors.table_round_preview(table=table, body=request.data)
+        if not preview.ok:
+            return Response(s.ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
+        return Response(s.RoundPreviewSerializer(preview.as_dict()).data)

@@ -1,0 +1,58 @@
+"""Directors' API tokens: made from a login, revoked.
+"""
+
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import services, throttling
+from ..auth import client_ip
+from ..errors import ValidationFailed
+from . import serializers as s
+from .base import ApiView, error_responses, limit
+from .parsers import SafeJSONParser
+
+
+class AuthTokenView(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(operation_id="auth_token", summary="Get a director's API token",
+                   description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
+                               "Each call makes a new token, shown only now; it expires (`expires_in` seconds). "
+                               "Failed logins are limited per account and per address (429 with Retry-After).",
+                   request=s.TokenInputSerializer,
+                   responses={200: s.TokenOutputSerializer, **error_responses(400, 403, 429)},
+                   tags=["auth"])
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        username, address = data.get("username"), client_ip(request) or "unknown"
+        account = username.lower()[:150] if isinstance(username, str) else ""
+        limit(lambda: throttling.check(request, "login-address", address))
+        limit(lambda: throttling.check(request, "login-account", account))
+        try:
+            credentials = s.TokenInputSerializer(data=request.data)
+            credentials.is_valid(raise_exception=True)
+            token = services.auth_token_obtain(**credentials.validated_data, ip=address)
+        except (ValidationFailed, exceptions.ValidationError):
+            throttling.count(request, "login-address", address)
+            throttling.count(request, "login-account", account)
+            raise
+        return Response(s.TokenOutputSerializer({"token": token,
+                                                 "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
+
+
+class AuthTokenRevokeView(ApiView):
+    @extend_schema(operation_id="auth_token_revoke", summary="Log out everywhere",
+                   description="Every API token of the calling director stops working at once.",
+                   request=None, responses={200: s.RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
+    def post(self, request):
+        revoked = services.auth_tokens_revoke(actor=self.actor)
+        return Response(s.RevokedSerializer({"revoked": revoked}).data)
