@@ -17,6 +17,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 #: The narrowest phone the pages must serve (issue 4: usable at 360 px).
 PHONE = {"width": 360, "height": 740}
+PHONE_390 = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
@@ -34,21 +35,26 @@ def browser():
         b.close()
 
 
+#: The phones the pages are tried on: the narrowest, and the common one the issues name.
+PHONES = {"phone": PHONE, "phone390": PHONE_390}
+
 #: A director's laptop.
 DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture
 def make_page(browser):
-    """``make_page(kind="phone"|"desktop")``: a page in a new browser context (its own cookies,
-    like another device); all are closed after the test."""
+    """``make_page(kind="phone"|"phone390"|"desktop", **context_options)``: a page in a new
+    browser context (its own cookies, like another device; ``locale="zh-CN"``, say); all are
+    closed after the test."""
     contexts = []
 
-    def make(kind: str = "phone"):
-        if kind == "phone":
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    def make(kind: str = "phone", **options):
+        if kind in PHONES:
+            context = browser.new_context(viewport=PHONES[kind], device_scale_factor=2, is_mobile=True, has_touch=True,
+                                          **options)
         else:
-            context = browser.new_context(viewport=DESKTOP)
+            context = browser.new_context(viewport=DESKTOP, **options)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)

@@ -11,25 +11,12 @@ from .conftest import assert_no_horizontal_scroll
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-VIEWPORT = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def phone_in(browser):
+def phone_in(make_page):
     """``phone_in("zh-CN")``: a 390×844 phone whose browser asks for that language."""
-    contexts = []
-
-    def make(locale: str):
-        context = browser.new_context(viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                      locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    return lambda locale: make_page("phone390", locale=locale)
 
 
 def test_home_scorer_and_standings_in_simplified_chinese(live_server, phone_in, jie_long):

@@ -14,23 +14,12 @@ from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-VIEWPORT = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def new_phone(browser):
-    contexts = []
-
-    def make():
-        context = browser.new_context(viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+def new_phone(make_page):
+    """Another phone on the table (its own storage and cookies), 390×844."""
+    return lambda: make_page("phone390")
 
 
 def link(live_server, token) -> str:
