@@ -57,7 +57,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
     # Every game's rule options; the chosen game's are sent (static/js/game-rules.js hides the rest).
     chosen = ctx["t"]["game"] or next(iter(games.CATALOG))
     ctx["rule_sets"] = [
-        {"game": g.key, "name": g.name, "chosen": g.key == chosen,
+        {"game": g.key, "name": g.name_in(get_language() or "en"), "chosen": g.key == chosen,
          "fields": forms.variant_fields(g.key, ctx["t"]["variant"] if g.key == chosen else {},
                                         ctx["t_errors"] if g.key == chosen else {}, prefix=f"variant-{g.key}")}
         for g in games.CATALOG.values()]
