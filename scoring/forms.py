@@ -489,6 +489,13 @@ class DealForm:
             return None
         return _seat_value(self.values.get("banker", ""), self.n)
 
+    def _banker_select(self) -> str:
+        """The name of the select choosing the banker ("" without one): the page's badge follows it."""
+        if not self.spec.has_banker:
+            return ""
+        return next((inp.name for inp in self.entry.inputs
+                     if isinstance(inp, SeatChoice) and inp.fills == "banker"), "")
+
     def seat_rows(self) -> list[dict]:
         seat_inputs = [inp for inp in self.entry.inputs if inp.per_seat]
         banker = self._banker_seat()
@@ -514,7 +521,7 @@ class DealForm:
         return {"game": self.game, "connecting": self.connecting, "level": self.level, "levels": self.entry.levels,
                 "top": self.top_fields(), "rows": self.seat_rows(), "bottom": self.bottom_fields(),
                 "section_errors": self.section_errors(), "has_errors": bool(self.errors), "note": self.note,
-                "picker": json.dumps(self.picker()),
+                "picker": json.dumps(self.picker()), "banker_select": self._banker_select(),
                 # Tiles typed at every level: the template explains how to type them.
                 "tile_hint": any(isinstance(inp, Tiles) and inp.level is None for inp in self.entry.inputs)}
 

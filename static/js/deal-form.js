@@ -2,7 +2,10 @@
    choose between points and unplayed tiles; only the inputs and hints of the chosen level are shown
    (elements with data-level="points" or data-level="unplayed_tiles"). Without JavaScript every
    input stays visible and the server reads the level picked. Loaded with "defer": the forms are
-   parsed when it runs. */
+   parsed when it runs.
+   A seat role (the banker): .seats[data-role-select] names the select choosing the seat and
+   data-role-word the badge's word; the badge moves to the legend of fieldset[data-position]
+   chosen, so it never shows the role of a seat that was chosen before. */
 (function () {
   "use strict";
 
@@ -13,6 +16,35 @@
       el.hidden = el.getAttribute("data-level") !== level;
     });
   }
+
+  function syncRole(seats, select) {
+    var chosen = select.value;
+    seats.querySelectorAll("fieldset[data-position]").forEach(function (box) {
+      var legend = box.querySelector("legend");
+      var badge = legend && legend.querySelector(".badge.role");
+      var banks = box.getAttribute("data-position") === chosen;
+      if (badge && !banks) {
+        var gap = badge.previousSibling;  // the space this script put before it
+        if (gap && gap.nodeType === 3 && !gap.nodeValue.trim()) gap.remove();
+        badge.remove();
+      }
+      if (legend && banks && !badge) {
+        badge = document.createElement("span");
+        badge.className = "badge role";
+        badge.textContent = seats.getAttribute("data-role-word");
+        legend.appendChild(document.createTextNode(" "));
+        legend.appendChild(badge);
+      }
+    });
+  }
+
+  document.querySelectorAll(".seats[data-role-select]").forEach(function (seats) {
+    var form = seats.closest("form");
+    var select = form && form.querySelector('select[name="' + seats.getAttribute("data-role-select") + '"]');
+    if (!select) return;
+    select.addEventListener("change", function () { syncRole(seats, select); });
+    syncRole(seats, select);
+  });
 
   document.querySelectorAll("form").forEach(function (form) {
     var radios = form.querySelectorAll('input[name="level"]');

@@ -11,7 +11,10 @@
    - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (forms.parse_moves reads it).
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered
    anywhere in the deal (inputs of the level not chosen are hidden and do not count).
-   Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}). */
+   Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}).
+   Every tap redraws the buttons; focus goes back to the same control (or the nearest one still
+   enabled) without scrolling, so a keyboard or screen-reader user keeps their place, and a
+   polite status per picker says what changed. */
 (function () {
   "use strict";
 
@@ -158,6 +161,11 @@
     this.palette.setAttribute("role", "group");
     this.paletteNote = el("p", "palette-note muted small");
     this.paletteNote.setAttribute("aria-live", "polite");
+    // Made before any change, so screen readers watch it; it sits just after the (hidden) data.
+    this.status = el("p", "picker-status visually-hidden");
+    this.status.setAttribute("role", "status");
+    this.status.setAttribute("aria-live", "polite");
+    data.insertAdjacentElement("afterend", this.status);
     var self = this;
     this.inputs.forEach(function (input) { self.enhanceTiles(input); });
     if (this.movesInput) this.enhanceMoves(this.movesInput);
@@ -181,6 +189,10 @@
 
   Picker.prototype.left = function (tile, used) {
     return (this.cfg.deck[tile] || 0) - (used[tile] || 0);
+  };
+
+  Picker.prototype.announce = function (text) {
+    this.status.textContent = text || "";
   };
 
   Picker.prototype.write = function (input, value) {
@@ -226,6 +238,7 @@
       var list = tokens(input.value);
       list.splice(+b.getAttribute("data-index"), 1);
       self.write(input, list.join(" "));
+      self.announce(fill(self.t.removed, { tile: said(b.getAttribute("data-tile")) }));
     });
   };
 
@@ -273,7 +286,8 @@
       hand.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; });
       offer = Object.keys(counts).map(function (t) { return [t, counts[t]]; });
       var none = button("secondary no-bull", this.t["no-bull"]);
-      none.addEventListener("click", function () { self.write(input, "-"); });
+      none.setAttribute("data-act", "no-bull");
+      none.addEventListener("click", function () { self.write(input, "-"); self.announce(self.t["no-bull"]); });
       this.palette.appendChild(none);
     } else {
       offer = this.kinds.map(function (t) { return [t, self.left(t, used)]; });
@@ -284,11 +298,15 @@
       b.addEventListener("click", function () {
         var text = input.value.trim() === "-" ? "" : input.value.trim();
         self.write(input, (text ? text + " " : "") + pair[0]);
+        // A bull comes from the seat's own hand: the deck's count says nothing there.
+        self.announce(input.hasAttribute("data-declared") ? fill(self.t["set-aside"], { tile: said(pair[0]) })
+          : fill(self.t.added, { tile: said(pair[0]), left: Math.max(self.left(pair[0], self.used()), 0) }));
       });
       self.palette.appendChild(b);
     });
     var clear = button("secondary", this.t.clear);
-    clear.addEventListener("click", function () { self.write(input, ""); });
+    clear.setAttribute("data-act", "clear");
+    clear.addEventListener("click", function () { self.write(input, ""); self.announce(self.t.cleared); });
     this.palette.appendChild(clear);
     this.paletteNote.textContent = full ? fill(this.t.full, { count: most }) : "";
   };
@@ -392,11 +410,13 @@
     // A question about the tile just tapped.
     this.choice.textContent = "";
     var p = this.pending;
+    this.asked = p ? p.tile : null;  // the choice's tile, for focus once it is answered
     if (p) {
       var ask = p.key === "open" ? this.t.open : p.key === "to" ? this.t.end : this.t["no-fit"];
       this.choice.appendChild(el("p", "", fill(ask, { tile: said(p.tile) })));
       p.choices.forEach(function (pip) {
         var b = button("", fill(self.t.pip, { pip: pip }));
+        b.setAttribute("data-pip", String(pip));
         b.addEventListener("click", function () {
           var move = { play: p.tile };
           move[p.key] = pip;
@@ -406,10 +426,12 @@
       });
       if (p.key === "none") {
         var pass = button("", self.t.pass);
+        pass.setAttribute("data-act", "pass");
         pass.addEventListener("click", function () { self.addMove({ pass: p.tile }); });
         this.choice.appendChild(pass);
       }
       var cancel = button("secondary", this.t.cancel);
+      cancel.setAttribute("data-act", "cancel");
       cancel.addEventListener("click", function () { self.pending = null; self.refresh(); });
       this.choice.appendChild(cancel);
     }
@@ -423,11 +445,63 @@
     });
   };
 
+  // ---- focus across a redraw ------------------------------------------------------------------
+  function buttons(box) { return Array.prototype.slice.call(box.querySelectorAll("button")); }
+  function usable(b) { return b && b.isConnected && !b.disabled && !b.closest("[hidden]"); }
+  function keyOf(b) {
+    // A removable tile is known by its place (its copies look alike), any other button by what it does.
+    if (b.hasAttribute("data-index")) return null;
+    return b.getAttribute("data-tile") || b.getAttribute("data-act") || b.getAttribute("data-pip");
+  }
+  function focus(b) { b.focus({ preventScroll: true }); }
+
+  // Where focus is before a redraw: the box of buttons it is in, the button's key and place.
+  Picker.prototype.focusSpot = function () {
+    var a = document.activeElement;
+    if (!a || a.tagName !== "BUTTON" || !this.form.contains(a)) return null;
+    var boxes = [this.palette, this.movePalette, this.choice].concat(this.inputs.map(function (i) { return i._picked; }));
+    var box = boxes.filter(function (x) { return x && x.contains(a); })[0] || null;
+    return { el: a, box: box, key: keyOf(a), index: box ? buttons(box).indexOf(a) : -1,
+             asked: this.asked };
+  };
+
+  Picker.prototype.restoreFocus = function (spot) {
+    if (!spot) return;
+    if (usable(spot.el)) { if (document.activeElement !== spot.el) focus(spot.el); return; }
+    var box = spot.box, key = spot.key, index = spot.index;
+    if (box === this.movePalette && this.pending && this.choice.querySelector("button")) {
+      focus(this.choice.querySelector("button"));  // the tile asks a question: answer it next
+      return;
+    }
+    if (box === this.choice) {  // the question is answered or cancelled: back to its tile
+      box = this.movePalette;
+      key = spot.asked;
+      index = buttons(box).findIndex(function (b) { return b.getAttribute("data-tile") === key; });
+    }
+    var target = null;
+    if (box && box.isConnected) {
+      var all = buttons(box);
+      target = key && all.filter(function (b) { return keyOf(b) === key && usable(b); })[0];
+      // The same button is gone or disabled (the tile is used up): the next enabled one, else the one before.
+      for (var i = Math.max(index, 0); !target && i < all.length; i++) if (usable(all[i])) target = all[i];
+      for (var j = Math.min(index, all.length) - 1; !target && j >= 0; j--) if (usable(all[j])) target = all[j];
+    }
+    if (!target && spot.box === this.movePalette) target = usable(this.undoButton) ? this.undoButton : this.playButton;
+    if (!target && spot.box === this.choice) target = this.playButton;
+    if (!target && spot.box) {  // the last removable tile is gone: its input's toggle
+      var owner = this.inputs.filter(function (i) { return i._picked === spot.box; })[0];
+      if (owner) target = owner._toggle;
+    }
+    if (!target && spot.el === this.undoButton) target = this.playButton;  // nothing left to undo
+    if (usable(target)) focus(target);
+  };
+
   Picker.prototype.refresh = function () {
-    var used = this.used(), self = this;
+    var used = this.used(), self = this, spot = this.focusSpot();
     this.inputs.forEach(function (input) { self.drawPicked(input); });
     this.drawPalette(used);
     if (this.movesInput) this.drawMoves(used);
+    this.restoreFocus(spot);
   };
 
   document.querySelectorAll(".tile-picker-data").forEach(function (data) {

@@ -229,3 +229,80 @@ def test_the_calculator_computes_a_deal_built_by_taps(live_server, phone390):
         expect(result).to_contain_text(line)
     # the record it built is in the JSON box, for the curious
     assert '"unplayed_tiles"' in page.locator("#record").input_value()
+
+
+def active(page) -> dict:
+    """What has focus: its tile (or its words) and whether it sits in a palette."""
+    return page.evaluate("""() => { const a = document.activeElement;
+        return {tile: a.getAttribute("data-tile"), text: a.textContent.trim(), disabled: a.disabled,
+                palette: !!a.closest(".palette"), seat: a.closest("fieldset.seat")?.dataset.position ?? null}; }""")
+
+
+def test_focus_stays_on_the_tapped_tile_and_the_change_is_announced(live_server, phone390, make_setup):
+    s = make_setup("ding_niu", names=DING_NIU)
+    page = phone390
+    page.goto(f"{live_server.url}/s/{s.token}/")
+    page.get_by_role("radio", name="Unplayed tiles").check()
+    adam = seat(page, 0, "Adam")
+    adam.get_by_role("button", name="Tap tiles").click()
+    palette = adam.locator(".palette")
+    status = page.locator(".picker-status")
+    expect(status).to_have_count(1)  # one per picker
+    expect(status).to_have_attribute("aria-live", "polite")
+    # 5:5 (two copies): focus stays on it after the palette redraws
+    palette.locator('button[data-tile="5:5"]').click()
+    expect(status).to_have_text("5-5 added, 1 left")
+    assert active(page) == {"tile": "5:5", "text": "1", "disabled": False, "palette": True, "seat": "0"}
+    # the keyboard goes on from there: Enter taps it again; now it is used up, focus moves on to the
+    # next enabled tile of the same palette
+    scrolled = page.evaluate("window.scrollY")
+    page.keyboard.press("Enter")
+    expect(adam.get_by_label("Unplayed tiles", exact=True)).to_have_value("5:5 5:5")
+    assert page.evaluate("window.scrollY") == scrolled  # focus moved without scrolling the page
+    expect(status).to_have_text("5-5 added, 0 left")
+    expect(palette.locator('button[data-tile="5:5"]')).to_be_disabled()
+    now = active(page)
+    kinds = palette.locator("button.pal-tile").evaluate_all("bs => bs.map(b => b.dataset.tile)")
+    assert now["palette"] and now["seat"] == "0" and not now["disabled"]
+    assert now["tile"] == kinds[kinds.index("5:5") + 1]
+    # a tile tapped out is announced too, and focus stays among that seat's tiles
+    adam.get_by_role("button", name="Remove 5-5").first.click()
+    expect(status).to_have_text("5-5 removed")
+    expect(adam.get_by_label("Unplayed tiles", exact=True)).to_have_value("5:5")
+    assert active(page)["seat"] == "0"
+
+
+def test_focus_stays_in_the_move_palette(live_server, phone390, make_setup):
+    s = make_setup("ding_niu", names=DING_NIU)
+    record = ding_niu_record()
+    page = phone390
+    page.goto(f"{live_server.url}/s/{s.token}/")
+    page.get_by_label("Led by").select_option(label="1. Adam")
+    page.get_by_role("radio", name="Full move log").check()
+    tap_move(page, record["moves"][0])
+    # after a play (and any pip question), focus is back on a button of the move palette
+    now = active(page)
+    assert now["palette"] and not now["disabled"]
+    page.locator(".move-log").get_by_role("button", name="Undo", exact=True).click()
+    expect(page.locator(".move-log .layout svg")).to_have_count(0)
+    # nothing left to undo: focus goes to Play rather than being lost
+    assert active(page)["text"] == "Play"
+
+
+def test_the_banker_badge_follows_the_banker_select(live_server, phone390, make_setup):
+    s = make_setup("tau_ngau", names=["Bank", "Ann", "Bo"], variant={"settlement": "v1"})
+    page = phone390
+    page.goto(f"{live_server.url}/s/{s.token}/")
+    legends = [seat(page, i, name).locator("legend") for i, name in enumerate(["Bank", "Ann", "Bo"])]
+    page.get_by_label("Banker", exact=True).select_option(label="1. Bank")
+    expect(legends[0]).to_contain_text("banker")
+    expect(legends[1]).not_to_contain_text("banker")
+    page.get_by_label("Banker", exact=True).select_option(label="2. Ann")
+    expect(legends[1]).to_contain_text("banker")
+    expect(legends[0]).not_to_contain_text("banker")
+    expect(legends[2]).not_to_contain_text("banker")
+    expect(page.locator(".seats .badge.role")).to_have_count(1)
+    page.get_by_label("Banker", exact=True).select_option(label="3. Bo")
+    page.get_by_label("Banker", exact=True).select_option(label="2. Ann")
+    expect(page.locator(".seats .badge.role")).to_have_count(1)
+    expect(legends[1]).to_have_text(re.compile(r"^2\. Ann\s+banker$"))
