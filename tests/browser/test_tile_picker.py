@@ -117,14 +117,19 @@ def test_a_ding_niu_deal_tapped_in_as_a_full_move_log(live_server, phone390, mak
     assert_no_horizontal_scroll(page)
 
 
-def test_a_used_up_tile_is_greyed_out_everywhere(live_server, phone390, make_setup):
-    s = make_setup("ding_niu", names=DING_NIU)
-    page = phone390
-    page.goto(f"{live_server.url}/s/{s.token}/")
+def open_unplayed_palette(page, url: str):
+    """The scorer page at the unplayed-tiles level with Adam's palette open: (his seat, the palette)."""
+    page.goto(url)
     page.get_by_role("radio", name="Unplayed tiles").check()
     adam = seat(page, 0, "Adam")
     adam.get_by_role("button", name="Tap tiles").click()
-    palette = adam.locator(".palette")
+    return adam, adam.locator(".palette")
+
+
+def test_a_used_up_tile_is_greyed_out_everywhere(live_server, phone390, make_setup):
+    s = make_setup("ding_niu", names=DING_NIU)
+    page = phone390
+    adam, palette = open_unplayed_palette(page, f"{live_server.url}/s/{s.token}/")
     six_three = palette.locator('button[data-tile="6:3"]')  # one copy in the Ding Niu deck
     expect(six_three).to_have_accessible_name("6-3: 1 left")
     six_three.click()
@@ -241,11 +246,7 @@ def active(page) -> dict:
 def test_focus_stays_on_the_tapped_tile_and_the_change_is_announced(live_server, phone390, make_setup):
     s = make_setup("ding_niu", names=DING_NIU)
     page = phone390
-    page.goto(f"{live_server.url}/s/{s.token}/")
-    page.get_by_role("radio", name="Unplayed tiles").check()
-    adam = seat(page, 0, "Adam")
-    adam.get_by_role("button", name="Tap tiles").click()
-    palette = adam.locator(".palette")
+    adam, palette = open_unplayed_palette(page, f"{live_server.url}/s/{s.token}/")
     status = page.locator(".picker-status")
     expect(status).to_have_count(1)  # one per picker
     expect(status).to_have_attribute("aria-live", "polite")
