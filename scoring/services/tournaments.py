@@ -211,8 +211,8 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
     if not disputes_stay:
         open_disputes = (Round.objects.filter(table__session__tournament=tournament, disputed=True)
                          .exclude(status=Round.Status.VOIDED).count())
-        if open_disputes:
-            raise ValidationFailed(
+        if open_disputes:  # a state that refuses the move, as a finished tournament does: 409
+            raise Conflict(
                 ngettext("%(count)d dispute is open: settle it first, or finish anyway and leave it as it is.",
                          "%(count)d disputes are open: settle them first, or finish anyway and leave them as "
                          "they are.", open_disputes) % {"count": open_disputes},

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring import services
-from scoring.errors import ValidationFailed
+from scoring.errors import Conflict
 from scoring.models import Tournament
 
 from .bodies import JIE_LONG
@@ -24,7 +24,7 @@ def deals(setup, n):
 def test_open_disputes_need_the_explicit_choice(jie_long):
     first, _second = deals(jie_long, 2)
     services.round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
-    with pytest.raises(ValidationFailed) as e:
+    with pytest.raises(Conflict) as e:
         services.tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
     assert [(x["path"], x["code"]) for x in e.value.errors] == [("disputes_stay", "open_disputes")]
     jie_long.tournament.refresh_from_db()
@@ -93,7 +93,7 @@ def test_the_api_finish_needs_the_same_explicit_choice(jie_long, director):
     c.force_authenticate(director)
     url = f"/api/v1/tournaments/{jie_long.tournament.pk}/finish/"
     refused = c.post(url, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert [(e["path"], e["code"]) for e in refused.json()["errors"]] == [("disputes_stay", "open_disputes")]
     assert c.post(url, {"disputes_stay": "yes"}, format="json").status_code == 400  # a flag, not text
     jie_long.tournament.refresh_from_db()
