@@ -20,9 +20,8 @@ from functools import wraps
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 import games
@@ -35,8 +34,9 @@ from ..forms import DealForm
 from ..models import DEFAULT_TIE_BREAKS
 from ..presentation import describe_deal, describe_result
 from ..records import round_build_record
-from ..tile_art import read_tile, tile_id
 from ..rule_messages import translate_message, translate_result
+from ..selectors.standings import TIE_BREAK_LABELS
+from ..tile_art import read_tile, tile_id
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)
@@ -45,10 +45,6 @@ BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()),
 #: the connection fails).
 LIVE_EVERY_MS = 4000
 
-#: The standings' keys in words (``models.TIE_BREAKS``), for the pages.
-TIE_BREAK_WORDS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
-                   "average_place": gettext_lazy("average place"), "head_to_head": gettext_lazy("head-to-head"),
-                   "deals": gettext_lazy("deals played")}
 
 
 def _games_in_words() -> list[dict]:
@@ -174,7 +170,7 @@ def live_answer(request, version: str, make):
 def _standings_context(tournament) -> dict:
     keys = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
     return {"tournament": tournament, "standings": selectors.standings_for(tournament),
-            "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_WORDS[k] for k in keys],
+            "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_LABELS[k] for k in keys],
             "places": list(range(1, selectors.place_count(tournament) + 1))}
 
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import games
 
-from ... import forms, selectors, services
+from ... import selectors, services, tournament_form
 from ...errors import DomainError
 from ...http import status_of
 from .access import _club, _errors_by_field, director_required
@@ -58,7 +58,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
     chosen = ctx["t"]["game"] or next(iter(games.CATALOG))
     ctx["rule_sets"] = [
         {"game": g.key, "name": g.name_in(get_language() or "en"), "chosen": g.key == chosen,
-         "fields": forms.variant_fields(g.key, ctx["t"]["variant"] if g.key == chosen else {},
+         "fields": tournament_form.variant_fields(g.key, ctx["t"]["variant"] if g.key == chosen else {},
                                         ctx["t_errors"] if g.key == chosen else {}, prefix=f"variant-{g.key}")}
         for g in games.CATALOG.values()]
     return render(request, "director/club.html", ctx, status=status)
@@ -103,7 +103,7 @@ def tournament_create(request, actor, club_id: int):
     p = request.POST
     game = p.get("game", "")
     t = {"name": p.get("name", ""), "game": game,
-         "variant": forms.variant_from_post(game, p, prefix=f"variant-{game}") if game in games.CATALOG else {},
+         "variant": tournament_form.variant_from_post(game, p, prefix=f"variant-{game}") if game in games.CATALOG else {},
          "public": p.get("public") == "on", "require_confirmation": p.get("require_confirmation") == "on",
          "chip_value": p.get("chip_value", "") or "0", "currency": p.get("currency", "")}
     try:
@@ -111,7 +111,7 @@ def tournament_create(request, actor, club_id: int):
             actor=actor, club=club, name=t["name"], game=game, variant=t["variant"], public=t["public"],
             require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
     except DomainError as e:
-        return _club_page(request, actor, club, t=t, t_errors=forms.setting_errors(e.errors), status=status_of(e))
+        return _club_page(request, actor, club, t=t, t_errors=tournament_form.setting_errors(e.errors), status=status_of(e))
     messages.success(request, gettext("Tournament %(name)s created. Add entries and tables, then start it.")
                      % {"name": tournament.name})
     return redirect("director-tournament", tournament.pk)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import get_game
 
-from ... import forms, selectors, services
+from ... import selectors, services, tournament_form
 from ...errors import DomainError
 from ...http import status_of
 from ...models import Player
@@ -65,8 +65,8 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
         ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
     ctx.update(extra)
-    ctx["variant_fields"] = forms.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
-    ctx["tie_break_fields"] = forms.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
+    ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
+    ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
     ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
     # Smaller tables only where the game allows more than one table size.
     ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
@@ -159,14 +159,14 @@ def tournament_settings(request, actor, tournament_id: int):
     sent = {"name": p.get("name", ""), "public": p.get("public") == "on",
             "require_confirmation": p.get("require_confirmation") == "on",
             "chip_value": p.get("chip_value", "").strip() or "0", "currency": p.get("currency", ""),
-            "tie_breaks": forms.tie_breaks_from_post(p)}
+            "tie_breaks": tournament_form.tie_breaks_from_post(p)}
     if tournament.status == "draft":
-        sent["variant"] = forms.variant_from_post(tournament.game, p)
+        sent["variant"] = tournament_form.variant_from_post(tournament.game, p)
     try:
         services.tournament_update(actor=actor, tournament=tournament, **sent)
     except DomainError as e:
         shown = {**sent, "variant": sent.get("variant", tournament.variant)}
-        return _dashboard(request, actor, tournament, settings=shown, settings_errors=forms.setting_errors(e.errors),
+        return _dashboard(request, actor, tournament, settings=shown, settings_errors=tournament_form.setting_errors(e.errors),
                           status=status_of(e))
     messages.success(request, gettext("Settings saved."))
     return redirect(reverse("director-tournament", args=[tournament.pk]) + "#settings")
