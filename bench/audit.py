@@ -5,7 +5,7 @@
 Builds (once; later runs reuse it) a running Jie Long tournament of ``--deals`` deals at
 ``--tables`` tables of four in PostgreSQL: players, entries and tables through the services, the
 deals in bulk (``bulk_create``, each revision evaluated by the engine and hashed with
-``scoring.chain.revision_hash``, as the services store them), then the standings recomputed.
+``scoring.domain.chain.revision_hash``, as the services store them), then the standings recomputed.
 Then starts a Celery worker with ``--workers`` processes (``celery worker -c N``) on Redis, asks
 for an audit and times it to the end, printing the phases (planning, chunks, standings check),
 deals per second and what the audit found (a clean tournament: nothing). The target is a full
@@ -48,9 +48,9 @@ def bulk_deals(table, bodies: list[dict], *, actor_label: str = "bench") -> int:
     from django.utils import timezone
 
     import games
-    from scoring.chain import revision_hash
+    from scoring.domain.chain import revision_hash
     from scoring.models import Round, RoundRevision
-    from scoring.records import result_by_position, round_build_record
+    from scoring.domain.records import result_by_position, round_build_record
     from scoring.services.common import jsonable
 
     tournament = table.session.tournament
@@ -89,7 +89,7 @@ def build_tournament(*, name: str, tables: int, deals: int, seed: int = 2026):
     """A running Jie Long tournament of ``deals`` deals spread over ``tables`` tables of four, with
     exact standings. Returns the tournament."""
     from scoring import services
-    from scoring.actors import Actor
+    from scoring.domain.actors import Actor
 
     director = services.director_create(username=f"audit{int(time.time() * 1000)}", password="bench-secret-1")
     actor = Actor(user=director)
@@ -133,7 +133,7 @@ def main() -> None:
 
     from gupai_site.celery import app
     from scoring import services
-    from scoring.actors import Actor
+    from scoring.domain.actors import Actor
     from scoring.models import AuditChunk, Round, Tournament
     from scoring.selectors import audit_finding_counts
 

@@ -97,7 +97,7 @@ def prepare_tournament(n_tables: int, deals_per_table: int) -> tuple[list[dict],
 
     from games.simulate import simulate
     from scoring import services
-    from scoring.actors import Actor
+    from scoring.domain.actors import Actor
 
     with connection.cursor() as c:  # a clean slate: the deals of earlier runs go, the trigger would refuse
         c.execute("TRUNCATE scoring_idempotencykey, scoring_actionlog, bench_baseline_row")

@@ -62,7 +62,7 @@ def build(deals: int, n_tables: int):
     import games
     from games.simulate import simulate
     from scoring import services
-    from scoring.actors import Actor
+    from scoring.domain.actors import Actor
     from scoring.models import Round, RoundRevision, Seat
 
     stamp = int(time.time() * 1000)
@@ -167,7 +167,7 @@ def main() -> None:
     t.refresh_from_db()
     print(f"selectors.standings_table alone: {summary(timed(lambda: selectors.standings_table(t), args.reads))}")
 
-    from scoring.actors import Actor
+    from scoring.domain.actors import Actor
     actor = Actor(user=director)
     record = timed(lambda: services.round_record(actor=actor, table=tables[0], body={"points": [2, 12, 34, 18]}), 20)
     print(f"recording a deal (kept standings: a delta, no recompute): {summary(record)}")

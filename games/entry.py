@@ -1,6 +1,6 @@
 """The scorer's deal form of each game, as plain data (``Game.entry`` in the catalog).
 
-``scoring/forms.py`` builds its inputs, reads them back into a body and places the engine's
+``scoring/web/deal_form.py`` builds its inputs, reads them back into a body and places the engine's
 errors from these descriptions alone; nothing here knows Django or HTML.
 
 A top input appears once; a seat input once per seat, named ``{name}_{position}``. An entry

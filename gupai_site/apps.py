@@ -9,4 +9,4 @@ class GupaiSiteConfig(AppConfig):
     verbose_name = "Gupai Club site"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the checks)
+        from gupai_site import checks  # noqa: F401  (registers the checks)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from gunicorn.glogging import Logger
 
-from .logmask import MaskSecretsFilter, mask_header_value
-from .proxy import behind_proxy, client_address, proxy_hops
+from gupai_site.logmask import MaskSecretsFilter, mask_header_value
+from gupai_site.proxy import behind_proxy, client_address, proxy_hops
 
 
 class MaskingLogger(Logger):

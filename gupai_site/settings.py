@@ -203,7 +203,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.api_exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "scoring.auth.DirectorTokenAuthentication",
+        "scoring.web.auth.DirectorTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -3,8 +3,7 @@ the data, never a way around the services and their audit rows."""
 
 from django.contrib import admin
 
-from .models import (ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round,
-                     RoundRevision, Seat, Session, Standing, Table, Tournament)
+from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -8,4 +8,4 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the Celery tasks: services enqueue them by name (services.common.enqueue_on_commit).
-        from . import tasks  # noqa: F401
+        from scoring import tasks  # noqa: F401

@@ -9,9 +9,9 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
 
-from . import services
-from .models import Audit, Tournament
-from .services.audits import STALE_AFTER
+from scoring import services
+from scoring.models import Audit, Tournament
+from scoring.services.audits import STALE_AFTER
 
 logger = logging.getLogger("scoring")
 

@@ -3,8 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import director
-from .views.login import DirectorLoginView
+from scoring.views import director
+from scoring.views.login import DirectorLoginView
 
 urlpatterns = [
     path("login/", DirectorLoginView.as_view(), name="director-login"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import public
+from scoring.views import public
 
 urlpatterns = [
     path("", public.home, name="home"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import scorer
+from scoring.views import scorer
 
 urlpatterns = [
     path("<str:token>/", scorer.table_page, name="scorer-table"),

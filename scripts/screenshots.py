@@ -35,9 +35,9 @@ DEMO_USER, DEMO_PASSWORD = "demo", "gupai-demo"  # scoring/management/commands/l
 MORE_DEALS = """
 from games.simulate import simulate
 from scoring import selectors, services
-from scoring.actors import Actor
+from scoring.domain.actors import Actor
 from scoring.models import Table
-from scoring.records import body_from_record
+from scoring.domain.records import body_from_record
 table = Table.objects.get(session__tournament__slug="demo-ding-niu", name="Table 1")
 scorer = Actor(table=table, ip="127.0.0.1")
 for i, record in enumerate(simulate("ding_niu", deals=2, seed=7, players=4, level="moves")):

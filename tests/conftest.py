@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings as django_settings
 
 from scoring import services
-from scoring.actors import Actor
+from scoring.domain.actors import Actor
 from scoring.models import Entry, Table, Tournament
 
 # SQLite: test in a file, not in shared-cache memory. In shared-cache mode two connections that

@@ -13,10 +13,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from .. import selectors, services
-from ..actors import require_club_visible
-from .serializers import DateTimeField, OutputSerializer
-from .base import READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring import selectors, services
+from scoring.domain.actors import require_club_visible
+from scoring.api.serializers import DateTimeField, OutputSerializer
+from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView
 
 KINDS = ("result_mismatch", "hash_chain", "zero_sum", "standings_mismatch", "engine_version")
 

@@ -20,13 +20,15 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from .. import selectors, throttling
-from ..actors import require_club_visible, require_table_visible
-from ..auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
-from ..models import Club, Round, Table, Tournament
-from . import serializers as s
-from .parsers import SafeJSONParser
-from .schema import ApiAutoSchema
+from scoring import selectors
+
+from scoring.web import throttling
+from scoring.domain.actors import require_club_visible, require_table_visible
+from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
+from scoring.models import Club, Round, Table, Tournament
+from scoring.api import serializers as s
+from scoring.api.parsers import SafeJSONParser
+from scoring.api.schema import ApiAutoSchema
 
 ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
                                                          "plus `detail` for answers other than 400.")

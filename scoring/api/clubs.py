@@ -8,10 +8,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from .. import selectors, services
-from ..actors import require_director
-from . import serializers as s
-from .base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring import selectors, services
+from scoring.domain.actors import require_director
+from scoring.api import serializers as s
+from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
 
 
 class ClubListView(ApiView):

@@ -15,9 +15,9 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from ..errors import DomainError, problem
-from ..http import status_of
-from ..rule_messages import translate_problems
+from scoring.domain.errors import DomainError, problem
+from scoring.web.http import status_of
+from scoring.web.rule_messages import translate_problems
 
 
 def _flatten(detail, path: str = "") -> list[dict]:

@@ -11,11 +11,11 @@ from rest_framework.views import APIView
 
 import games
 
-from ..errors import problem
-from ..rule_messages import translate_result
-from . import serializers as s
-from .parsers import SafeJSONParser
-from .schema import ApiAutoSchema
+from scoring.domain.errors import problem
+from scoring.web.rule_messages import translate_result
+from scoring.api import serializers as s
+from scoring.api.parsers import SafeJSONParser
+from scoring.api.schema import ApiAutoSchema
 
 #: A list of records larger than this is refused whole (the engine is fast, but not free).
 MAX_BATCH = s.EVALUATE_MAX_BATCH

@@ -1,7 +1,7 @@
 """A whole tournament as one JSON document, out and back in:
 ``GET /api/v1/tournaments/{id}/export/`` and ``POST /api/v1/tournaments/import/``.
 
-The format and its hash chain are described in ``scoring.documents``. Directors of the
+The format and its hash chain are described in ``scoring.domain.documents``. Directors of the
 tournament's club only (anyone else: 404, like an unknown id).
 """
 
@@ -13,20 +13,11 @@ from rest_framework.response import Response
 
 import games
 
-from .. import selectors, services
-from ..documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
-from ..inputs import MAX_INT32
-from .serializers import (
-    MAX_SEATS,
-    MIN_SEATS,
-    WHITESPACE,
-    IdField,
-    InputSerializer,
-    OutputSerializer,
-    TournamentSerializer,
-    ecma,
-)
-from .base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
+from scoring import selectors, services
+from scoring.domain.documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
+from scoring.domain.inputs import MAX_INT32
+from scoring.api.serializers import MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer, TournamentSerializer, ecma
+from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
 
@@ -76,7 +67,7 @@ class DocRevisionSerializer(OutputSerializer):
     reason = serializers.CharField(allow_blank=True)
     created_at = serializers.CharField()
     prev_hash = serializers.CharField(allow_blank=True)
-    hash = serializers.CharField(help_text="sha256 of the revision over the document's round id (scoring.chain).")
+    hash = serializers.CharField(help_text="sha256 of the revision over the document's round id (scoring.domain.chain).")
 
 
 class DocRoundSerializer(OutputSerializer):
@@ -108,7 +99,7 @@ class TournamentDocumentSerializer(OutputSerializer):
 
 
 # --- the document an import reads, as far as a schema can say it -------------------------------
-# Its shape, types, limits and enums are checked by scoring.documents (which refuses the same);
+# Its shape, types, limits and enums are checked by scoring.domain.documents (which refuses the same);
 # what no schema can say is refused there at its path: ids that repeat or point nowhere, a
 # table's size for the game, the game's rule options, the hash chain, and that each revision is
 # what the engine makes of its body.
@@ -189,7 +180,7 @@ assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
 
 @extend_schema_field(DOCUMENT_SCHEMA)
 class DocumentField(serializers.JSONField):
-    # Read in full by scoring.documents, which reports the first problem at its path.
+    # Read in full by scoring.domain.documents, which reports the first problem at its path.
     pass
 
 

@@ -4,7 +4,7 @@ import re
 
 from rest_framework.pagination import PageNumberPagination
 
-from ..errors import ValidationFailed
+from scoring.domain.errors import ValidationFailed
 
 #: A page number or size as the schema documents it: a whole number from 1, in digits.
 POSITIVE = re.compile(r"\A[1-9][0-9]*\Z")

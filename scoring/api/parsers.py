@@ -3,8 +3,8 @@
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from ..errors import ValidationFailed
-from ..inputs import unstorable
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import unstorable
 
 
 class SafeJSONParser(JSONParser):

@@ -8,12 +8,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import status
 from rest_framework.response import Response
 
-from .. import selectors, services
-from ..actors import require_director_of
-from ..http import IF_MATCH, etag, parse_if_match
-from ..models import Round
-from . import serializers as s
-from .base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header
+from scoring import selectors, services
+from scoring.domain.actors import require_director_of
+from scoring.web.http import IF_MATCH, etag, parse_if_match
+from scoring.models import Round
+from scoring.api import serializers as s
+from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header
 
 ROUND_BODY_DOC = (
     "The round record (ROUND_RECORD.md) **without** `game`, `variant` and `seats` (the table knows them). "

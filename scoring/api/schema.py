@@ -7,7 +7,7 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 
-#: The security scheme of scorer links (``scoring.auth.ScorerAuthenticationScheme``).
+#: The security scheme of scorer links (``scoring.web.auth.ScorerAuthenticationScheme``).
 SCORER_SCHEME = "scorerAuth"
 
 

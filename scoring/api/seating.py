@@ -10,19 +10,14 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from .. import links, seating, services
-from ..services.seating import MAX_SEED, SeatedSession
-from .serializers import (
-    MAX_SEATS,
-    MIN_SEATS,
-    IdField,
-    InputSerializer,
-    OutputSerializer,
-    StrictIntegerField,
-    TextField,
-    UniqueListField,
-)
-from .base import WRITE_ERRORS, ApiView
+from scoring import services
+
+from scoring.web import links
+
+from scoring.domain import seating
+from scoring.services.seating import MAX_SEED, SeatedSession
+from scoring.api.serializers import MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField, TextField, UniqueListField
+from scoring.api.base import WRITE_ERRORS, ApiView
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000

@@ -18,9 +18,9 @@ from rest_framework.exceptions import ErrorDetail
 
 import games
 
-from ..inputs import MAX_INT32
-from ..models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Club, Entry, Player, Tournament
-from ..services.rounds import MAX_NOTE
+from scoring.domain.inputs import MAX_INT32
+from scoring.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Club, Entry, Player, Tournament
+from scoring.services.rounds import MAX_NOTE
 
 
 class DateTimeField(serializers.DateTimeField):

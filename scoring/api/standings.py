@@ -19,13 +19,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from .. import selectors
-from ..actors import require_club_visible
-from ..errors import ValidationFailed
-from ..inputs import MAX_INT32
-from ..models import Tournament
-from . import standings_serializers as s
-from .base import READ_ERRORS, ApiView, error_responses
+from scoring import selectors
+from scoring.domain.actors import require_club_visible
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import MAX_INT32
+from scoring.models import Tournament
+from scoring.api import standings_serializers as s
+from scoring.api.base import READ_ERRORS, ApiView, error_responses
 
 #: A session number in a query: digits without a leading zero (at most ten: 2**31 - 1 has ten).
 SESSION = re.compile(r"[1-9][0-9]{0,9}")

@@ -8,11 +8,15 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from .. import links, selectors, services, throttling
-from ..http import etag
-from . import serializers as s
-from .base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
-from .rounds import ROUND_BODY_DOC, ROUND_EXAMPLE, _round_response
+from scoring import selectors, services
+
+from scoring.web import links
+
+from scoring.web import throttling
+from scoring.web.http import etag
+from scoring.api import serializers as s
+from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
+from scoring.api.rounds import ROUND_BODY_DOC, ROUND_EXAMPLE, _round_response
 
 
 class TableDetailView(ApiView):

@@ -11,12 +11,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import services, throttling
-from ..auth import client_ip
-from ..errors import ValidationFailed
-from . import serializers as s
-from .base import ApiView, error_responses, limit
-from .parsers import SafeJSONParser
+from scoring import services
+
+from scoring.web import throttling
+from scoring.web.auth import client_ip
+from scoring.domain.errors import ValidationFailed
+from scoring.api import serializers as s
+from scoring.api.base import ApiView, error_responses, limit
+from scoring.api.parsers import SafeJSONParser
 
 
 class AuthTokenView(APIView):

@@ -8,12 +8,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from .. import links, selectors, services
-from ..actors import require_director
-from ..errors import ValidationFailed
-from ..models import Player
-from . import serializers as s
-from .base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring import selectors, services
+
+from scoring.web import links
+from scoring.domain.actors import require_director
+from scoring.domain.errors import ValidationFailed
+from scoring.models import Player
+from scoring.api import serializers as s
+from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
 
 
 class TournamentListView(ApiView):

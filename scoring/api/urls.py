@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
-from . import audits, base, clubs, exports, rounds, seating, standings, tables, tokens, tournaments
-from .evaluate import EvaluateView
+from scoring.api import audits, base, clubs, exports, rounds, seating, standings, tables, tokens, tournaments
+from scoring.api.evaluate import EvaluateView
 
 urlpatterns = [
     path("evaluate/", EvaluateView.as_view(), name="api-evaluate"),

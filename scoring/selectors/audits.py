@@ -14,10 +14,10 @@ from django.db.models import Count
 
 import games
 
-from ..chain import hash_of_revision
-from ..errors import NotFound
-from ..models import Audit, AuditFinding, Entry, Round, RoundRevision, Standing, Table, Tournament
-from .standings import tournament_totals
+from scoring.domain.chain import hash_of_revision
+from scoring.domain.errors import NotFound
+from scoring.models import Audit, AuditFinding, Entry, Round, RoundRevision, Standing, Table, Tournament
+from scoring.selectors.standings import tournament_totals
 
 
 @dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ..chain import sha256_hex
-from ..models import ApiToken
+from scoring.domain.chain import sha256_hex
+from scoring.models import ApiToken
 
 
 def user_by_api_token(token: str | None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from ..models import Club, Player
+from scoring.models import Club, Player
 
 
 def club_list_for_user(user) -> QuerySet[Club]:

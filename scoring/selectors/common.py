@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import NotFound
+from scoring.domain.errors import NotFound
 
 
 def get_or_404(model, **lookup):

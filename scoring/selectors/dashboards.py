@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.db.models import Count, Max, Q, QuerySet
 
-from ..models import DEFAULT_TIE_BREAKS, ActionLog, Round, Tournament
-from ..records import nets_by_position
-from .rounds import disputed_rounds, round_detail
-from .standings import TIE_BREAK_LABELS, counted_rounds_filter, standings_for
-from .tables import table_list
-from .tournaments import entry_list
+from scoring.models import DEFAULT_TIE_BREAKS, ActionLog, Round, Tournament
+from scoring.domain.records import nets_by_position
+from scoring.selectors.rounds import disputed_rounds, round_detail
+from scoring.selectors.standings import TIE_BREAK_LABELS, counted_rounds_filter, standings_for
+from scoring.selectors.tables import table_list
+from scoring.selectors.tournaments import entry_list
 
 
 def tournament_dashboard(tournament: Tournament) -> dict:

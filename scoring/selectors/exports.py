@@ -1,14 +1,14 @@
-"""A whole tournament as one document (``scoring.documents`` describes the format and its hash
+"""A whole tournament as one document (``scoring.domain.documents`` describes the format and its hash
 chain), read in a fixed number of queries."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
-from ..documents import FORMAT, VERSION, document_hash, iso
-from ..errors import Conflict
-from ..models import Entry, Round, RoundRevision, Seat, Table, Tournament
-from .audits import verify_chain
+from scoring.domain.documents import FORMAT, VERSION, document_hash, iso
+from scoring.domain.errors import Conflict
+from scoring.models import Entry, Round, RoundRevision, Seat, Table, Tournament
+from scoring.selectors.audits import verify_chain
 
 
 def tournament_export(tournament: Tournament) -> dict:

@@ -16,13 +16,13 @@ from typing import Any
 from django.db.models import Count, Max
 
 from games import get_game
-from ..errors import NotFound
-from ..models import Entry, Round, Seat, Table, Tournament
-from ..records import nets_by_position
-from ..replay import line_steps, seat_tiles
-from .rounds import round_detail, round_list
-from .standings import counted_rounds_filter
-from .tables import table_seats
+from scoring.domain.errors import NotFound
+from scoring.models import Entry, Round, Seat, Table, Tournament
+from scoring.domain.records import nets_by_position
+from scoring.domain.replay import line_steps, seat_tiles
+from scoring.selectors.rounds import round_detail, round_list
+from scoring.selectors.standings import counted_rounds_filter
+from scoring.selectors.tables import table_seats
 
 
 def public_tournament(slug: Any) -> Tournament:

@@ -9,12 +9,12 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import get_game
-from ..errors import NotFound
-from ..models import Round, RoundRevision, Seat, Table, Tournament
-from ..records import RoundPreview, built_for_revision, result_by_position, round_preview
-from .audits import verify_chain
-from .standings import counts_round
-from .tables import round_defaults, table_seats
+from scoring.domain.errors import NotFound
+from scoring.models import Round, RoundRevision, Seat, Table, Tournament
+from scoring.domain.records import RoundPreview, built_for_revision, result_by_position, round_preview
+from scoring.selectors.audits import verify_chain
+from scoring.selectors.standings import counts_round
+from scoring.selectors.tables import round_defaults, table_seats
 
 
 def round_get(round_id: Any) -> Round:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..models import Seat, Tournament
+from scoring.models import Seat, Tournament
 
 
 @dataclass

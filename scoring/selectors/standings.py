@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy
 
 from games import get_game
 
-from ..models import DEFAULT_TIE_BREAKS, Entry, Round, Seat, Standing, Tournament
-from ..records import transfers_by_position
+from scoring.models import DEFAULT_TIE_BREAKS, Entry, Round, Seat, Standing, Tournament
+from scoring.domain.records import transfers_by_position
 
 #: How each key orders the standings, for the documentation and the API's schema.
 TIE_BREAK_ORDER = {

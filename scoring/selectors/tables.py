@@ -10,10 +10,10 @@ from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from games import get_game
-from ..errors import NotFound
-from ..models import Round, Seat, Table, Tournament
-from ..records import nets_by_position
-from .standings import counted_rounds_filter
+from scoring.domain.errors import NotFound
+from scoring.models import Round, Seat, Table, Tournament
+from scoring.domain.records import nets_by_position
+from scoring.selectors.standings import counted_rounds_filter
 
 
 def table_get(table_id: Any) -> Table:

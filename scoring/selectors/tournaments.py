@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from ..errors import NotFound
-from ..models import Club, Entry, Player, Round, Tournament
+from scoring.domain.errors import NotFound
+from scoring.models import Club, Entry, Player, Round, Tournament
 
 
 def tournament_get(tournament_id: Any) -> Tournament:

@@ -42,11 +42,11 @@ from django.utils import timezone
 
 import games
 
-from ..actors import Actor, require_director_of
-from ..errors import ValidationFailed
-from ..models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
-from ..selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings
-from .common import action_log, enqueue_on_commit
+from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.errors import ValidationFailed
+from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
+from scoring.selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings
+from scoring.services.common import action_log, enqueue_on_commit
 
 #: Deals per chunk: a chunk is one task of a few hundred milliseconds.
 CHUNK_ROUNDS = 500

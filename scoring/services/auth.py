@@ -14,11 +14,11 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
-from ..actors import Actor, require_director
-from ..errors import Conflict, PermissionDenied, ValidationFailed
-from ..chain import sha256_hex
-from ..models import ActionLog, ApiToken, Club
-from .common import action_log, require_text
+from scoring.domain.actors import Actor, require_director
+from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
+from scoring.domain.chain import sha256_hex
+from scoring.models import ActionLog, ApiToken, Club
+from scoring.services.common import action_log, require_text
 
 #: Directors are staff users in this group. It grants no model permissions: every change goes
 #: through a service (with its checks and its audit row), and the Django admin is for

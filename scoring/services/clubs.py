@@ -8,10 +8,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from ..actors import Actor, require_director, require_director_of
-from ..errors import Conflict
-from ..models import ActionLog, Club, Player
-from .common import action_log, require_text, unique_slug
+from scoring.domain.actors import Actor, require_director, require_director_of
+from scoring.domain.errors import Conflict
+from scoring.models import ActionLog, Club, Player
+from scoring.services.common import action_log, require_text, unique_slug
 
 
 def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:

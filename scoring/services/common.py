@@ -11,10 +11,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils.text import slugify
 
-from ..actors import Actor
-from ..errors import ValidationFailed
-from ..inputs import text_problem
-from ..models import ActionLog, Tournament
+from scoring.domain.actors import Actor
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import text_problem
+from scoring.models import ActionLog, Tournament
 
 logger = logging.getLogger("scoring")
 

@@ -1,4 +1,4 @@
-"""Importing a tournament document (``scoring.documents``) into a new tournament of a club.
+"""Importing a tournament document (``scoring.domain.documents``) into a new tournament of a club.
 
 One transaction: the document is checked first (its first problem is refused with its path,
 ``document.rounds[3].revisions[1].hash``), then the tournament is made with ``tournament_create``,
@@ -19,16 +19,16 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ..actors import Actor, require_director_of
-from ..chain import revision_hash
-from ..documents import Document, read_document
-from ..errors import DomainError
-from ..models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
-from .clubs import player_create
-from .common import action_log
-from .standings import standings_recompute
-from .tables import new_scorer_token
-from .tournaments import tournament_create
+from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.chain import revision_hash
+from scoring.domain.documents import Document, read_document
+from scoring.domain.errors import DomainError
+from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
+from scoring.services.clubs import player_create
+from scoring.services.common import action_log
+from scoring.services.standings import standings_recompute
+from scoring.services.tables import new_scorer_token
+from scoring.services.tournaments import tournament_create
 
 
 def _under(error: DomainError, prefix: str) -> DomainError:
@@ -38,7 +38,7 @@ def _under(error: DomainError, prefix: str) -> DomainError:
 
 
 def tournament_import(*, actor: Actor, club: Club, document: Any) -> Tournament:
-    """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.documents``)."""
+    """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.domain.documents``)."""
     require_director_of(actor, club)
     doc = read_document(document)
     with transaction.atomic():
@@ -106,7 +106,7 @@ def _rounds(actor: Actor, club: Club, doc: Document, tables: dict[int, Table]) -
             row = RoundRevision(round=rnd, number=rev.number, body=rev.body, record=rev.record, result=rev.result,
                                 engine_version=rev.engine_version, actor_label=rev.actor, reason=rev.reason,
                                 created_at=rev.created_at, prev_hash=prev)
-            # Chained anew: a stored hash covers the round's database id (scoring.chain).
+            # Chained anew: a stored hash covers the round's database id (scoring.domain.chain).
             row.hash = prev = revision_hash(prev_hash=prev, round_id=rnd.pk, number=rev.number, body=rev.body,
                                             record=rev.record, result=rev.result, engine_version=rev.engine_version,
                                             actor_label=rev.actor, reason=rev.reason, created_at=rev.created_at)

@@ -15,14 +15,14 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ..actors import Actor, require_table_access
-from ..chain import canonical_json, sha256_hex
-from ..errors import IdempotencyKeyReused, ValidationFailed
-from ..inputs import text_problem
-from ..models import ActionLog, IdempotencyKey, Table
-from ..selectors.rounds import round_detail
-from .common import action_log, jsonable
-from .rounds import record_locked
+from scoring.domain.actors import Actor, require_table_access
+from scoring.domain.chain import canonical_json, sha256_hex
+from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
+from scoring.domain.inputs import text_problem
+from scoring.models import ActionLog, IdempotencyKey, Table
+from scoring.selectors.rounds import round_detail
+from scoring.services.common import action_log, jsonable
+from scoring.services.rounds import record_locked
 
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 MAX_IDEMPOTENCY_KEY = 255

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from dataclasses import dataclass, field
 
-from ..actors import Actor
-from ..errors import Conflict, DomainError, PermissionDenied
-from ..models import Round, Tournament
+from scoring.domain.actors import Actor
+from scoring.domain.errors import Conflict, DomainError, PermissionDenied
+from scoring.models import Round, Tournament
 
 Status = Round.Status
 

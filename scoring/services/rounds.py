@@ -16,18 +16,18 @@ from django.utils.translation import gettext as _
 
 import games
 
-from ..actors import Actor, require_director_of, require_table_access
-from ..chain import revision_hash
-from ..errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
-from ..inputs import MAX_INT32
-from ..models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
-from ..records import RoundPreview, is_seat
-from ..selectors.rounds import table_round_preview
-from ..selectors.tables import round_defaults
-from ..selectors.standings import counts_round
-from .common import action_log, optional_text
-from .lifecycle import require_running, round_guard
-from .standings import standings_follow
+from scoring.domain.actors import Actor, require_director_of, require_table_access
+from scoring.domain.chain import revision_hash
+from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from scoring.domain.inputs import MAX_INT32
+from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.domain.records import RoundPreview, is_seat
+from scoring.selectors.rounds import table_round_preview
+from scoring.selectors.tables import round_defaults
+from scoring.selectors.standings import counts_round
+from scoring.services.common import action_log, optional_text
+from scoring.services.lifecycle import require_running, round_guard
+from scoring.services.standings import standings_follow
 
 #: Longest reason, dispute message or note (a few sentences from a referee).
 MAX_NOTE = 2000

@@ -1,6 +1,6 @@
 """Seating the next session: the session, its tables, seats and scorer links, in one go.
 
-The seating itself is ``scoring.seating`` (pure); this module checks the request against the
+The seating itself is ``scoring.domain.seating`` (pure); this module checks the request against the
 game (``Game.player_counts``), reads the history, and creates everything in one transaction
 with the existing services (``session_create``, ``table_create``), so that nothing is created
 when anything is refused.
@@ -17,16 +17,16 @@ from django.db import transaction
 from django.db.models import Max
 
 from games import get_game
-from .. import seating
-from ..actors import Actor, require_director_of
-from ..inputs import id_list_problems
-from ..errors import Conflict, ValidationFailed, problem
-from ..models import ActionLog, Entry, Session, Table, Tournament
-from ..selectors.seating import seating_history
-from ..selectors.standings import standings_for
-from .common import action_log, optional_text
-from .lifecycle import require_not_finished
-from .tables import session_create, table_create
+from scoring.domain import seating
+from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.inputs import id_list_problems
+from scoring.domain.errors import Conflict, ValidationFailed, problem
+from scoring.models import ActionLog, Entry, Session, Table, Tournament
+from scoring.selectors.seating import seating_history
+from scoring.selectors.standings import standings_for
+from scoring.services.common import action_log, optional_text
+from scoring.services.lifecycle import require_not_finished
+from scoring.services.tables import session_create, table_create
 
 #: Longest seed worth keeping (it is shown back and written in the audit log).
 MAX_SEED = 64
@@ -86,7 +86,7 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
 def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_size: Any, leftovers: Any,
                  seed: Any = None, entries: Any = None, expected_number: int | None = None) -> SeatedSession:
     """Seat the next session of ``tournament``: a new session with one table per group of the
-    plan (``scoring.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
+    plan (``scoring.domain.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
     ``standings``), each with its seats and a new scorer link.
 
     ``entries``: the entry ids who play (default: every entry). ``seed``: the draw (default: a

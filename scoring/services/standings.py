@@ -16,11 +16,11 @@ from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, F, IntegerField, OuterRef, Subquery, Value, When
 from django.utils import timezone
 
-from ..actors import Actor
-from ..models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
-from ..records import outcomes_by_position
-from ..selectors.standings import Figures, counted_rounds_filter, counts_round, tournament_figures
-from .common import action_log
+from scoring.domain.actors import Actor
+from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
+from scoring.domain.records import outcomes_by_position
+from scoring.selectors.standings import Figures, counted_rounds_filter, counts_round, tournament_figures
+from scoring.services.common import action_log
 
 
 def table_entries(table_id: int) -> list[int]:

@@ -10,13 +10,13 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import get_game
-from ..actors import Actor, require_director_of
-from ..chain import sha256_hex
-from ..errors import Conflict, ValidationFailed, problem
-from ..inputs import MAX_INT32, id_list_problems
-from ..models import ActionLog, Entry, Seat, Session, Table, Tournament
-from .common import action_log, require_text
-from .lifecycle import require_not_finished
+from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.chain import sha256_hex
+from scoring.domain.errors import Conflict, ValidationFailed, problem
+from scoring.domain.inputs import MAX_INT32, id_list_problems
+from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
+from scoring.services.common import action_log, require_text
+from scoring.services.lifecycle import require_not_finished
 
 
 def new_scorer_token() -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """``{% tile "6:5" %}`` draws one tile inline; ``{% tile_sprite %}`` puts every tile on the page
 once as a ``<symbol id="tile-6-5">``, so scripts draw ``<svg><use href="#tile-6-5"/></svg>``
-without building pips themselves. The drawing is ``scoring.tile_art``."""
+without building pips themselves. The drawing is ``scoring.web.tile_art``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import lru_cache
 from django import template
 from django.utils.safestring import mark_safe
 
-from scoring.tile_art import tile_sprite_svg, tile_svg
+from scoring.web.tile_art import tile_sprite_svg, tile_svg
 
 register = template.Library()
 

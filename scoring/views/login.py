@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.shortcuts import render
 
-from .. import throttling
-from ..auth import client_ip
+from scoring.web import throttling
+from scoring.web.auth import client_ip
 
 
 def limited_page(request, e: throttling.Limited):

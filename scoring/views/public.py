@@ -27,16 +27,16 @@ from django.views.decorators.http import require_GET, require_http_methods
 import games
 from games.samples import SAMPLES
 
-from .. import selectors
-from ..charts import step_chart
-from ..errors import NotFound, ValidationFailed
-from ..forms import DealForm
-from ..models import DEFAULT_TIE_BREAKS
-from ..presentation import describe_deal, describe_result
-from ..records import round_build_record
-from ..rule_messages import translate_message, translate_result
-from ..selectors.standings import TIE_BREAK_LABELS
-from ..tile_art import read_tile, tile_id
+from scoring import selectors
+from scoring.web.charts import step_chart
+from scoring.domain.errors import NotFound, ValidationFailed
+from scoring.web.deal_form import DealForm
+from scoring.models import DEFAULT_TIE_BREAKS
+from scoring.web.presentation import describe_deal, describe_result
+from scoring.domain.records import round_build_record
+from scoring.web.rule_messages import translate_message, translate_result
+from scoring.selectors.standings import TIE_BREAK_LABELS
+from scoring.web.tile_art import read_tile, tile_id
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)
@@ -222,7 +222,7 @@ def player_page(request, tournament, player_id: int):
         x_label=_("Deals"), y_label=_("Net"))
     return render(request, "public/player.html", {
         "tournament": tournament, "entry": entry, "name": name, "deals": data["deals"], "total": data["total"],
-        # Built and escaped by scoring.charts (every text in it goes through html.escape).
+        # Built and escaped by scoring.web.charts (every text in it goes through html.escape).
         "chart": mark_safe(chart),  # noqa: S308
     })
 

@@ -1,6 +1,6 @@
 """The scorer's pages: one table's private link ``/s/<token>/``.
 
-Thin views: read the form (``scoring.forms``), authorise through the link (the token resolves
+Thin views: read the form (``scoring.web.deal_form``), authorise through the link (the token resolves
 one table; rotated or unknown → a 404 page), call a service or selector, render. The deal form
 is posted by the page's script (static/js/deal-drafts.js: a draft kept on the phone, fetch,
 retries with one Idempotency-Key) and answered in JSON; without JavaScript every POST answers
@@ -21,15 +21,16 @@ from django.views.decorators.cache import never_cache
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import selectors, services, throttling
-from ..http import parse_if_match, status_of
-from ..auth import actor_from_request, client_ip
-from ..errors import (DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired,
-                      ValidationFailed)
-from ..forms import DealForm
-from ..presentation import describe_deal, describe_rows
-from ..rule_messages import error_message, translate_problems
-from .login import limited_page
+from scoring import selectors, services
+
+from scoring.web import throttling
+from scoring.web.http import parse_if_match, status_of
+from scoring.web.auth import actor_from_request, client_ip
+from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired, ValidationFailed
+from scoring.web.deal_form import DealForm
+from scoring.web.presentation import describe_deal, describe_rows
+from scoring.web.rule_messages import error_message, translate_problems
+from scoring.views.login import limited_page
 
 RECENT_DEALS = 10
 

@@ -127,9 +127,9 @@ def test_games_is_plain_python(module):
 #: Who may import whom inside ``scoring``: a module of the left-hand layer never imports one of
 #: the layers named on the right (services do not know HTTP; selectors never write).
 FORBIDDEN = {
-    "scoring.records": ("scoring.services", "scoring.selectors", "scoring.views", "scoring.api", "scoring.tasks"),
-    "scoring.selectors": ("scoring.services", "scoring.views", "scoring.api", "scoring.tasks", "scoring.forms"),
-    "scoring.services": ("scoring.views", "scoring.api", "scoring.tasks", "scoring.forms", "scoring.http",
+    "scoring.domain.records": ("scoring.services", "scoring.selectors", "scoring.views", "scoring.api", "scoring.tasks"),
+    "scoring.selectors": ("scoring.services", "scoring.views", "scoring.api", "scoring.tasks", "scoring.web.deal_form"),
+    "scoring.services": ("scoring.views", "scoring.api", "scoring.tasks", "scoring.web.deal_form", "scoring.web.http",
                          "rest_framework.views", "rest_framework.response", "django.http", "django.shortcuts"),
     "scoring.models": ("scoring.services", "scoring.selectors", "scoring.views", "scoring.api"),
 }

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import selectors, services
-from scoring.actors import Actor
+from scoring.domain.actors import Actor
 from scoring.models import Seat, Table
 
 from .conftest import assert_no_horizontal_scroll

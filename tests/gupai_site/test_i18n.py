@@ -12,7 +12,8 @@ import pytest
 from django.utils import translation
 
 import games
-from scoring import rule_messages, services
+from scoring import services
+from scoring.web import rule_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ("zh_Hans", "zh_Hant")
@@ -249,7 +250,7 @@ def test_every_example_message_is_translated_in_full(path):
 @pytest.mark.parametrize("key", list(games.CATALOG))
 def test_every_word_of_every_deal_form_is_translated(key):
     """Labels, options, hints and the messages of a form left empty, for each game."""
-    from scoring.forms import DealForm
+    from scoring.web.deal_form import DealForm
 
     game = games.get_game(key)
     n = game.player_counts[-1]

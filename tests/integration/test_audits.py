@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from scoring import services
-from scoring.chain import hash_of_revision
+from scoring.domain.chain import hash_of_revision
 from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
 
 from .test_celery_worker import _database_url_of_test_db

@@ -43,7 +43,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.openapi.checks import MissingHeaderNotRejected, RejectedPositiveData
 
 from scoring import services
-from scoring.actors import Actor
+from scoring.domain.actors import Actor
 
 from .bodies import JIE_LONG
 
@@ -63,7 +63,7 @@ FUZZ = settings(max_examples=MAX_EXAMPLES, deadline=None,
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The rules engine's refusals (docs/errors.md), and those of the reader of a table's deal
-#: (scoring/records.py: fields the table sets): its verdict on a record, which depends on the
+#: (scoring/domain/records.py: fields the table sets): its verdict on a record, which depends on the
 #: game and on the table's seats.
 ENGINE_CODES = frozenset(re.findall(r"^\| `([a-z_]+)` \|", (ROOT / "docs" / "errors.md").read_text(), re.M)) | {
     "set_by_table"}
@@ -96,7 +96,7 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     "tournaments_sessions_seat": frozenset({("table_size", "wrong_player_count"), ("leftovers", "no_smaller_tables"),
                                             ("entries", "not_found"), ("entries", "too_few_players"),
                                             ("leftovers", "cannot_seat_everyone")}),
-    # an imported document (scoring/documents.py): ids that repeat or point nowhere, names that
+    # an imported document (scoring/domain/documents.py): ids that repeat or point nowhere, names that
     # repeat, a table's size for its game, a session seated twice, deals in a draft, dates a
     # status needs, the calendar (30 February), the seat that confirms, the hash chain, and that
     # each revision is what the engine makes of its body; the rule options and the free-form

@@ -364,8 +364,8 @@ def test_the_non_blank_pattern_means_what_the_server_does(text):
 def test_the_if_match_pattern_means_what_the_server_does(value):
     import jsonschema_rs
 
-    from scoring.errors import ValidationFailed
-    from scoring.http import parse_if_match
+    from scoring.domain.errors import ValidationFailed
+    from scoring.web.http import parse_if_match
 
     schema_says = jsonschema_rs.validator_for(header("rounds_correct", "If-Match")["schema"]).is_valid(value)
     try:
@@ -380,7 +380,7 @@ def test_the_idempotency_key_schema_means_what_the_server_does(jie_long, key):
     import jsonschema_rs
 
     from scoring import services
-    from scoring.errors import ValidationFailed
+    from scoring.domain.errors import ValidationFailed
 
     schema_says = jsonschema_rs.validator_for(header("tables_rounds_create", "Idempotency-Key")["schema"]).is_valid(key)
     try:

@@ -9,9 +9,9 @@ from django.db import IntegrityError, connection, transaction
 
 import games
 from scoring import selectors, services, tasks
-from scoring.actors import Actor
-from scoring.chain import hash_of_revision
-from scoring.errors import PermissionDenied
+from scoring.domain.actors import Actor
+from scoring.domain.chain import hash_of_revision
+from scoring.domain.errors import PermissionDenied
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, RoundRevision, Standing
 
 from .bodies import JIE_LONG, JIE_LONG_NETS

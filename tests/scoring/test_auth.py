@@ -7,8 +7,8 @@ from rest_framework import exceptions
 from rest_framework.test import APIRequestFactory
 
 from scoring import services
-from scoring.actors import Actor, can_access_table
-from scoring.auth import ScorerAuthentication, ScorerPrincipal, actor_from_request
+from scoring.domain.actors import Actor, can_access_table
+from scoring.web.auth import ScorerAuthentication, ScorerPrincipal, actor_from_request
 
 pytestmark = pytest.mark.django_db
 

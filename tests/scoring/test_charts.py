@@ -1,4 +1,4 @@
-"""The project's own SVG charts (scoring.charts): well-formed, accessible, escaped, and drawn
+"""The project's own SVG charts (scoring.web.charts): well-formed, accessible, escaped, and drawn
 where the numbers say."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring.charts import HEIGHT, cumulative, nice_step, step_chart, ticks
+from scoring.web.charts import HEIGHT, cumulative, nice_step, step_chart, ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring import services
-from scoring.errors import Conflict, ValidationFailed
-from scoring.http import status_of
+from scoring.domain.errors import Conflict, ValidationFailed
+from scoring.web.http import status_of
 from scoring.models import Round
 
 from .bodies import JIE_LONG

@@ -1,4 +1,4 @@
-"""A tournament as one document (``scoring.documents``): export, import into a new tournament,
+"""A tournament as one document (``scoring.domain.documents``): export, import into a new tournament,
 and export again gives the same document (apart from the export time); the imported deals keep
 their histories (chains verifying over their new ids) and the standings are a recomputation.
 A document whose hashes or content do not verify is refused at the first bad path, and nothing
@@ -14,9 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import documents, selectors, services
-from scoring.actors import Actor
-from scoring.errors import ValidationFailed
+from scoring import selectors, services
+
+from scoring.domain import documents
+from scoring.domain.actors import Actor
+from scoring.domain.errors import ValidationFailed
 from scoring.models import ActionLog, Player, Round, RoundRevision, Table, Tournament
 
 from .bodies import DING_NIU_LED_BY_1, TAU_NGAU_V1
@@ -403,7 +405,7 @@ def test_the_import_body_is_what_the_schema_says(played, director_client, club, 
 
 
 def test_an_export_matches_the_import_schema(played, director_client):
-    # What the export writes is what the import's schema allows (the schema is scoring.documents').
+    # What the export writes is what the import's schema allows (the schema is scoring.domain.documents').
     from jsonschema import Draft4Validator   # schemathesis's own dependency
     from scoring.api.exports import DOCUMENT_SCHEMA
 

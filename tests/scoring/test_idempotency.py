@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring import services
-from scoring.errors import IdempotencyKeyReused, ValidationFailed
-from scoring.http import status_of
+from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
+from scoring.web.http import status_of
 from scoring.models import IdempotencyKey, Round
 
 from .bodies import JIE_LONG

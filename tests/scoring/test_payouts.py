@@ -10,8 +10,8 @@ import pytest
 import games
 from games.simulate import simulate
 from scoring import selectors, services
-from scoring.errors import NotFound
-from scoring.records import body_from_record
+from scoring.domain.errors import NotFound
+from scoring.domain.records import body_from_record
 
 from .bodies import JIE_LONG
 

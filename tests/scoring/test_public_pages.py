@@ -80,7 +80,7 @@ def test_a_table_page_shows_tiles_and_a_replayable_full_log(client, ding_niu):
     assert "Adam leads 6:4" in page and "Boris passes 5:5 face down" in page
     assert "Kept in hand" in page  # the tiles each seat never played
     assert page.count('class="replay-tile') == 4
-    # Tiles are drawn (scoring.tile_art): each once in the page's sprite, then used by reference.
+    # Tiles are drawn (scoring.web.tile_art): each once in the page's sprite, then used by reference.
     assert page.count('<symbol id="tile-6-4"') == 1
     assert '<use href="#tile-6-4"/>' in page and 'aria-label="tile 6:4"' in page
 

@@ -7,7 +7,7 @@ import pytest
 
 import games
 from games.simulate import simulate
-from scoring.records import body_from_record, round_build_record
+from scoring.domain.records import body_from_record, round_build_record
 
 
 @pytest.mark.parametrize("leader", [0, 1, 3])

@@ -1,4 +1,4 @@
-"""The seating algorithm (``scoring.seating``), pure: table sizes from the game's player counts,
+"""The seating algorithm (``scoring.domain.seating``), pure: table sizes from the game's player counts,
 the three methods, fair sit-outs, and properties over many drawn cases."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from scoring import seating
-from scoring.seating import SeatingError, pair_counts, repeated_pairs, seat, table_sizes
+from scoring.domain import seating
+from scoring.domain.seating import SeatingError, pair_counts, repeated_pairs, seat, table_sizes
 
 COUNTS = {key: games.get_game(key).player_counts for key in games.CATALOG}
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from scoring import links, selectors, services
+from scoring import selectors, services
+
+from scoring.web import links
 from scoring.models import RoundRevision
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
@@ -90,7 +92,7 @@ def test_round_verify_chain_detects_tampering(jie_long):
     report = selectors.round_verify_chain(rnd)
     assert not report.ok and report.first_broken == 2 and report.checked == 1
     # recomputing the tampered hash breaks the link of the next revision instead
-    from scoring.chain import hash_of_revision
+    from scoring.domain.chain import hash_of_revision
     rev2.refresh_from_db()
     RoundRevision.objects.filter(pk=rev2.pk).update(hash=hash_of_revision(rev2))
     report = selectors.round_verify_chain(rnd)

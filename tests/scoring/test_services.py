@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from scoring import selectors, services
-from scoring.actors import Actor
-from scoring.errors import (Conflict, PermissionDenied, PreconditionFailed,
+from scoring.domain.actors import Actor
+from scoring.domain.errors import (Conflict, PermissionDenied, PreconditionFailed,
                             PreconditionRequired, ValidationFailed)
 from scoring.models import ActionLog, IdempotencyKey, Round, RoundRevision, Session, Standing, Tournament
 

@@ -13,7 +13,7 @@ import pytest
 
 import games
 from scoring import selectors, services
-from scoring.errors import ValidationFailed
+from scoring.domain.errors import ValidationFailed
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 from scoring import selectors, services
-from scoring.actors import Actor
-from scoring.errors import Conflict, PermissionDenied, ValidationFailed
+from scoring.domain.actors import Actor
+from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, Seat, Session, Table
-from scoring.seating import pair_counts
+from scoring.domain.seating import pair_counts
 
 from .bodies import JIE_LONG
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from games.simulate import simulate
 from scoring import selectors, services
-from scoring.actors import Actor
-from scoring.errors import DomainError, ValidationFailed
+from scoring.domain.actors import Actor
+from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.models import Standing
-from scoring.records import body_from_record
+from scoring.domain.records import body_from_record
 from scoring.selectors.standings import Figures, average_place, rank_rows
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.throttling import RATES
+from scoring.web.throttling import RATES
 
 from .bodies import JIE_LONG
 

@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 
 from games.tiles import ALL_TILES, red_black, tile_str
-from scoring.tile_art import RED, BLACK, read_tile, tile_sprite_svg, tile_svg
+from scoring.web.tile_art import RED, BLACK, read_tile, tile_sprite_svg, tile_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

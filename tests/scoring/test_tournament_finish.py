@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring import services
-from scoring.errors import Conflict
+from scoring.domain.errors import Conflict
 from scoring.models import Tournament
 
 from .bodies import JIE_LONG
@@ -57,7 +57,7 @@ def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox
                                                ("http://[::1]:8000/s/x/", True), ("http://192.168.1.20:8000/s/x/", False),
                                                ("https://club.example/s/x/", False)])
 def test_a_loopback_address_is_named(url, loopback):
-    from scoring.links import is_loopback
+    from scoring.web.links import is_loopback
 
     assert is_loopback(url) is loopback
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from scoring import services
-from scoring.errors import Conflict, ValidationFailed
+from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.models import ActionLog, Tournament
 
 from .bodies import JIE_LONG

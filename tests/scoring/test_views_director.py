@@ -352,7 +352,7 @@ def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
 
 def test_page_selectors(make_setup, club, director_actor):
     from scoring import selectors
-    from scoring.errors import NotFound
+    from scoring.domain.errors import NotFound
 
     a = make_setup("jie_long", table_name="A")
     b = make_setup("jie_long", table_name="B")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring import services
-from scoring.forms import DealForm, field_for_path, moves_text, parse_moves, parse_tiles
+from scoring.web.deal_form import DealForm, field_for_path, moves_text, parse_moves, parse_tiles
 from scoring.models import Round
 
 from .bodies import JIE_LONG, TAU_NGAU_V1

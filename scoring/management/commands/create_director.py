@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import services
-from scoring.errors import DomainError
+from scoring.domain.errors import DomainError
 from scoring.models import Club
 
 

@@ -19,10 +19,11 @@ from django.db import transaction
 
 from games import get_game
 from games.simulate import simulate
-from scoring import links, selectors, services
-from scoring.actors import Actor
-from scoring.records import body_from_record
-from scoring.errors import DomainError
+from scoring import selectors, services
+from scoring.web import links
+from scoring.domain.actors import Actor
+from scoring.domain.records import body_from_record
+from scoring.domain.errors import DomainError
 from scoring.models import Club, Table
 
 DEMO_USERNAME = "demo"

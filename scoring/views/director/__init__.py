@@ -1,6 +1,6 @@
 """The director's pages under ``/director/``: clubs, players, tournaments, tables, deals.
 
-Every page needs a logged-in director (a staff user, see ``scoring.actors``) and, for a club's
+Every page needs a logged-in director (a staff user, see ``scoring.domain.actors``) and, for a club's
 things, a director of that club; others get the login page or a 403 page. Views are thin:
 read the form, call a service (every write) or a selector, redirect after a write.
 
@@ -15,19 +15,12 @@ a rotate form carries the link it replaces (``made``), so a stale one changes no
 answer with the plain link page, saying so.
 """
 
-from .audits import audit_box, audit_start
-from .clubs import club_create, club_page, home, players_add, tournament_create
-from .rounds import round_confirm, round_correct, round_resolve, round_void
-from .sessions import session_seat, session_sheet
-from .tables import table_create, table_link, table_page, table_rotate
-from .tournaments import (
-                          entries_add,
-                          tournament_finish,
-                          tournament_live,
-                          tournament_page,
-                          tournament_settings,
-                          tournament_start,
-)
+from scoring.views.director.audits import audit_box, audit_start
+from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
+from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void
+from scoring.views.director.sessions import session_seat, session_sheet
+from scoring.views.director.tables import table_create, table_link, table_page, table_rotate
+from scoring.views.director.tournaments import entries_add, tournament_finish, tournament_live, tournament_page, tournament_settings, tournament_start
 
 __all__ = [
     "home", "club_create", "club_page", "players_add", "tournament_create",

@@ -9,11 +9,11 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from ... import selectors
-from ...actors import require_club_visible
-from ...auth import actor_from_request
-from ...errors import NotFound, PermissionDenied
-from ...models import Club
+from scoring import selectors
+from scoring.domain.actors import require_club_visible
+from scoring.web.auth import actor_from_request
+from scoring.domain.errors import NotFound, PermissionDenied
+from scoring.models import Club
 
 
 def _forbidden(request, message: str):

@@ -8,10 +8,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from ... import selectors, services
-from ...actors import require_club_visible
-from ...errors import DomainError
-from .access import _tournament, director_required
+from scoring import selectors, services
+from scoring.domain.actors import require_club_visible
+from scoring.domain.errors import DomainError
+from scoring.views.director.access import _tournament, director_required
 
 # polling script (static/js/site.js, data-poll) while an audit runs.
 

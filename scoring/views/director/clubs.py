@@ -10,10 +10,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 import games
 
-from ... import selectors, services, tournament_form
-from ...errors import DomainError
-from ...http import status_of
-from .access import _club, _errors_by_field, director_required
+from scoring import selectors, services
+
+from scoring.web import tournament_form
+from scoring.domain.errors import DomainError
+from scoring.web.http import status_of
+from scoring.views.director.access import _club, _errors_by_field, director_required
 
 
 @director_required

@@ -8,12 +8,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ... import services
-from ...errors import DomainError
-from ...http import status_of
-from ..scorer import correction_page
-from .access import _round, director_required
-from .tables import _table_page
+from scoring import services
+from scoring.domain.errors import DomainError
+from scoring.web.http import status_of
+from scoring.views.scorer import correction_page
+from scoring.views.director.access import _round, director_required
+from scoring.views.director.tables import _table_page
 
 
 def _round_action(request, actor, round_id, call, done):

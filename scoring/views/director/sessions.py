@@ -9,11 +9,13 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from ... import links, selectors, services
-from ...errors import DomainError
-from ...http import status_of
-from .access import _errors_by_field, _tournament, director_required
-from .tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
+from scoring import selectors, services
+
+from scoring.web import links
+from scoring.domain.errors import DomainError
+from scoring.web.http import status_of
+from scoring.views.director.access import _errors_by_field, _tournament, director_required
+from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
 
 
 @director_required

@@ -12,13 +12,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import get_game
 
-from ... import links, selectors, services
-from ...errors import DomainError
-from ...http import status_of
-from ...models import Table
-from ...presentation import describe_rows
-from .access import _table, _tournament, director_required
-from .tournaments import _dashboard
+from scoring import selectors, services
+
+from scoring.web import links
+from scoring.domain.errors import DomainError
+from scoring.web.http import status_of
+from scoring.models import Table
+from scoring.web.presentation import describe_rows
+from scoring.views.director.access import _table, _tournament, director_required
+from scoring.views.director.tournaments import _dashboard
 
 
 def _link_page(request, table, *, token: str | None = None, notice: str = "", status: int = 200):

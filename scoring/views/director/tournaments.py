@@ -12,16 +12,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import get_game
 
-from ... import selectors, services, tournament_form
-from ...errors import DomainError
-from ...http import status_of
-from ...models import Player
-from ...presentation import describe_deal
-from ..public import LIVE_EVERY_MS, live_answer
-from .access import _tournament, director_required
-from .audits import _audit_panel
+from scoring import selectors, services
 
-#: The seating form's choices, as the director reads them (``scoring.seating`` explains them).
+from scoring.web import tournament_form
+from scoring.domain.errors import DomainError
+from scoring.web.http import status_of
+from scoring.models import Player
+from scoring.web.presentation import describe_deal
+from scoring.views.public import LIVE_EVERY_MS, live_answer
+from scoring.views.director.access import _tournament, director_required
+from scoring.views.director.audits import _audit_panel
+
+#: The seating form's choices, as the director reads them (``scoring.domain.seating`` explains them).
 SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
                    ("standings", gettext_lazy("By standings: strongest together")),
                    ("random", gettext_lazy("Random draw"))]

@@ -20,7 +20,7 @@ from typing import Any
 import games
 from games import get_game
 
-from .errors import problem
+from scoring.domain.errors import problem
 
 #: Body fields that are the service's, not the engine's; stripped before evaluation.
 BODY_ONLY_FIELDS = ("leader", "banker", "entered_by", "reason")

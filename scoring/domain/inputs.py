@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import problem
+from scoring.domain.errors import problem
 
 #: The largest value of a 32-bit integer column (PositiveIntegerField on PostgreSQL).
 MAX_INT32 = 2**31 - 1

@@ -6,8 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 import re
 
-from .errors import (Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed,
-                     PreconditionRequired, ValidationFailed)
+from scoring.domain.errors import Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
 
 STATUS_OF_ERROR: dict[type[DomainError], int] = {
     ValidationFailed: 400,

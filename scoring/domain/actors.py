@@ -2,7 +2,7 @@
 
 Services take an ``Actor`` so that the audit row records who did what from where, and so that
 the same permission checks serve the API and the pages. Build one with
-``scoring.auth.actor_from_request(request)`` (API and pages) or directly:
+``scoring.web.auth.actor_from_request(request)`` (API and pages) or directly:
 ``Actor(user=director)``, ``Actor(table=table)``, ``Actor.system()``.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import NotFound, PermissionDenied
+from scoring.domain.errors import NotFound, PermissionDenied
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .models import Club, Table
+    from scoring.models import Club, Table
 
 
 @dataclass(frozen=True)

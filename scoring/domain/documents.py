@@ -44,10 +44,10 @@ from typing import Any
 import games
 from games import get_game
 
-from .chain import revision_hash
-from .errors import ValidationFailed
-from .inputs import MAX_INT32, text_problem, unstorable
-from .records import is_seat, round_build_record
+from scoring.domain.chain import revision_hash
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import MAX_INT32, text_problem, unstorable
+from scoring.domain.records import is_seat, round_build_record
 
 FORMAT = "gupai-club.tournament"
 VERSION = 1

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 import games
 
-from .forms import WHOLE_NUMBER
+from scoring.web.deal_form import WHOLE_NUMBER
 
 #: The standings' keys in the director's words.
 TIE_BREAK_LABELS = {

@@ -14,8 +14,10 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from . import selectors, throttling
-from .actors import Actor
+from scoring import selectors
+
+from scoring.web import throttling
+from scoring.domain.actors import Actor
 
 
 class ScorerPrincipal:
@@ -97,7 +99,7 @@ class DirectorTokenAuthentication(_KeywordTokenAuthentication):
 
 
 class ScorerAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "scoring.auth.ScorerAuthentication"
+    target_class = "scoring.web.auth.ScorerAuthentication"
     name = "scorerAuth"
 
     def get_security_definition(self, auto_schema):
@@ -107,7 +109,7 @@ class ScorerAuthenticationScheme(OpenApiAuthenticationExtension):
 
 
 class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "scoring.auth.DirectorTokenAuthentication"
+    target_class = "scoring.web.auth.DirectorTokenAuthentication"
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):

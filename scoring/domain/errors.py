@@ -2,7 +2,7 @@
 
 Every one carries ``errors``, a list of ``{"path", "code", "message"}`` (``path`` relative to
 the request body, ``""`` for the whole request). The API and the pages turn them into HTTP
-answers (``scoring.http.status_of``); the domain knows nothing of HTTP.
+answers (``scoring.web.http.status_of``); the domain knows nothing of HTTP.
 """
 
 from __future__ import annotations

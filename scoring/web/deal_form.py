@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_noop
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 
-from .rule_messages import translate_message
+from scoring.web.rule_messages import translate_message
 
 #: The form's words that games.catalog builds with a number in them, as they read (gettext
 #: finds them as they are; makemessages finds them here).
@@ -327,7 +327,7 @@ class DealForm:
         for e in errors:
             # An input this game's form lacks (a SuanZhang outside Ding Niu) is no field here:
             # section_errors() shows its message above the seats.
-            # The engine's messages in the page's language (scoring.rule_messages).
+            # The engine's messages in the page's language (scoring.web.rule_messages).
             message = translate_message(str(e.get("code", "")), e.get("message") or "")
             self.add_error(field_for_path(e.get("path", ""), self.game), message or e.get("code") or gettext("Invalid."))
 

@@ -1,0 +1,1 @@
+"""What knows a request or draws a page, shared by ``scoring.api`` and ``scoring.views``."""
