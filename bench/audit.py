@@ -42,7 +42,7 @@ def points_bodies(count: int, seed: int) -> list[dict]:
 
 def bulk_deals(table, bodies: list[dict], *, actor_label: str = "bench") -> int:
     """Store ``bodies`` as deals 1..N of ``table`` (which has none yet) in three queries, exactly
-    as ``services.round_record`` would store them, standings aside (``standings_refresh`` after).
+    as ``round_record`` would store them, standings aside (``standings_refresh`` after).
     Returns the number of deals."""
     from django.db.models import OuterRef, Subquery
     from django.utils import timezone
@@ -88,29 +88,33 @@ def bulk_deals(table, bodies: list[dict], *, actor_label: str = "bench") -> int:
 def build_tournament(*, name: str, tables: int, deals: int, seed: int = 2026):
     """A running Jie Long tournament of ``deals`` deals spread over ``tables`` tables of four, with
     exact standings. Returns the tournament."""
-    from scoring import services
+    from scoring.services.auth import director_create
+    from scoring.services.clubs import club_create, player_create
+    from scoring.services.standings import standings_refresh
+    from scoring.services.tables import table_create
+    from scoring.services.tournaments import entry_create, tournament_create, tournament_start
     from scoring.domain.actors import Actor
 
-    director = services.director_create(username=f"audit{int(time.time() * 1000)}", password="bench-secret-1")
+    director = director_create(username=f"audit{int(time.time() * 1000)}", password="bench-secret-1")
     actor = Actor(user=director)
-    club = services.club_create(actor=actor, name=f"Audit bench club {director.username}")
-    t = services.tournament_create(actor=actor, club=club, name=name, game="jie_long")
+    club = club_create(actor=actor, name=f"Audit bench club {director.username}")
+    t = tournament_create(actor=actor, club=club, name=name, game="jie_long")
     pool = points_bodies(min(BODY_POOL, max(deals, 1)), seed)
     made = []
     for i in range(tables):
-        entries = [services.entry_create(actor=actor, tournament=t,
-                                         player=services.player_create(actor=actor, club=club, name=f"P{i}-{s}"))
+        entries = [entry_create(actor=actor, tournament=t,
+                                         player=player_create(actor=actor, club=club, name=f"P{i}-{s}"))
                    for s in range(4)]
-        table, _ = services.table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)
+        table, _ = table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)
         made.append(table)
-    services.tournament_start(actor=actor, tournament=t)
+    tournament_start(actor=actor, tournament=t)
     per_table, extra = divmod(deals, tables)
     k = 0
     for i, table in enumerate(made):
         n = per_table + (1 if i < extra else 0)
         bulk_deals(table, [pool[(k + j) % len(pool)] for j in range(n)])
         k += n
-    services.standings_refresh(tournament=t)
+    standings_refresh(tournament=t)
     return t
 
 
@@ -132,10 +136,10 @@ def main() -> None:
     from django.db.models import Max, Min
 
     from gupai_site.celery import app
-    from scoring import services
+    from scoring.services.audits import audit_start
     from scoring.domain.actors import Actor
     from scoring.models import AuditChunk, Round, Tournament
-    from scoring.selectors import audit_finding_counts
+    from scoring.selectors.audits import audit_finding_counts
 
     name = f"Audit bench {args.deals} deals at {args.tables} tables"
     t = None if args.rebuild else Tournament.objects.filter(name=name).order_by("-pk").first()
@@ -160,7 +164,7 @@ def main() -> None:
         time.sleep(1)   # let the worker's start-up (resuming old audits) settle
         began = time.monotonic()
         kwargs = {"chunk_rounds": args.chunk} if args.chunk else {}
-        audit = services.audit_start(actor=Actor.system(), tournament=t, **kwargs)
+        audit = audit_start(actor=Actor.system(), tournament=t, **kwargs)
         while audit.is_active:
             time.sleep(0.1)
             audit.refresh_from_db()

@@ -96,28 +96,31 @@ def prepare_tournament(n_tables: int, deals_per_table: int) -> tuple[list[dict],
     from django.db import connection
 
     from games.simulate import simulate
-    from scoring import services
+    from scoring.services.auth import director_create
+    from scoring.services.clubs import club_create, player_create
+    from scoring.services.tables import table_create
+    from scoring.services.tournaments import entry_create, tournament_create, tournament_start
     from scoring.domain.actors import Actor
 
     with connection.cursor() as c:  # a clean slate: the deals of earlier runs go, the trigger would refuse
         c.execute("TRUNCATE scoring_idempotencykey, scoring_actionlog, bench_baseline_row")
         c.execute("UPDATE scoring_round SET current_revision_id = NULL WHERE current_revision_id IS NOT NULL")
         c.execute("TRUNCATE scoring_roundrevision, scoring_round CASCADE")
-    director = services.director_create(username=f"bench{int(time.time() * 1000)}", password="bench-secret-1")
-    club = services.club_create(actor=Actor(user=director), name=f"Bench club {director.username}")
+    director = director_create(username=f"bench{int(time.time() * 1000)}", password="bench-secret-1")
+    club = club_create(actor=Actor(user=director), name=f"Bench club {director.username}")
     actor = Actor(user=director)
-    t = services.tournament_create(actor=actor, club=club, name=f"Bench {director.username}", game="jie_long")
+    t = tournament_create(actor=actor, club=club, name=f"Bench {director.username}", game="jie_long")
     tables = []
     for i in range(n_tables):
-        entries = [services.entry_create(actor=actor, tournament=t,
-                                         player=services.player_create(actor=actor, club=club, name=f"P{i}-{s}"))
+        entries = [entry_create(actor=actor, tournament=t,
+                                         player=player_create(actor=actor, club=club, name=f"P{i}-{s}"))
                    for s in range(4)]
-        table, token = services.table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)
+        table, token = table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)
         bodies = [json.dumps({"points": r["points"]}) for r in simulate("jie_long", deals=deals_per_table, seed=100 + i,
                                                                      players=4, level="points")]
         tables.append({"path": f"/api/v1/tables/{table.pk}/rounds/", "auth": f"Scorer {token}", "bodies": bodies,
                        "baseline": f"/bench/baseline/{table.pk}/"})
-    services.tournament_start(actor=actor, tournament=t)
+    tournament_start(actor=actor, tournament=t)
     return tables, t.pk
 
 
@@ -148,7 +151,7 @@ def run_wrk(port: int, script: Path, seconds: int, connections: int) -> dict:
 
 def check_after(tournament_id: int) -> dict:
     from scoring.models import IdempotencyKey, Round, Standing, Tournament
-    from scoring.selectors import tournament_totals
+    from scoring.selectors.standings import tournament_totals
 
     t = Tournament.objects.get(pk=tournament_id)
     kept = {s.entry_id: (s.total, s.rounds_counted) for s in Standing.objects.filter(tournament=t)}

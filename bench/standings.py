@@ -61,23 +61,26 @@ def build(deals: int, n_tables: int):
 
     import games
     from games.simulate import simulate
-    from scoring import services
+    from scoring.services.auth import director_create
+    from scoring.services.clubs import club_create, player_create
+    from scoring.services.tables import table_create
+    from scoring.services.tournaments import entry_create, tournament_create, tournament_start
     from scoring.domain.actors import Actor
     from scoring.models import Round, RoundRevision, Seat
 
     stamp = int(time.time() * 1000)
-    director = services.director_create(username=f"stand{stamp}", password="bench-secret-1")
+    director = director_create(username=f"stand{stamp}", password="bench-secret-1")
     actor = Actor(user=director)
-    club = services.club_create(actor=actor, name=f"Standings bench {stamp}")
-    t = services.tournament_create(actor=actor, club=club, name=f"Standings {stamp}", game="jie_long",
+    club = club_create(actor=actor, name=f"Standings bench {stamp}")
+    t = tournament_create(actor=actor, club=club, name=f"Standings {stamp}", game="jie_long",
                                    chip_value="0.10", currency="EUR")
     tables = []
     for i in range(n_tables):
-        entries = [services.entry_create(actor=actor, tournament=t,
-                                         player=services.player_create(actor=actor, club=club, name=f"P{i}-{s}"))
+        entries = [entry_create(actor=actor, tournament=t,
+                                         player=player_create(actor=actor, club=club, name=f"P{i}-{s}"))
                    for s in range(4)]
-        tables.append(services.table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)[0])
-    services.tournament_start(actor=actor, tournament=t)
+        tables.append(table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)[0])
+    tournament_start(actor=actor, tournament=t)
     # A thousand real deals (points level, every leader), evaluated once and dealt out again.
     samples = []
     for k, record in enumerate(simulate("jie_long", deals=1000, seed=2026, players=4, level="points")):
@@ -142,22 +145,27 @@ def main() -> None:
     django.setup()
     from django.test import Client
 
-    from scoring import selectors, services
+    from scoring.services.auth import auth_token_obtain
+    from scoring.services.rounds import round_record
+    from scoring.services.standings import standings_refresh
+    from scoring.services.tournaments import tournament_update
+
+    from scoring.selectors.standings import standings_table, tournament_figures
     from scoring.models import Round, Standing
-    from scoring.selectors.standings import Figures
+    from scoring.domain.standings import Figures
 
     t, director, tables, load = build(args.deals, args.tables)
     print(f"PostgreSQL {PG.rsplit('/', 1)[1]}: Jie Long, {args.tables} tables of four, {args.deals:,} deals "
           f"(bulk-loaded in {load:.1f} s)")
 
     began = time.perf_counter()
-    services.standings_refresh(tournament=t)
+    standings_refresh(tournament=t)
     recompute = time.perf_counter() - began
     deals_kept = sum(Standing.objects.filter(tournament=t).values_list("rounds_counted", flat=True)) // 4
     print(f"from-scratch recompute (standings_refresh): {recompute:6.2f} s   (target < 5 s; "
           f"{deals_kept:,} deals in the standings)")
 
-    token = services.auth_token_obtain(username=director.username, password="bench-secret-1")
+    token = auth_token_obtain(username=director.username, password="bench-secret-1")
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     path = f"/api/v1/tournaments/{t.pk}/standings/"
     assert client.get(path).status_code == 200
@@ -165,25 +173,25 @@ def main() -> None:
     endpoint = timed(lambda: client.get(path), args.reads)
     print(f"GET {path}: {summary(endpoint)}   (target < 50 ms)")
     t.refresh_from_db()
-    print(f"selectors.standings_table alone: {summary(timed(lambda: selectors.standings_table(t), args.reads))}")
+    print(f"standings_table alone: {summary(timed(lambda: standings_table(t), args.reads))}")
 
     from scoring.domain.actors import Actor
     actor = Actor(user=director)
-    record = timed(lambda: services.round_record(actor=actor, table=tables[0], body={"points": [2, 12, 34, 18]}), 20)
+    record = timed(lambda: round_record(actor=actor, table=tables[0], body={"points": [2, 12, 34, 18]}), 20)
     print(f"recording a deal (kept standings: a delta, no recompute): {summary(record)}")
     t.refresh_from_db()
     kept = {s.entry_id: Figures(s.total, s.rounds_counted, s.wins, tuple(getattr(s, f) for f in Standing.PLACES),
                                 s.last_deal_at) for s in Standing.objects.filter(tournament=t)}
-    print(f"kept standings (every figure) equal a recomputation: {kept == selectors.tournament_figures(t)}; "
+    print(f"kept standings (every figure) equal a recomputation: {kept == tournament_figures(t)}; "
           f"deals stored {Round.objects.filter(table__session__tournament=t).count():,}")
 
-    services.tournament_update(actor=actor, tournament=t, tie_breaks=["net", "deals", "head_to_head"])
+    tournament_update(actor=actor, tournament=t, tie_breaks=["net", "deals", "head_to_head"])
     Standing.objects.filter(tournament=t).update(total=0)   # everyone level: the worst case for head-to-head
     t.refresh_from_db()
-    worst = timed(lambda: selectors.standings_table(t), 5)
+    worst = timed(lambda: standings_table(t), 5)
     print(f"head-to-head at its worst (all {4 * args.tables} entries tied when it is reached, every deal "
           f"read): {summary(worst)}")
-    services.standings_refresh(tournament=t)   # and put the nets back
+    standings_refresh(tournament=t)   # and put the nets back
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
+from scoring.domain import statuses
+from scoring.domain.standings import PLACES, default_tie_breaks
 
 def game_name(key: str) -> str:
     """The game's name in the active language, in its own script (頂牛, 꼬리붙이기, ...)."""
@@ -26,14 +28,6 @@ def game_name(key: str) -> str:
 #: Labels evaluated when shown, so ``get_game_display`` speaks the page's language.
 GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.values()]
 
-#: What standings may be ranked by, in a tournament's chosen order (``Tournament.tie_breaks``);
-#: ``scoring.selectors.standings`` says how each one orders.
-TIE_BREAKS = ("net", "wins", "average_place", "head_to_head", "deals")
-DEFAULT_TIE_BREAKS = ("net", "wins", "average_place")
-
-
-def default_tie_breaks() -> list[str]:
-    return list(DEFAULT_TIE_BREAKS)
 
 
 class Club(models.Model):
@@ -67,9 +61,9 @@ class Player(models.Model):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+        DRAFT = statuses.TOURNAMENT_DRAFT, _("Draft")
+        RUNNING = statuses.TOURNAMENT_RUNNING, _("Running")
+        FINISHED = statuses.TOURNAMENT_FINISHED, _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -188,9 +182,9 @@ class Round(models.Model):
     entered_by, confirmed_by, next_leader, next_banker) are table seat positions."""
 
     class Status(models.TextChoices):
-        RECORDED = "recorded", _("Recorded")
-        CONFIRMED = "confirmed", _("Confirmed")
-        VOIDED = "voided", _("Voided")
+        RECORDED = statuses.ROUND_RECORDED, _("Recorded")
+        CONFIRMED = statuses.ROUND_CONFIRMED, _("Confirmed")
+        VOIDED = statuses.ROUND_VOIDED, _("Voided")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -326,7 +320,7 @@ class Standing(models.Model):
     game has, so that a deal adds to them in the same single UPDATE as to the totals."""
 
     #: The histogram's columns, place 1 first.
-    PLACES = ("place_1", "place_2", "place_3", "place_4", "place_5", "place_6")
+    PLACES = PLACES
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="standing")

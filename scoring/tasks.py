@@ -9,7 +9,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
 
-from scoring import services
+from scoring.services import audits as audits_services, idempotency as idempotency_services, standings as standings_services
 from scoring.models import Audit, Tournament
 from scoring.services.audits import STALE_AFTER
 
@@ -22,19 +22,19 @@ def standings_refresh(tournament_id: int) -> int:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return 0
-    return len(services.standings_refresh(tournament=tournament))
+    return len(standings_services.standings_refresh(tournament=tournament))
 
 
 @shared_task(name="scoring.standings_check")
 def standings_check() -> int:
     """``standings_refresh`` for every running tournament (Celery beat runs it nightly)."""
-    return services.standings_check_running()
+    return standings_services.standings_check_running()
 
 
 @shared_task(name="scoring.idempotency_keys_cleanup", ignore_result=False)
 def idempotency_keys_cleanup() -> int:
     """Delete Idempotency-Key answers older than 24 hours (Celery beat runs it hourly)."""
-    return services.idempotency_keys_cleanup()
+    return idempotency_services.idempotency_keys_cleanup()
 
 
 # --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------
@@ -45,13 +45,13 @@ def audit_plan(audit_id: int) -> int:
     audit = Audit.objects.filter(pk=audit_id).first()
     if audit is None:
         return 0
-    return services.audit_plan(audit=audit).chunk_count
+    return audits_services.audit_plan(audit=audit).chunk_count
 
 
 @shared_task(name="scoring.audit_chunk")
 def audit_chunk(audit_id: int, number: int) -> bool:
     """Check one chunk of an audit (the service finds and locks it; done twice, it counts once)."""
-    return services.audit_chunk_run(audit_id=audit_id, number=number)
+    return audits_services.audit_chunk_run(audit_id=audit_id, number=number)
 
 
 @shared_task(name="scoring.audit_finish")
@@ -60,21 +60,21 @@ def audit_finish(audit_id: int) -> str:
     audit = Audit.objects.select_related("tournament").filter(pk=audit_id).first()
     if audit is None:
         return ""
-    return services.audit_finish(audit=audit).status
+    return audits_services.audit_finish(audit=audit).status
 
 
 @shared_task(name="scoring.audits_resume")
 def audits_resume(stale_after_seconds: float | None = None) -> int:
     """Put the unfinished steps of active audits back on the queue: those without progress for
-    ``stale_after_seconds`` (default ``services.audits.STALE_AFTER``: Celery beat); 0: all."""
+    ``stale_after_seconds`` (default ``audits_services.STALE_AFTER``: Celery beat); 0: all."""
     stale_after = timedelta(seconds=stale_after_seconds) if stale_after_seconds is not None else STALE_AFTER
-    return services.audits_resume(stale_after=stale_after)
+    return audits_services.audits_resume(stale_after=stale_after)
 
 
 @shared_task(name="scoring.audits_nightly")
 def audits_nightly() -> int:
     """An audit of every running tournament (Celery beat runs it nightly)."""
-    return services.audits_start_running()
+    return audits_services.audits_start_running()
 
 
 @worker_ready.connect
@@ -84,7 +84,7 @@ def resume_audits_when_a_worker_starts(sender=None, **kwargs) -> None:
     beat to find them stalled. Called here, not sent as a task: a worker of another queue (the
     tests') would leave the message on the default queue."""
     try:
-        services.audits_resume(stale_after=timedelta(0))
+        audits_services.audits_resume(stale_after=timedelta(0))
     except Exception:  # noqa: BLE001 - the worker starts whatever the database says; beat catches up
         logger.exception("Could not resume the audits under way.")
     finally:

@@ -34,17 +34,18 @@ DEMO_USER, DEMO_PASSWORD = "demo", "gupai-demo"  # scoring/management/commands/l
 #: entered as points or unplayed tiles), so that the table page has a replay to show.
 MORE_DEALS = """
 from games.simulate import simulate
-from scoring import selectors, services
+from scoring.selectors.tables import round_defaults
+from scoring.services.rounds import round_record
 from scoring.domain.actors import Actor
 from scoring.models import Table
 from scoring.domain.records import body_from_record
 table = Table.objects.get(session__tournament__slug="demo-ding-niu", name="Table 1")
 scorer = Actor(table=table, ip="127.0.0.1")
 for i, record in enumerate(simulate("ding_niu", deals=2, seed=7, players=4, level="moves")):
-    defaults = selectors.round_defaults(table)
+    defaults = round_defaults(table)
     body = body_from_record(record, leader=defaults.get("leader") or 0, banker=0)
     body["entered_by"] = i
-    services.round_record(actor=scorer, table=table, body=body)
+    round_record(actor=scorer, table=table, body=body)
 """
 
 

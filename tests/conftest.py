@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 
-from scoring import services
+from scoring.services.auth import auth_token_obtain, director_create
+
+from scoring.services.clubs import club_create, player_create
+
+from scoring.services.tables import table_create
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 from scoring.domain.actors import Actor
 from scoring.models import Entry, Table, Tournament
 
@@ -69,7 +75,7 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def director(db):
-    return services.director_create(username="alice", password="alice-secret-1")
+    return director_create(username="alice", password="alice-secret-1")
 
 
 @pytest.fixture
@@ -79,14 +85,14 @@ def director_actor(director):
 
 @pytest.fixture
 def club(director_actor):
-    return services.club_create(actor=director_actor, name="Golden Tile Club")
+    return club_create(actor=director_actor, name="Golden Tile Club")
 
 
 @pytest.fixture
 def other_director(db):
     """A director of another club."""
-    user = services.director_create(username="bruno", password="bruno-secret-1")
-    services.club_create(actor=Actor(user=user), name="Other Club")
+    user = director_create(username="bruno", password="bruno-secret-1")
+    club_create(actor=Actor(user=user), name="Other Club")
     return user
 
 
@@ -116,17 +122,17 @@ def make_setup(club, director, director_actor):
              require_confirmation: bool = False, start: bool = True, table_name: str = "Table 1") -> Setup:
         counter["n"] += 1
         names = names or NAMES.get(game, ["P1", "P2", "P3", "P4"])
-        t = services.tournament_create(actor=director_actor, club=club, name=f"{game} open {counter['n']}", game=game,
+        t = tournament_create(actor=director_actor, club=club, name=f"{game} open {counter['n']}", game=game,
                                        variant=variant, require_confirmation=require_confirmation, chip_value="0.50",
                                        currency="EUR", public=True)
         entries = []
         for name in names:
-            player = club.players.filter(name=name).first() or services.player_create(
+            player = club.players.filter(name=name).first() or player_create(
                 actor=director_actor, club=club, name=name)
-            entries.append(services.entry_create(actor=director_actor, tournament=t, player=player))
-        table, token = services.table_create(actor=director_actor, tournament=t, name=table_name, entries=entries)
+            entries.append(entry_create(actor=director_actor, tournament=t, player=player))
+        table, token = table_create(actor=director_actor, tournament=t, name=table_name, entries=entries)
         if start:
-            services.tournament_start(actor=director_actor, tournament=t)
+            tournament_start(actor=director_actor, tournament=t)
         return Setup(t, table, token, entries, names, director)
 
     return make
@@ -175,7 +181,7 @@ def anon_client():
 def director_client(director):
     from rest_framework.test import APIClient
 
-    token = services.auth_token_obtain(username="alice", password="alice-secret-1")
+    token = auth_token_obtain(username="alice", password="alice-secret-1")
     c = APIClient()
     c.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return c

@@ -1,6 +1,6 @@
 """Replay audits over the API: ask for one (202, it runs in the background) and follow it.
 
-Thin, like ``views``: authorise, call ``services.audit_start`` or ``selectors.audit_detail``,
+Thin, like ``views``: authorise, call ``audit_start`` or ``audits_selectors.audit_detail``,
 render with the serializers below. An audit of another club's tournament answers 404, like an
 id that does not exist; so does one asked for with a scorer link (directors only).
 """
@@ -13,8 +13,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring import selectors, services
-from scoring.domain.actors import require_club_visible
+from scoring.selectors import audits as audits_selectors
+
+from scoring.services.audits import audit_start
+from scoring.selectors.access import require_club_visible
 from scoring.api.serializers import DateTimeField, OutputSerializer
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView
 
@@ -56,7 +58,7 @@ class AuditSerializer(OutputSerializer):
     finished_at = DateTimeField(allow_null=True)
     error = serializers.CharField(help_text="Why the audit gave up, if it did; else empty.")
     findings = AuditFindingSerializer(many=True, help_text=(
-        f"In the order found, at most {selectors.audits.MAX_FINDINGS_SHOWN}."))
+        f"In the order found, at most {audits_selectors.MAX_FINDINGS_SHOWN}."))
     findings_count = serializers.IntegerField(help_text="All findings, including any not sent.")
     findings_by_kind = serializers.DictField(child=serializers.IntegerField())
 
@@ -81,7 +83,7 @@ class TournamentAuditsView(ApiView):
                                      required=True, description="The audit's URL.")],
         responses={202: AuditStartedSerializer, **WRITE_ERRORS}, tags=["audits"])
     def post(self, request, pk: int):
-        audit = services.audit_start(actor=self.actor, tournament=self.tournament(pk))
+        audit = audit_start(actor=self.actor, tournament=self.tournament(pk))
         url = reverse("api-audit", args=[audit.pk])
         return Response(AuditStartedSerializer({"id": audit.pk, "status": audit.status, "url": url}).data,
                         status=status.HTTP_202_ACCEPTED, headers={"Location": url})
@@ -93,6 +95,6 @@ class AuditDetailView(ApiView):
     @extend_schema(operation_id="audits_retrieve", summary="An audit's status, progress and findings",
                    responses={200: AuditSerializer, **READ_ERRORS}, tags=["audits"])
     def get(self, request, pk: int):
-        audit = selectors.audit_get(pk)
+        audit = audits_selectors.audit_get(pk)
         require_club_visible(self.actor, audit.tournament.club, "audit")
-        return Response(AuditSerializer(selectors.audit_detail(audit)).data)
+        return Response(AuditSerializer(audits_selectors.audit_detail(audit)).data)

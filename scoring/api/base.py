@@ -20,10 +20,16 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from scoring import selectors
+from scoring.selectors.common import get_or_404
+
+from scoring.selectors.rounds import round_get
+
+from scoring.selectors.tables import table_get
+
+from scoring.selectors.tournaments import tournament_get
 
 from scoring.web import throttling
-from scoring.domain.actors import require_club_visible, require_table_visible
+from scoring.selectors.access import require_club_visible, require_table_visible
 from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
 from scoring.models import Club, Round, Table, Tournament
 from scoring.api import serializers as s
@@ -74,12 +80,12 @@ class ApiView(APIView):
     # other clubs and tables cannot be told apart from ids that do not exist.
 
     def club(self, pk) -> Club:
-        club = selectors.get_or_404(Club, pk=pk)
+        club = get_or_404(Club, pk=pk)
         require_club_visible(self.actor, club, "club")
         return club
 
     def tournament(self, pk) -> Tournament:
-        t = selectors.tournament_get(pk)
+        t = tournament_get(pk)
         require_club_visible(self.actor, t.club, "tournament")
         return t
 
@@ -88,12 +94,12 @@ class ApiView(APIView):
         own = self.request.auth
         if isinstance(own, Table) and str(own.pk) == str(pk):
             return own
-        table = selectors.table_get(pk)
+        table = table_get(pk)
         require_table_visible(self.actor, table)
         return table
 
     def round(self, pk) -> Round:
-        rnd = selectors.round_get(pk)
+        rnd = round_get(pk)
         require_table_visible(self.actor, rnd.table, "round")
         return rnd
 

@@ -13,7 +13,9 @@ from rest_framework.response import Response
 
 import games
 
-from scoring import selectors, services
+from scoring.selectors.exports import tournament_export
+
+from scoring.services.exports import tournament_import
 from scoring.domain.documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
 from scoring.domain.inputs import MAX_INT32
 from scoring.api.serializers import MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer, TournamentSerializer, ecma
@@ -200,7 +202,7 @@ class TournamentExportView(ApiView):
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return Response(TournamentDocumentSerializer(selectors.tournament_export(t)).data)
+        return Response(TournamentDocumentSerializer(tournament_export(t)).data)
 
 
 class TournamentImportView(ApiView):
@@ -214,5 +216,5 @@ class TournamentImportView(ApiView):
     def post(self, request):
         data = self.parse(ImportInputSerializer)
         club = self.club(data["club"])
-        t = services.tournament_import(actor=self.actor, club=club, document=data["document"])
+        t = tournament_import(actor=self.actor, club=club, document=data["document"])
         return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)

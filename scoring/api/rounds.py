@@ -8,8 +8,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import status
 from rest_framework.response import Response
 
-from scoring import selectors, services
-from scoring.domain.actors import require_director_of
+from scoring.selectors.audits import round_verify_chain
+
+from scoring.selectors.rounds import round_detail, round_get, round_revisions
+
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
+from scoring.selectors.access import require_director_of
 from scoring.web.http import IF_MATCH, etag, parse_if_match
 from scoring.models import Round
 from scoring.api import serializers as s
@@ -26,8 +30,8 @@ ROUND_EXAMPLE = OpenApiExample("Jie Long, points", value={"leader": 0, "entered_
 
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
-    rnd = selectors.round_get(rnd.pk)
-    return Response(s.RoundSerializer(selectors.round_detail(rnd)).data, status=code,
+    rnd = round_get(rnd.pk)
+    return Response(s.RoundSerializer(round_detail(rnd)).data, status=code,
                     headers={"ETag": etag(rnd.current_revision.number)})
 
 
@@ -60,7 +64,7 @@ class RoundDetailView(ApiView):
             # What the schema says of the body (RoundCorrection: seat positions, the reason as
             # sent), checked before the If-Match precondition; the rest is the engine's.
             s.RoundCorrectionSerializer(data=body).is_valid(raise_exception=True)
-        rnd = services.round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
+        rnd = round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
                                      expected_revision=parse_if_match(request.headers.get("If-Match")))
         return _round_response(rnd)
 
@@ -76,7 +80,7 @@ class RoundConfirmView(ApiView):
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(s.ConfirmInputSerializer)
-        return _round_response(services.round_confirm(actor=self.actor, round=rnd, confirmed_by=data.get("confirmed_by")))
+        return _round_response(round_confirm(actor=self.actor, round=rnd, confirmed_by=data.get("confirmed_by")))
 
 
 class RoundVoidView(ApiView):
@@ -86,7 +90,7 @@ class RoundVoidView(ApiView):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(s.VoidInputSerializer)
-        return _round_response(services.round_void(actor=self.actor, round=rnd, reason=data["reason"]))
+        return _round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
 
 
 class RoundDisputeView(ApiView):
@@ -97,7 +101,7 @@ class RoundDisputeView(ApiView):
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(s.DisputeInputSerializer)
-        return _round_response(services.round_dispute(actor=self.actor, round=rnd, message=data["message"]))
+        return _round_response(round_dispute(actor=self.actor, round=rnd, message=data["message"]))
 
 
 class RoundResolveView(ApiView):
@@ -107,7 +111,7 @@ class RoundResolveView(ApiView):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(s.ResolveInputSerializer)
-        return _round_response(services.round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
+        return _round_response(round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
 
 
 class RoundRevisionsView(ApiView):
@@ -117,5 +121,5 @@ class RoundRevisionsView(ApiView):
                    responses={200: s.RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
         rnd = self.round(pk)
-        return Response(s.RevisionsSerializer({"chain": selectors.round_verify_chain(rnd),
-                                               "revisions": selectors.round_revisions(rnd)}).data)
+        return Response(s.RevisionsSerializer({"chain": round_verify_chain(rnd),
+                                               "revisions": round_revisions(rnd)}).data)

@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring import services
+from scoring.services.seating import session_seat
 
 from scoring.web import links
 
@@ -102,7 +102,7 @@ class TournamentSessionsView(ApiView):
     def post(self, request, pk: int):
         t = self.tournament(pk)
         data = self.parse(SeatingInputSerializer)
-        seated = services.session_seat(actor=self.actor, tournament=t, method=data["method"],
+        seated = session_seat(actor=self.actor, tournament=t, method=data["method"],
                                        table_size=data["table_size"], leftovers=data["leftovers"],
                                        seed=data.get("seed"), entries=data.get("entries"))
         body = SeatedSessionSerializer(seated_session_data(seated, request)).data

@@ -19,7 +19,8 @@ from rest_framework.exceptions import ErrorDetail
 import games
 
 from scoring.domain.inputs import MAX_INT32
-from scoring.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Club, Entry, Player, Tournament
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scoring.models import Club, Entry, Player, Tournament
 from scoring.services.rounds import MAX_NOTE
 
 

@@ -19,8 +19,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from scoring import selectors
-from scoring.domain.actors import require_club_visible
+from scoring.selectors.payouts import payouts_for
+
+from scoring.selectors.standings import place_count, standings_table
+
+from scoring.selectors.tournaments import tournament_get
+from scoring.selectors.access import require_club_visible
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_INT32
 from scoring.models import Tournament
@@ -36,7 +40,7 @@ class TournamentReadView(ApiView):
     pagination_class = None
 
     def readable_tournament(self, pk) -> Tournament:
-        t = selectors.tournament_get(pk)
+        t = tournament_get(pk)
         if not t.public:
             require_club_visible(self.actor, t.club, "tournament")
         return t
@@ -51,7 +55,7 @@ class TournamentStandingsView(TournamentReadView):
                    responses={200: s.StandingsSerializer, **READ_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
-        return Response(s.StandingsSerializer(selectors.standings_table(t)).data)
+        return Response(s.StandingsSerializer(standings_table(t)).data)
 
 
 class CSVRenderer(BaseRenderer):
@@ -117,7 +121,7 @@ class TournamentStandingsCSVView(TournamentReadView):
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
-        body = standings_csv(selectors.standings_table(t), selectors.place_count(t))
+        body = standings_csv(standings_table(t), place_count(t))
         response = HttpResponse(body, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings.csv"'
         return response
@@ -151,4 +155,4 @@ class TournamentPayoutsView(TournamentReadView):
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
         session = session_number(request)
-        return Response(s.PayoutsSerializer(selectors.payouts_for(t, session=session)).data)
+        return Response(s.PayoutsSerializer(payouts_for(t, session=session)).data)

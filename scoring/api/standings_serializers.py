@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from scoring.models import TIE_BREAKS
-from scoring.selectors.standings import TIE_BREAK_ORDER
+from scoring.domain.standings import TIE_BREAKS
+from scoring.domain.standings import TIE_BREAK_ORDER
 from scoring.api.serializers import DateTimeField, OutputSerializer
 
 MONEY = {"max_digits": 20, "decimal_places": None, "coerce_to_string": True}

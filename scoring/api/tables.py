@@ -8,7 +8,15 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from scoring import selectors, services
+from scoring.selectors.rounds import round_details, round_list, table_round_preview
+
+from scoring.selectors.tables import table_detail
+
+from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY, round_record_idempotent
+
+from scoring.services.rounds import round_record
+
+from scoring.services.tables import table_scorer_token_rotate
 
 from scoring.web import links
 
@@ -26,7 +34,7 @@ class TableDetailView(ApiView):
                    responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
         table = self.table(pk)
-        return Response(s.TableSerializer(selectors.table_detail(table)).data)
+        return Response(s.TableSerializer(table_detail(table)).data)
 
 
 class TableScorerTokenView(ApiView):
@@ -34,7 +42,7 @@ class TableScorerTokenView(ApiView):
                    request=None, responses={200: s.ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
     def post(self, request, pk: int):
         table = self.table(pk)
-        token = services.table_scorer_token_rotate(actor=self.actor, table=table)
+        token = table_scorer_token_rotate(actor=self.actor, table=table)
         return Response(s.ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
                                                  "scorer_token": token}).data)
 
@@ -47,8 +55,8 @@ class TableRoundsView(ApiView):
                    tags=["rounds"])
     def get(self, request, pk: int):
         table = self.table(pk)
-        return self.paginated(selectors.round_list(table), s.RoundSerializer,
-                              detail=lambda rounds: selectors.round_details(table, rounds))
+        return self.paginated(round_list(table), s.RoundSerializer,
+                              detail=lambda rounds: round_details(table, rounds))
 
     @extend_schema(
         operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
@@ -58,7 +66,7 @@ class TableRoundsView(ApiView):
             "names its `number`."),
         request=s.RoundCreateSerializer, examples=[ROUND_EXAMPLE],
         parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
-                                                         "maxLength": services.MAX_IDEMPOTENCY_KEY,
+                                                         "maxLength": MAX_IDEMPOTENCY_KEY,
                                                          "pattern": s.ecma(s.NON_BLANK)},
                                      OpenApiParameter.HEADER, required=False,
                                      description="1 to 255 characters, not only spaces: a new one for each deal."),
@@ -72,9 +80,9 @@ class TableRoundsView(ApiView):
             limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
         key = request.headers.get("Idempotency-Key")
         if key is None:
-            rnd = services.round_record(actor=self.actor, table=table, body=request.data)
+            rnd = round_record(actor=self.actor, table=table, body=request.data)
             return _round_response(rnd, status.HTTP_201_CREATED)
-        outcome = services.round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
+        outcome = round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
         # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
         body = s.RoundSerializer(outcome.body).data
         headers = {"ETag": etag(body["revision"])}
@@ -92,7 +100,7 @@ class TableRoundPreviewView(ApiView):
                    responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
     def post(self, request, pk: int):
         table = self.table(pk)
-        preview = selectors.table_round_preview(table=table, body=request.data)
+        preview = table_round_preview(table=table, body=request.data)
         if not preview.ok:
             return Response(s.ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
         return Response(s.RoundPreviewSerializer(preview.as_dict()).data)

@@ -11,7 +11,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import services
+from scoring.services.auth import auth_token_obtain, auth_tokens_revoke
 
 from scoring.web import throttling
 from scoring.web.auth import client_ip
@@ -42,7 +42,7 @@ class AuthTokenView(APIView):
         try:
             credentials = s.TokenInputSerializer(data=request.data)
             credentials.is_valid(raise_exception=True)
-            token = services.auth_token_obtain(**credentials.validated_data, ip=address)
+            token = auth_token_obtain(**credentials.validated_data, ip=address)
         except (ValidationFailed, exceptions.ValidationError):
             throttling.count(request, "login-address", address)
             throttling.count(request, "login-account", account)
@@ -56,5 +56,5 @@ class AuthTokenRevokeView(ApiView):
                    description="Every API token of the calling director stops working at once.",
                    request=None, responses={200: s.RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
     def post(self, request):
-        revoked = services.auth_tokens_revoke(actor=self.actor)
+        revoked = auth_tokens_revoke(actor=self.actor)
         return Response(s.RevokedSerializer({"revoked": revoked}).data)

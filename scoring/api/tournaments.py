@@ -8,10 +8,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from scoring import selectors, services
+from scoring.selectors.tables import table_detail, table_list
+
+from scoring.selectors.tournaments import entry_list, tournament_list_for_director
+
+from scoring.services.tables import table_create
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start, tournament_update
 
 from scoring.web import links
-from scoring.domain.actors import require_director
+from scoring.selectors.access import require_director
 from scoring.domain.errors import ValidationFailed
 from scoring.models import Player
 from scoring.api import serializers as s
@@ -23,7 +29,7 @@ class TournamentListView(ApiView):
                    responses={200: s.TournamentSerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request):
         require_director(self.actor)
-        return self.paginated(selectors.tournament_list_for_director(request.user), s.TournamentSerializer)
+        return self.paginated(tournament_list_for_director(request.user), s.TournamentSerializer)
 
     @extend_schema(operation_id="tournaments_create", request=s.TournamentInputSerializer,
                    responses={201: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
@@ -31,7 +37,7 @@ class TournamentListView(ApiView):
         require_director(self.actor)
         data = self.parse(s.TournamentInputSerializer)
         club = self.club(data.pop("club"))
-        t = services.tournament_create(actor=self.actor, club=club, slug=data.pop("slug", None) or None, **data)
+        t = tournament_create(actor=self.actor, club=club, slug=data.pop("slug", None) or None, **data)
         return Response(s.TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
 
 
@@ -47,7 +53,7 @@ class TournamentDetailView(ApiView):
     def patch(self, request, pk: int):
         t = self.tournament(pk)
         data = self.parse(s.TournamentUpdateSerializer)
-        t = services.tournament_update(actor=self.actor, tournament=t, **data)
+        t = tournament_update(actor=self.actor, tournament=t, **data)
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -55,7 +61,7 @@ class TournamentStartView(ApiView):
     @extend_schema(operation_id="tournaments_start", summary="draft → running", request=None,
                    responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
-        t = services.tournament_start(actor=self.actor, tournament=self.tournament(pk))
+        t = tournament_start(actor=self.actor, tournament=self.tournament(pk))
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -66,7 +72,7 @@ class TournamentFinishView(ApiView):
     def post(self, request, pk: int):
         t = self.tournament(pk)
         data = self.parse(s.FinishInputSerializer)
-        t = services.tournament_finish(actor=self.actor, tournament=t, disputes_stay=data["disputes_stay"])
+        t = tournament_finish(actor=self.actor, tournament=t, disputes_stay=data["disputes_stay"])
         return Response(s.TournamentSerializer(t).data)
 
 
@@ -75,7 +81,7 @@ class TournamentEntriesView(ApiView):
                    responses={200: s.EntrySerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return self.paginated(selectors.entry_list(t), s.EntrySerializer)
+        return self.paginated(entry_list(t), s.EntrySerializer)
 
     @extend_schema(operation_id="tournaments_entries_create", request=s.EntryInputSerializer,
                    responses={201: s.EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
@@ -85,7 +91,7 @@ class TournamentEntriesView(ApiView):
         player = Player.objects.filter(pk=data["player"], club=t.club).first()
         if player is None:
             raise ValidationFailed("No such player in this club.", path="player", code="not_found")
-        entry = services.entry_create(actor=self.actor, tournament=t, player=player)
+        entry = entry_create(actor=self.actor, tournament=t, player=player)
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -94,8 +100,8 @@ class TournamentTablesView(ApiView):
                    tags=["tables"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return self.paginated(selectors.table_list(t), s.TableSerializer,
-                              detail=lambda tables: [selectors.table_detail(table) for table in tables])
+        return self.paginated(table_list(t), s.TableSerializer,
+                              detail=lambda tables: [table_detail(table) for table in tables])
 
     @extend_schema(operation_id="tournaments_tables_create",
                    summary="Create a table (the scorer link is in this answer only)",
@@ -104,7 +110,7 @@ class TournamentTablesView(ApiView):
     def post(self, request, pk: int):
         t = self.tournament(pk)
         data = self.parse(s.TableInputSerializer)
-        table, token = services.table_create(actor=self.actor, tournament=t, name=data["name"],
+        table, token = table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
-        body = {**selectors.table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
+        body = {**table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
         return Response(s.TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from django.db.models import Count, Max, Q, QuerySet
 
-from scoring.models import DEFAULT_TIE_BREAKS, ActionLog, Round, Tournament
+from scoring.domain.standings import DEFAULT_TIE_BREAKS
+
+from scoring.models import ActionLog, Round, Tournament
 from scoring.domain.records import nets_by_position
 from scoring.selectors.rounds import disputed_rounds, round_detail
-from scoring.selectors.standings import TIE_BREAK_LABELS, counted_rounds_filter, standings_for
+from scoring.domain.standings import TIE_BREAK_LABELS
+from scoring.selectors.standings import counted_rounds_filter, standings_for
 from scoring.selectors.tables import table_list
 from scoring.selectors.tournaments import entry_list
 

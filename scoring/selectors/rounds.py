@@ -13,7 +13,7 @@ from scoring.domain.errors import NotFound
 from scoring.models import Round, RoundRevision, Seat, Table, Tournament
 from scoring.domain.records import RoundPreview, built_for_revision, result_by_position, round_preview
 from scoring.selectors.audits import verify_chain
-from scoring.selectors.standings import counts_round
+from scoring.domain.standings import counts_round
 from scoring.selectors.tables import round_defaults, table_seats
 
 

@@ -1,5 +1,5 @@
-"""Which deals count, the standings (kept rows, ranked by the tournament's tie-breaks) and
-their from-scratch recomputation.
+"""The standings read: the kept rows, ranked by the tournament's tie-breaks
+(``scoring.domain.standings`` holds the rules), and their from-scratch recomputation.
 
 Reading the standings costs a fixed number of queries, whatever the number of deals: the
 figures are kept exact in every deal write (``services.standings``), so a reader gets the
@@ -11,67 +11,25 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db import connections
 from django.db.models import IntegerField, Max, Q
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
-from django.utils.translation import gettext_lazy
 
 from games import get_game
 
-from scoring.models import DEFAULT_TIE_BREAKS, Entry, Round, Seat, Standing, Tournament
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, rank_rows
+from scoring.models import Entry, Round, Seat, Standing, Tournament
 from scoring.domain.records import transfers_by_position
 
-#: How each key orders the standings, for the documentation and the API's schema.
-TIE_BREAK_ORDER = {
-    "net": "the net (chips or points), higher first",
-    "wins": "deals won, more first",
-    "average_place": "the average place over the deals that place anyone, lower first; no such deal: last",
-    "head_to_head": "the net won from the others still tied, in the deals played together, higher first",
-    "deals": "deals played, more first (the same result over more deals has stood a longer test)",
-}
-
-
-#: Each key in words, for pages.
-TIE_BREAK_LABELS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
-                    "average_place": gettext_lazy("average place"), "head_to_head": gettext_lazy("head-to-head"),
-                    "deals": gettext_lazy("deals played")}
-
-
-def counts_round(tournament: Tournament, rnd: Round) -> bool:
-    """A deal counts unless voided; with ``require_confirmation`` only once confirmed. A deal
-    with no revision (which the services never make) has nothing to count."""
-    if rnd.status == Round.Status.VOIDED or rnd.current_revision_id is None:
-        return False
-    if tournament.require_confirmation:
-        return rnd.status == Round.Status.CONFIRMED
-    return True
-
-
 def counted_rounds_filter(tournament: Tournament) -> Q:
-    """``counts_round`` as a query filter."""
+    """``scoring.domain.standings.counts_round`` as a query filter."""
     has_content = Q(current_revision__isnull=False)
     if tournament.require_confirmation:
         return has_content & Q(status=Round.Status.CONFIRMED)
     return has_content & ~Q(status=Round.Status.VOIDED)
-
-
-class Figures(NamedTuple):
-    """One entry's figures over a set of counted deals (what a Standing row keeps).
-    ``places``: how many first, second, … places (``Standing.PLACES`` long)."""
-
-    net: int
-    deals: int
-    wins: int
-    places: tuple[int, ...]
-    last_deal_at: datetime | None
-
-    @classmethod
-    def none(cls) -> "Figures":
-        return cls(0, 0, 0, (0,) * len(Standing.PLACES), None)
 
 
 def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figures]:
@@ -158,14 +116,6 @@ def place_count(tournament: Tournament) -> int:
     return max(get_game(tournament.game).player_counts)
 
 
-def average_place(places: tuple[int, ...] | list[int]) -> Fraction | None:
-    """Sum of places / deals placed (a Ce Deng redeal places nobody); None without any."""
-    placed = sum(places)
-    if not placed:
-        return None
-    return Fraction(sum(k * n for k, n in enumerate(places, start=1)), placed)
-
-
 #: What a row is read from: the kept figures, as plain values (no model objects: a read of many
 #: entries is mostly their making).
 _KEPT = ("total", "rounds_counted", "wins", *Standing.PLACES, "last_deal_at", "updated_at")
@@ -187,14 +137,6 @@ def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament
             "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
             "last_deal_at": f.last_deal_at, "money": Decimal(f.net) * tournament.chip_value,
             "updated_at": updated_at}
-
-
-def _sort_value(key: str, row: dict) -> Any:
-    """The value a key sorts by (smaller first)."""
-    if key == "average_place":
-        avg = row["_average_place"]
-        return (avg is None, avg or 0)
-    return -row[key]
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
@@ -234,40 +176,6 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     return out
 
 
-def rank_rows(tournament: Tournament, rows: list[dict], tie_breaks: list[str] | tuple[str, ...]) -> None:
-    """Order ``rows`` in place by ``tie_breaks`` and give each its ``rank`` and ``tied``: each
-    key splits the groups still tied; rows still tied after the last key share the best rank of
-    their group (1, 2, 2, 4) and are listed by name."""
-    groups = [sorted(rows, key=lambda r: r["name"])]
-    for key in tie_breaks:
-        if all(len(g) == 1 for g in groups):
-            break
-        if key == "head_to_head":
-            h2h = head_to_head(tournament, [[r["entry"] for r in g] for g in groups if len(g) > 1])
-            for g in groups:
-                for r in g:
-                    r["head_to_head"] = h2h.get(r["entry"], 0)
-        split = []
-        for g in groups:
-            if len(g) == 1:
-                split.append(g)
-                continue
-            g = sorted(g, key=lambda r: _sort_value(key, r))  # stable: names stay in order
-            start = 0
-            for i in range(1, len(g) + 1):
-                if i == len(g) or _sort_value(key, g[i]) != _sort_value(key, g[start]):
-                    split.append(g[start:i])
-                    start = i
-        groups = split
-    rows[:] = []
-    rank = 1
-    for g in groups:
-        for r in g:
-            r["rank"], r["tied"] = rank, len(g) > 1
-            rows.append(r)
-        rank += len(g)
-
-
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:
     """The ranked rows: ``rank, tied, entry, player, name, deals, net, wins, average_place,
     places`` (``{"1": n, …}``, one key per place the game can give), ``last_deal_at``,
@@ -286,7 +194,8 @@ def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None)
     else:
         kept = {k["entry_id"]: k for k in Standing.objects.filter(tournament=tournament).values("entry_id", *_KEPT)}
         rows = [_row(e.pk, e.player_id, e.player.name, kept.get(e.pk), tournament, width) for e in entries]
-    rank_rows(tournament, rows, tournament.tie_breaks or DEFAULT_TIE_BREAKS)
+    rank_rows(rows, tournament.tie_breaks or DEFAULT_TIE_BREAKS,
+              head_to_head=lambda groups: head_to_head(tournament, groups))
     for r in rows:
         del r["_average_place"]
     return rows

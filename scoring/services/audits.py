@@ -42,7 +42,9 @@ from django.utils import timezone
 
 import games
 
-from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director_of
 from scoring.domain.errors import ValidationFailed
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
 from scoring.selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings

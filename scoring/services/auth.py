@@ -14,7 +14,9 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.domain.actors import Actor, require_director
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.chain import sha256_hex
 from scoring.models import ActionLog, ApiToken, Club

@@ -8,7 +8,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from scoring.domain.actors import Actor, require_director, require_director_of
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director, require_director_of
 from scoring.domain.errors import Conflict
 from scoring.models import ActionLog, Club, Player
 from scoring.services.common import action_log, require_text, unique_slug

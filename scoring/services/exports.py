@@ -19,7 +19,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director_of
 from scoring.domain.chain import revision_hash
 from scoring.domain.documents import Document, read_document
 from scoring.domain.errors import DomainError

@@ -15,7 +15,9 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from scoring.domain.actors import Actor, require_table_access
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_table_access
 from scoring.domain.chain import canonical_json, sha256_hex
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.domain.inputs import text_problem

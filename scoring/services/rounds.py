@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 
 import games
 
-from scoring.domain.actors import Actor, require_director_of, require_table_access
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director_of, require_table_access
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
 from scoring.domain.inputs import MAX_INT32
@@ -24,7 +26,7 @@ from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat,
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
-from scoring.selectors.standings import counts_round
+from scoring.domain.standings import counts_round
 from scoring.services.common import action_log, optional_text
 from scoring.services.lifecycle import require_running, round_guard
 from scoring.services.standings import standings_follow

@@ -18,7 +18,8 @@ from django.db.models import Max
 
 from games import get_game
 from scoring.domain import seating
-from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.actors import Actor
+from scoring.selectors.access import require_director_of
 from scoring.domain.inputs import id_list_problems
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.models import ActionLog, Entry, Session, Table, Tournament

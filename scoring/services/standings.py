@@ -19,7 +19,8 @@ from django.utils import timezone
 from scoring.domain.actors import Actor
 from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
 from scoring.domain.records import outcomes_by_position
-from scoring.selectors.standings import Figures, counted_rounds_filter, counts_round, tournament_figures
+from scoring.domain.standings import Figures, counts_round
+from scoring.selectors.standings import counted_rounds_filter, tournament_figures
 from scoring.services.common import action_log
 
 

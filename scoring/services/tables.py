@@ -10,7 +10,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import get_game
-from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.actors import Actor
+from scoring.selectors.access import require_director_of
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import MAX_INT32, id_list_problems

@@ -12,9 +12,12 @@ from django.utils.translation import gettext, ngettext
 
 import games
 
-from scoring.domain.actors import Actor, require_director_of
+from scoring.domain.actors import Actor
+
+from scoring.selectors.access import require_director_of
 from scoring.domain.errors import Conflict, ValidationFailed, problem
-from scoring.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, ActionLog, Club, Entry, Player, Round, Standing, Tournament
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scoring.models import ActionLog, Club, Entry, Player, Round, Standing, Tournament
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
 from scoring.services.standings import standings_recompute

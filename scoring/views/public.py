@@ -27,15 +27,23 @@ from django.views.decorators.http import require_GET, require_http_methods
 import games
 from games.samples import SAMPLES
 
-from scoring import selectors
+from scoring.selectors.clubs import club_list_for_user
+
+from scoring.selectors.payouts import payouts_for
+
+from scoring.selectors.public import player_deals, public_entry, public_table, public_table_deals, public_tables, public_tournament, table_version, tournament_version
+
+from scoring.selectors.standings import place_count, standings_for
+
+from scoring.selectors.tournaments import tournament_list_for_home
 from scoring.web.charts import step_chart
 from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.web.deal_form import DealForm
-from scoring.models import DEFAULT_TIE_BREAKS
+from scoring.domain.standings import DEFAULT_TIE_BREAKS
 from scoring.web.presentation import describe_deal, describe_result
 from scoring.domain.records import round_build_record
 from scoring.web.rule_messages import translate_message, translate_result
-from scoring.selectors.standings import TIE_BREAK_LABELS
+from scoring.domain.standings import TIE_BREAK_LABELS
 from scoring.web.tile_art import read_tile, tile_id
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
@@ -57,8 +65,8 @@ def home(request):
     return render(request, "public/home.html", {
         "games": _games_in_words(),
         "samples": list(SAMPLES),
-        "tournaments": selectors.tournament_list_for_home(request.user),
-        "my_club_ids": set(selectors.club_list_for_user(request.user).values_list("pk", flat=True)),
+        "tournaments": tournament_list_for_home(request.user),
+        "my_club_ids": set(club_list_for_user(request.user).values_list("pk", flat=True)),
     })
 
 
@@ -146,7 +154,7 @@ def public_view(view):
     @require_GET
     def wrapped(request, slug, *args, **kwargs):
         try:
-            return view(request, selectors.public_tournament(slug), *args, **kwargs)
+            return view(request, public_tournament(slug), *args, **kwargs)
         except NotFound as e:
             raise Http404(e.message) from None
 
@@ -169,14 +177,14 @@ def live_answer(request, version: str, make):
 
 def _standings_context(tournament) -> dict:
     keys = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
-    return {"tournament": tournament, "standings": selectors.standings_for(tournament),
+    return {"tournament": tournament, "standings": standings_for(tournament),
             "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_LABELS[k] for k in keys],
-            "places": list(range(1, selectors.place_count(tournament) + 1))}
+            "places": list(range(1, place_count(tournament) + 1))}
 
 
 @public_view
 def tournament_page(request, tournament):
-    tables = selectors.public_tables(tournament)
+    tables = public_tables(tournament)
     return render(request, "public/tournament.html", {
         **_standings_context(tournament), "game": games.get_game(tournament.game), "tables": tables,
         "live_every": LIVE_EVERY_MS,
@@ -185,7 +193,7 @@ def tournament_page(request, tournament):
 
 @public_view
 def tournament_live(request, tournament):
-    return live_answer(request, selectors.tournament_version(tournament),
+    return live_answer(request, tournament_version(tournament),
                        lambda: render(request, "public/_standings_live.html", _standings_context(tournament)))
 
 
@@ -199,7 +207,7 @@ def payouts_page(request, tournament):
             raise Http404(_("No such session."))
         session = int(raw)
     try:
-        payouts = selectors.payouts_for(tournament, session=session)
+        payouts = payouts_for(tournament, session=session)
     except (NotFound, ValidationFailed):
         raise Http404(_("No such session.")) from None
     return render(request, "public/payouts.html", {"tournament": tournament, "payouts": payouts,
@@ -208,8 +216,8 @@ def payouts_page(request, tournament):
 
 @public_view
 def player_page(request, tournament, player_id: int):
-    entry = selectors.public_entry(tournament, player_id)  # NotFound: 404 (public_view)
-    data = selectors.player_deals(tournament, entry)
+    entry = public_entry(tournament, player_id)  # NotFound: 404 (public_view)
+    data = player_deals(tournament, entry)
     name = entry.player.name
     totals = [d["total"] for d in data["deals"]]
     chart = step_chart(
@@ -240,7 +248,7 @@ def _drawn(text: str) -> dict:
 
 
 def _table_context(tournament, table) -> dict:
-    data = selectors.public_table_deals(tournament, table)
+    data = public_table_deals(tournament, table)
     for d in data["deals"]:
         for group in d["tiles"]:
             group["seats"] = [[[_drawn(t) for t in g] for g in seat] for seat in group["seats"]]
@@ -257,12 +265,12 @@ def _table_context(tournament, table) -> dict:
 
 @public_view
 def table_page(request, tournament, table_id: int):
-    table = selectors.public_table(tournament, table_id)  # NotFound: 404 (public_view)
+    table = public_table(tournament, table_id)  # NotFound: 404 (public_view)
     return render(request, "public/table.html", {**_table_context(tournament, table), "live_every": LIVE_EVERY_MS})
 
 
 @public_view
 def table_live(request, tournament, table_id: int):
-    table = selectors.public_table(tournament, table_id)  # NotFound: 404 (public_view)
-    return live_answer(request, selectors.table_version(table),
+    table = public_table(tournament, table_id)  # NotFound: 404 (public_view)
+    return live_answer(request, table_version(table),
                        lambda: render(request, "public/_table_live.html", _table_context(tournament, table)))

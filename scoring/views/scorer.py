@@ -21,7 +21,11 @@ from django.views.decorators.cache import never_cache
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import selectors, services
+from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
+
+from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
+
+from scoring.services import idempotency as idempotency_services, rounds as rounds_services
 
 from scoring.web import throttling
 from scoring.web.http import parse_if_match, status_of
@@ -53,7 +57,7 @@ def _table_or_none(request, token: str):
     (Limited past the allowance, before any look-up)."""
     address = client_ip(request) or "unknown"
     throttling.check(request, "scorer-token", address)
-    table = selectors.table_by_scorer_token(token)
+    table = table_by_scorer_token(token)
     if table is None:
         throttling.count(request, "scorer-token", address)
     return table
@@ -83,7 +87,7 @@ def _state(tournament) -> tuple[bool, str]:
 
 def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
     t = table.session.tournament
-    return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else selectors.table_seats(table),
+    return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else table_seats(table),
                     data=data, initial=initial, require_entered_by=require_entered_by)
 
 
@@ -99,9 +103,9 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
           status=200, saved=None):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
-    seats = selectors.table_seats(table)
-    deals = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS, seats=seats))
-    defaults = selectors.round_defaults(table)
+    seats = table_seats(table)
+    deals = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
+    defaults = round_defaults(table)
     if form is None:
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
         if deals:  # the phone usually stays with the same player
@@ -113,7 +117,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "token": token,
         "writable": writable,
         "notice": notice,
-        "totals": selectors.table_running_totals(table, seats=seats),
+        "totals": table_running_totals(table, seats=seats),
         "next": defaults,
         "deals": deals,
         # The deal just saved, shown above the next deal's form (?saved=<number>).
@@ -175,7 +179,7 @@ def _stashed_page(request, table, token, stash: dict):
     body = form.body()
     if body is None:
         return _page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
-    preview = selectors.table_round_preview(table=table, body=body)
+    preview = table_round_preview(table=table, body=body)
     if not preview.ok:
         form.add_service_errors(preview.errors)
     return _page(request, table, token, form=form, idem_key=key, problems=problems,
@@ -223,7 +227,7 @@ def _record(request, table, body, key, number):
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
     throttling.hit(request, "round-create", str(table.pk))
-    return services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
 
 
 def _saved_message(request, outcome) -> None:
@@ -247,7 +251,7 @@ def _post_json(request, table, token):
     if body is None:
         return _json("invalid", 400, **_form_errors(form))
     if request.POST.get("action") != "submit":
-        preview = selectors.table_round_preview(table=table, body=body)
+        preview = table_round_preview(table=table, body=body)
         if not preview.ok:
             form.add_service_errors(preview.errors)
             return _json("invalid", 400, **_form_errors(form))
@@ -281,14 +285,14 @@ def _taken(request, table, body, number, error):
     """409: another device recorded this deal number meanwhile. Both deals side by side, so the
     scorer can drop their copy or record it, on purpose, as the next deal."""
     tournament = table.session.tournament
-    seats = selectors.table_seats(table)
-    rows = describe_rows(tournament.game, selectors.round_rows(table, limit=RECENT_DEALS, seats=seats))
+    seats = table_seats(table)
+    rows = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
     other = next((d for d in rows if d["number"] == number), None)
-    mine = selectors.table_round_preview(table=table, body=body, seats=seats)
+    mine = table_round_preview(table=table, body=body, seats=seats)
     html = render_to_string("scorer/_taken.html", {
-        "other": other, "number": number, "next": selectors.round_defaults(table)["number"],
+        "other": other, "number": number, "next": round_defaults(table)["number"],
         "mine": preview_context(mine, tournament.game)}, request=request)
-    return _json("taken", 409, message=error.message, html=html, next=selectors.round_defaults(table)["number"])
+    return _json("taken", 409, message=error.message, html=html, next=round_defaults(table)["number"])
 
 
 def _table_and_round(request, token: str, round_id: int):
@@ -298,7 +302,7 @@ def _table_and_round(request, token: str, round_id: int):
     if table is None:
         return None, None
     try:
-        return table, selectors.round_of_table(table, round_id)
+        return table, round_of_table(table, round_id)
     except NotFound:
         return None, None
 
@@ -318,7 +322,7 @@ def round_correct(request, token: str, round_id: int):
 def correction_page(request, *, table, rnd, actor, page_url: str, action_url: str):
     """The correction form of a deal (scorer link or director): GET pre-fills it from the current
     revision's body with that revision's number hidden; POST previews or saves
-    (``services.round_correct`` with ``expected_revision``: a concurrent change is a conflict)."""
+    (``rounds_services.round_correct`` with ``expected_revision``: a concurrent change is a conflict)."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     problems = [notice] if notice else []
@@ -342,14 +346,14 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     if body is None:
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
     if request.POST.get("action") != "save":
-        preview = selectors.table_round_preview(table=table, body=body, round=rnd)
+        preview = table_round_preview(table=table, body=body, round=rnd)
         if not preview.ok:
             form.add_service_errors(preview.errors)
         ctx["preview"] = preview_context(preview, tournament.game)
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()},
                       status=200 if preview.ok else 400)
     try:
-        services.round_correct(actor=actor, round=rnd, body=body, reason=reason,
+        rounds_services.round_correct(actor=actor, round=rnd, body=body, reason=reason,
                                expected_revision=parse_if_match(revision))
     except (PreconditionFailed, PreconditionRequired):
         ctx["conflict"] = True
@@ -392,7 +396,7 @@ def _seat_or_none(raw):
 def round_confirm(request, token: str, round_id: int):
     confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
     return _round_action(request, token, round_id,
-                         lambda actor, rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
+                         lambda actor, rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
                          gettext("Deal %(number)s confirmed."))
 
 
@@ -402,7 +406,7 @@ def round_confirm(request, token: str, round_id: int):
 def round_dispute(request, token: str, round_id: int):
     message = (request.POST.get("message") or "")[:2000]
     return _round_action(request, token, round_id,
-                         lambda actor, rnd: services.round_dispute(actor=actor, round=rnd, message=message),
+                         lambda actor, rnd: rounds_services.round_dispute(actor=actor, round=rnd, message=message),
                          gettext("Deal %(number)s is flagged for the referee."))
 
 

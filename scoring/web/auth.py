@@ -14,7 +14,9 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from scoring import selectors
+from scoring.selectors.auth import user_by_api_token
+
+from scoring.selectors.tables import table_by_scorer_token
 
 from scoring.web import throttling
 from scoring.domain.actors import Actor
@@ -84,7 +86,7 @@ class ScorerAuthentication(_KeywordTokenAuthentication):
     unknown = "This scorer link is not valid (it may have been replaced)."
 
     def resolve(self, token):
-        table = selectors.table_by_scorer_token(token)
+        table = table_by_scorer_token(token)
         return (ScorerPrincipal(table), table) if table is not None else None
 
 
@@ -94,7 +96,7 @@ class DirectorTokenAuthentication(_KeywordTokenAuthentication):
     unknown = "This API token is not valid (it may have expired or been revoked)."
 
     def resolve(self, token):
-        user = selectors.user_by_api_token(token)
+        user = user_by_api_token(token)
         return (user, None) if user is not None else None
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.rounds import round_dispute, round_record
 
 from .conftest import DESKTOP
 
@@ -73,10 +73,10 @@ def _readable(found: dict[str, list[dict]]) -> str:
 def played(make_setup):
     """A public, running Ding Niu tournament with three deals, one of them disputed."""
     s = make_setup("ding_niu")
-    rounds = [services.round_record(actor=s.scorer_actor, table=s.table,
+    rounds = [round_record(actor=s.scorer_actor, table=s.table,
                                     body={"points": points, "leader": 0, "entered_by": 0})
               for points in DING_NIU_DEALS]
-    services.round_dispute(actor=s.scorer_actor, round=rounds[-1], message="George says he had 4 left")
+    round_dispute(actor=s.scorer_actor, round=rounds[-1], message="George says he had 4 left")
     return s
 
 

@@ -95,11 +95,11 @@ def test_public_pages(live_server, watched):
 
 
 def test_a_public_tournaments_pages_chart_and_replay(live_server, watched, ding_niu):
-    from scoring import services
+    from scoring.services.rounds import round_record
 
     from ..scoring.bodies import DING_NIU_FULL_LOG
 
-    services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
+    round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
     page, seen = watched("phone")
     slug = ding_niu.tournament.slug
     for path in (f"/t/{slug}/", f"/t/{slug}/payouts/", f"/t/{slug}/players/{ding_niu.entries[0].player_id}/",

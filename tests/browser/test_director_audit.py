@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services, tasks
+from scoring import tasks
+
+from scoring.services.rounds import round_record
 from scoring.models import Audit
 
 from .test_director_pages import log_in, open_dashboard
@@ -39,7 +41,7 @@ def test_an_audit_runs_and_its_bar_moves_without_a_reload(live_server, desktop, 
     monkeypatch.setattr("scoring.services.audits.CHUNK_ROUNDS", 2)
     s = make_setup("jie_long")
     for _ in range(5):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     errors: list[str] = []
     desktop.on("console", lambda m: errors.append(f"{m.text} {m.location.get('url')}")
                if m.type == "error" and "favicon" not in m.location.get("url", "") else None)

@@ -10,7 +10,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import selectors, services
+from scoring.selectors.tables import table_by_scorer_token
+
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_record
+
+from scoring.services.tables import table_create
+
+from scoring.services.tournaments import entry_create
 from scoring.domain.actors import Actor
 from scoring.models import Seat, Table
 
@@ -41,14 +49,14 @@ def enter_players(setup, names: list[str]) -> None:
     actor = setup.director_actor
     club = setup.tournament.club
     for name in names:
-        player = services.player_create(actor=actor, club=club, name=name)
-        services.entry_create(actor=actor, tournament=setup.tournament, player=player)
+        player = player_create(actor=actor, club=club, name=name)
+        entry_create(actor=actor, tournament=setup.tournament, player=player)
 
 
 def second_table(setup, names: list[str], name: str = "Table 2"):
     enter_players(setup, names)
     entries = [setup.tournament.entries.get(player__name=n) for n in names]
-    return services.table_create(actor=setup.director_actor, tournament=setup.tournament, name=name, entries=entries)
+    return table_create(actor=setup.director_actor, tournament=setup.tournament, name=name, entries=entries)
 
 
 # --- a new table and its link -------------------------------------------------------------------
@@ -83,7 +91,7 @@ def test_a_new_table_shows_its_scorer_link_and_qr_code_once(live_server, desktop
 
     table = Table.objects.get(session__tournament=s.tournament, name="Table 2")
     assert [seat.entry.player.name for seat in Seat.objects.filter(table=table).order_by("position")] == seat_order
-    assert selectors.table_by_scorer_token(token) == table
+    assert table_by_scorer_token(token) == table
 
     # The scorer opens the link on a phone of their own (no login): the table's page, writable.
     phone.goto(url)
@@ -109,7 +117,7 @@ def test_a_new_table_shows_its_scorer_link_and_qr_code_once(live_server, desktop
     expect(desktop.locator("svg")).to_have_count(0)
     expect(desktop.locator("main")).to_contain_text("The scorer link is shown only once")
     assert token not in desktop.content()
-    assert selectors.table_by_scorer_token(token) == table  # hidden, still valid
+    assert table_by_scorer_token(token) == table  # hidden, still valid
 
 
 def test_a_new_scorer_link_from_the_dashboard_on_a_phone(live_server, make_page, make_setup):
@@ -152,9 +160,9 @@ def test_a_new_scorer_link_from_the_dashboard_on_a_phone(live_server, make_page,
 def test_a_dispute_raised_at_the_table_shows_first_on_the_dashboard(live_server, make_page, make_setup):
     s = make_setup("ding_niu")
     table2, token2 = second_table(s, ["Eve", "Frank", "Grace", "Heidi"])
-    services.round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_BODY)
-    services.round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_BODY)
-    services.round_record(actor=Actor(table=table2, ip="10.0.0.8"), table=table2, body=DING_NIU_BODY)
+    round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_BODY)
+    round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_BODY)
+    round_record(actor=Actor(table=table2, ip="10.0.0.8"), table=table2, body=DING_NIU_BODY)
 
     director = make_page("phone")  # the director's check at 360 px
     log_in(director, live_server)

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.rounds import round_record
 
 from ..scoring.bodies import DING_NIU_FULL_LOG, JIE_LONG
 from .conftest import assert_no_horizontal_scroll
@@ -33,7 +33,7 @@ def test_public_standings_update_without_a_reload(live_server, make_page, jie_lo
     expect(page.locator("#standings tr", has_text="Anna").locator("td.net")).to_have_text("0")
     assert_no_horizontal_scroll(page)
     page.evaluate("window.notReloaded = true")
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     expect(page.locator("#standings tr", has_text="Anna").locator("td.net")).to_have_text("58", timeout=LIVE_WAIT)
     expect(page.locator("#standings tr", has_text="Celine").locator("td.net")).to_have_text("-70")
     assert page.evaluate("window.notReloaded") is True
@@ -46,8 +46,8 @@ def test_the_page_catches_up_after_the_connection_drops(live_server, make_page, 
     expect(page.locator("#standings tr", has_text="Anna").locator("td.net")).to_have_text("0")
     page.context.set_offline(True)
     expect(page.locator("[data-live-status]")).to_have_text(re.compile("Offline"), timeout=LIVE_WAIT)
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     page.wait_for_timeout(1000)
     expect(page.locator("#standings tr", has_text="Anna").locator("td.net")).to_have_text("0")
     page.context.set_offline(False)
@@ -62,7 +62,7 @@ def test_the_directors_dashboard_updates_without_a_reload(live_server, make_page
     anna = page.locator("#director-standings tr", has_text="Anna").locator("td.num").nth(1)
     expect(anna).to_have_text("0")
     page.evaluate("window.notReloaded = true")
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     expect(anna).to_have_text("58", timeout=LIVE_WAIT)
     expect(page.locator(".table-card").first).to_contain_text("1 deal")
     assert page.evaluate("window.notReloaded") is True
@@ -72,7 +72,7 @@ def test_the_public_table_page_updates_and_replays_a_full_log(live_server, make_
     page = phone_390(make_page)
     page.goto(f"{live_server.url}/t/{ding_niu.tournament.slug}/tables/{ding_niu.table.pk}/")
     expect(page.get_by_text("No deal yet.")).to_be_visible()
-    services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
+    round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
     replay = page.locator("[data-replay]")
     expect(replay).to_be_visible(timeout=LIVE_WAIT)
     expect(page.locator("#table-seats tr", has_text="Adam").locator("td.total")).to_have_text("12")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.tables import table_scorer_token_rotate
 from scoring.models import Round
 
 from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
@@ -91,7 +91,7 @@ def test_a_replaced_link_keeps_the_draft_and_offers_it_on_the_new_link(live_serv
     phone = new_phone()
     phone.goto(link(live_server, s.token))
     fill_points_deal(phone, s.names, DING_NIU_POINTS, entered_by="1. Adam")
-    new_token = services.table_scorer_token_rotate(actor=s.director_actor, table=s.table)
+    new_token = table_scorer_token_rotate(actor=s.director_actor, table=s.table)
     phone.get_by_role("button", name="Submit", exact=True).click()
     expect(phone.locator("#draft-status")).to_contain_text("This link was replaced by the director")
     expect(george(phone)).to_have_value("10")

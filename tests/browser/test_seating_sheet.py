@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import selectors
+from scoring.selectors.tables import table_by_scorer_token, table_seats
 from scoring.models import Session, Table
 
 from .conftest import assert_no_horizontal_scroll
@@ -46,7 +46,7 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
     urls = []
     for card, table in zip(cards.all(), tables):
         expect(card.get_by_role("heading", level=2)).to_have_text(table.name)
-        names = [seat.entry.player.name for seat in selectors.table_seats(table)]
+        names = [seat.entry.player.name for seat in table_seats(table)]
         assert card.locator("ol.seats li").all_inner_texts() == names
         qr = card.locator(".qr svg")
         expect(qr).to_be_visible()
@@ -54,9 +54,9 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
         assert box and box["width"] >= 100 and abs(box["width"] - box["height"]) < 1
         url = card.get_by_role("link").get_attribute("href")
         assert re.fullmatch(re.escape(live_server.url) + r"/s/[A-Za-z0-9_-]{20,}/", url), url
-        assert selectors.table_by_scorer_token(url.rstrip("/").rsplit("/", 1)[1]) == table
+        assert table_by_scorer_token(url.rstrip("/").rsplit("/", 1)[1]) == table
         urls.append(url)
-    assert sorted(len(selectors.table_seats(t)) for t in tables) == [3, 3, 4]
+    assert sorted(len(table_seats(t)) for t in tables) == [3, 3, 4]
     expect(page.locator("main")).to_contain_text("seed spring-42")
     expect(page.get_by_role("button", name="Print the sheet")).to_be_visible()
 

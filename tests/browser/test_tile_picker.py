@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 import games
 from games.simulate import simulate
-from scoring import services
+from scoring.services.rounds import round_record
 from scoring.models import Round
 
 from .conftest import assert_no_horizontal_scroll
@@ -191,7 +191,7 @@ def test_a_correction_of_a_moves_deal_keeps_the_move_log(live_server, phone390, 
     s = make_setup("ding_niu", names=DING_NIU)
     record = ding_niu_record()
     body = {"leader": 0, "entered_by": 0, "moves": record["moves"]}
-    rnd = services.round_record(actor=director_actor, table=s.table, body=body)
+    rnd = round_record(actor=director_actor, table=s.table, body=body)
     page = phone390
     page.goto(f"{live_server.url}/s/{s.token}/")
     with page.expect_navigation():

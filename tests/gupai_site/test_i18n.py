@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 import games
-from scoring import services
+from scoring.services.rounds import round_record
 from scoring.web import rule_messages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ def test_scorer_page_in_chinese(client, jie_long):
 
 @pytest.mark.django_db
 def test_public_standings_in_chinese(client, jie_long):
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
     page = client.get(f"/t/{jie_long.tournament.slug}/", **HANS).content.decode()
     assert "积分榜" in page and "净得" in page and "接龙" in page
     hant = client.get(f"/t/{jie_long.tournament.slug}/", **HANT).content.decode()

@@ -19,7 +19,11 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring import services
+from scoring.services.audits import audit_start, audits_resume
+
+from scoring.services.rounds import round_record
+
+from scoring.services.standings import standings_refresh
 from scoring.domain.chain import hash_of_revision
 from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
 
@@ -140,9 +144,9 @@ def _tamper(rev: RoundRevision, **changes) -> None:
 
 def test_the_next_audit_reports_a_tampered_revision(worker, jie_long):
     s = jie_long
-    rounds = [services.round_record(actor=s.scorer_actor, table=s.table, body={"points": p})
+    rounds = [round_record(actor=s.scorer_actor, table=s.table, body={"points": p})
               for p in ([2, 12, 34, 18], [12, 2, 34, 18], [34, 18, 2, 12])]
-    first = services.audit_start(actor=s.director_actor, tournament=s.tournament)
+    first = audit_start(actor=s.director_actor, tournament=s.tournament)
     assert _wait_for(lambda: _finished(first.pk)), "the worker did not finish the audit"
     first.refresh_from_db()
     assert (first.status, first.done, first.total) == ("passed", 3, 3)
@@ -151,7 +155,7 @@ def test_the_next_audit_reports_a_tampered_revision(worker, jie_long):
     rev = rounds[1].current_revision
     _tamper(rev, reason="nothing happened", engine_version="0.0.1")   # two quiet edits
 
-    second = services.audit_start(actor=s.director_actor, tournament=s.tournament)
+    second = audit_start(actor=s.director_actor, tournament=s.tournament)
     assert second.pk != first.pk
     assert _wait_for(lambda: _finished(second.pk)), "the worker did not finish the second audit"
     second.refresh_from_db()
@@ -171,7 +175,7 @@ def test_an_audit_survives_its_worker_being_killed(worker, make_setup):
     bodies = points_bodies(500, seed=7)
     deals = 10_000   # 200 chunks of 50, a few seconds of work: time to kill the worker part-way
     bulk_deals(s.table, [bodies[i % len(bodies)] for i in range(deals)])
-    services.standings_refresh(tournament=s.tournament)
+    standings_refresh(tournament=s.tournament)
     # Two tampered deals: the findings must come out exactly once each.
     ids = list(Round.objects.filter(table=s.table).order_by("id").values_list("id", flat=True))
     early, late = (RoundRevision.objects.get(round_id=ids[i]) for i in (10, deals - 10))
@@ -179,7 +183,7 @@ def test_an_audit_survives_its_worker_being_killed(worker, make_setup):
     late.engine_version = "0.0.1"   # stored by another engine, hash and all: reported, still agreeing
     _tamper(late, engine_version=late.engine_version, hash=hash_of_revision(late))
 
-    audit = services.audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=50)
+    audit = audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=50)
     # Part-way: some chunks done, not all.
     assert _wait_for(lambda: Audit.objects.get(pk=audit.pk).done >= 500, every=0.02), "the audit did not start"
     worker.kill()
@@ -198,4 +202,4 @@ def test_an_audit_survives_its_worker_being_killed(worker, make_setup):
     found = sorted(AuditFinding.objects.filter(audit=audit).values_list("kind", "round", "revision", "agrees"))
     assert found == [("engine_version", ids[deals - 10], 1, True), ("hash_chain", ids[10], 1, None)]
     assert audit.stalls == 0   # progress after the resume
-    assert services.audits_resume(stale_after=None) == 0   # nothing left under way
+    assert audits_resume(stale_after=None) == 0   # nothing left under way

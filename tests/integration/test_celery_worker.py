@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring import services
+from scoring.services.rounds import round_correct, round_record
 from scoring.models import ActionLog, Standing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_the_worker_repairs_standings_that_drifted(celery_worker, make_setup):
     from scoring import tasks
 
     setup = make_setup("jie_long")
-    services.round_record(actor=setup.scorer_actor, table=setup.table,
+    round_record(actor=setup.scorer_actor, table=setup.table,
                           body={"points": [2, 12, 34, 18], "leader": 0, "entered_by": 0})
     # Exact at commit, without the worker.
     totals = {s.entry.player.name: s.total for s in Standing.objects.filter(tournament=setup.tournament)}
@@ -115,9 +115,9 @@ def test_the_nightly_check_runs_in_the_worker(celery_worker, make_setup):
     from scoring import tasks
 
     setup = make_setup("jie_long")
-    rnd = services.round_record(actor=setup.scorer_actor, table=setup.table,
+    rnd = round_record(actor=setup.scorer_actor, table=setup.table,
                                 body={"points": [2, 12, 34, 18], "leader": 0})
-    services.round_correct(actor=setup.director_actor, round=rnd, body={"points": [12, 2, 34, 18], "leader": 0},
+    round_correct(actor=setup.director_actor, round=rnd, body={"points": [12, 2, 34, 18], "leader": 0},
                            reason="Anna and Bob swapped", expected_revision=1)
     assert Standing.objects.get(entry=setup.entries[1]).total == 58
     Standing.objects.filter(tournament=setup.tournament).update(total=0, rounds_counted=0)

@@ -14,7 +14,7 @@ import re
 import pytest
 from django.conf import settings
 
-from scoring import services
+from scoring.services.tables import table_scorer_token_rotate
 
 from .stack import Site
 
@@ -54,7 +54,7 @@ def test_scorer_tokens_are_masked_in_gunicorns_log(site, make_setup):
     assert get(site, "/static/css/site.css", {"Referer": referer})[0] == 200
     assert get(site, f"/s/{token}")[0] == 301  # APPEND_SLASH
     old = token
-    new = services.table_scorer_token_rotate(actor=setup.director_actor, table=setup.table)
+    new = table_scorer_token_rotate(actor=setup.director_actor, table=setup.table)
     assert get(site, f"/s/{old}/deals/1/correct/")[0] == 404  # Django logs "Not Found: <path>"
     assert get(site, f"/api/v1/tables/{setup.table.pk}/", {"Authorization": f"Scorer {new}"})[0] == 200
     site.stop()  # flushes and closes the log

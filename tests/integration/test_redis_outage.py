@@ -10,7 +10,9 @@ import shutil
 import pytest
 from django.conf import settings
 
-from scoring import selectors, services
+from scoring.selectors.standings import tournament_totals
+
+from scoring.services.auth import auth_token_obtain
 from scoring.models import Round, Standing
 
 from .stack import RedisServer, Site
@@ -59,7 +61,7 @@ def test_deals_are_recorded_in_normal_time_while_redis_is_down(stack, make_setup
     status, body, took_read = site.request("GET", f"/api/v1/tables/{setup.table.pk}/", headers=scorer)
     assert status == 200 and took_read < 1.0
     # Finishing enqueues a background check: the publish gives up at once and the finish stands.
-    director = {"Authorization": f"Token {services.auth_token_obtain(username='alice', password='alice-secret-1')}"}
+    director = {"Authorization": f"Token {auth_token_obtain(username='alice', password='alice-secret-1')}"}
     status, body, took_finish = site.request("POST", f"/api/v1/tournaments/{setup.tournament.pk}/finish/",
                                              headers=director)
     logging.getLogger(__name__).info("the finish with Redis down took %.3f s", took_finish)
@@ -67,7 +69,7 @@ def test_deals_are_recorded_in_normal_time_while_redis_is_down(stack, make_setup
 
     assert Round.objects.filter(table=setup.table).count() == 7
     kept = {s.entry_id: (s.total, s.rounds_counted) for s in Standing.objects.filter(tournament=setup.tournament)}
-    totals = selectors.tournament_totals(setup.tournament)
+    totals = tournament_totals(setup.tournament)
     assert kept == {e.pk: totals[e.pk] for e in setup.entries}
 
     redis.start()

@@ -7,7 +7,9 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 
-from scoring import models, services
+from scoring import models
+
+from scoring.services.rounds import round_record
 
 from .bodies import JIE_LONG
 
@@ -29,7 +31,7 @@ def test_every_model_is_registered():
 
 
 def test_a_superuser_can_browse_every_model_but_change_nothing(client, superuser, jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     client.force_login(superuser)
     for model in MODELS:
         url = f"/admin/scoring/{model._meta.model_name}/"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_record
 from scoring.models import ActionLog, Round
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
@@ -145,7 +147,7 @@ READS = ["/api/v1/clubs/", "/api/v1/clubs/{club}/", "/api/v1/clubs/{club}/player
 
 @pytest.fixture
 def urls(jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     return {"club": jie_long.tournament.club_id, "t": jie_long.tournament.pk, "table": jie_long.table.pk,
             "round": rnd.pk}
 
@@ -282,7 +284,7 @@ def test_paths_no_route_matches_answer_a_json_404(director_client, anon_client, 
 
 def test_lists_come_in_pages(director_client, director_actor, club):
     for i in range(5):
-        services.player_create(actor=director_actor, club=club, name=f"P{i}")
+        player_create(actor=director_actor, club=club, name=f"P{i}")
     url = f"/api/v1/clubs/{club.pk}/players/"
     r = director_client.get(url).json()
     assert (r["count"], r["next"], r["previous"], len(r["results"])) == (5, None, None, 5)
@@ -350,7 +352,7 @@ def test_table_entries_are_two_to_six_distinct_ids(director_client, jie_long):
 
 def test_page_and_page_size_are_read_strictly(director_client, director_actor, club):
     for i in range(3):
-        services.player_create(actor=director_actor, club=club, name=f"P{i}")
+        player_create(actor=director_actor, club=club, name=f"P{i}")
     url = f"/api/v1/clubs/{club.pk}/players/"
     for query, code in [("page=last", "bad_page"), ("page=", "bad_page"), ("page=0", "bad_page"),
                         ("page=1&page=2", "bad_page"), ("page_size=abc", "bad_page_size"),

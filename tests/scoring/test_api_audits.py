@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring import services
+from scoring.services.rounds import round_record
 from scoring.models import Audit, Standing
 
 from .bodies import JIE_LONG
@@ -23,7 +23,7 @@ def api(director_client):
 def test_an_audit_is_accepted_and_runs_to_its_findings(api, jie_long, django_capture_on_commit_callbacks):
     s = jie_long
     for _ in range(3):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     Standing.objects.filter(entry=s.entries[0]).update(total=1)
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -56,7 +56,7 @@ def test_a_queued_audit_shows_no_progress_yet(api, jie_long, django_capture_on_c
 def test_an_engine_version_finding_says_whether_it_agrees(api, jie_long, django_capture_on_commit_callbacks):
     from .test_audits import tamper
 
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     tamper(rnd.current_revision, rehash=True, engine_version="0.9.0")
     with django_capture_on_commit_callbacks(execute=True):
         audit_id = api.post(f"/api/v1/tournaments/{jie_long.tournament.pk}/audits/").json()["id"]

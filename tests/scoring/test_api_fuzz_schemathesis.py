@@ -42,7 +42,15 @@ from django.test import override_settings
 from hypothesis import HealthCheck, settings
 from schemathesis.openapi.checks import MissingHeaderNotRejected, RejectedPositiveData
 
-from scoring import services
+from scoring.services.auth import auth_token_obtain
+
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_confirm, round_dispute, round_record, round_void
+
+from scoring.services.tables import table_create
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 from scoring.domain.actors import Actor
 
 from .bodies import JIE_LONG
@@ -199,21 +207,21 @@ def world(make_setup, other_director, director):
     jl = make_setup("jie_long")
     draft = make_setup("ding_niu", start=False, table_name="Table 2")
     done = make_setup("tau_ngau", variant={"settlement": "v1"}, table_name="Table 3")
-    services.tournament_finish(actor=done.director_actor, tournament=done.tournament)
-    rounds = [services.round_record(actor=jl.scorer_actor, table=jl.table, body={**JIE_LONG, "entered_by": 0})
+    tournament_finish(actor=done.director_actor, tournament=done.tournament)
+    rounds = [round_record(actor=jl.scorer_actor, table=jl.table, body={**JIE_LONG, "entered_by": 0})
               for _ in range(4)]
-    services.round_confirm(actor=jl.scorer_actor, round=rounds[1], confirmed_by=2)
-    services.round_void(actor=jl.director_actor, round=rounds[2], reason="misdeal")
-    services.round_dispute(actor=jl.scorer_actor, round=rounds[3], message="call the referee")
+    round_confirm(actor=jl.scorer_actor, round=rounds[1], confirmed_by=2)
+    round_void(actor=jl.director_actor, round=rounds[2], reason="misdeal")
+    round_dispute(actor=jl.scorer_actor, round=rounds[3], message="call the referee")
 
     stranger = Actor(user=other_director)
     their_club = other_director.clubs.get()
-    their_players = [services.player_create(actor=stranger, club=their_club, name=n) for n in "WXYZ"]
-    theirs = services.tournament_create(actor=stranger, club=their_club, name="Their open", game="jie_long")
-    their_entries = [services.entry_create(actor=stranger, tournament=theirs, player=p) for p in their_players]
-    their_table, _ = services.table_create(actor=stranger, tournament=theirs, name="T", entries=their_entries)
-    services.tournament_start(actor=stranger, tournament=theirs)
-    their_round = services.round_record(actor=stranger, table=their_table, body=JIE_LONG)
+    their_players = [player_create(actor=stranger, club=their_club, name=n) for n in "WXYZ"]
+    theirs = tournament_create(actor=stranger, club=their_club, name="Their open", game="jie_long")
+    their_entries = [entry_create(actor=stranger, tournament=theirs, player=p) for p in their_players]
+    their_table, _ = table_create(actor=stranger, tournament=theirs, name="T", entries=their_entries)
+    tournament_start(actor=stranger, tournament=theirs)
+    their_round = round_record(actor=stranger, table=their_table, body=JIE_LONG)
 
     club = jl.tournament.club
     WORLD.ids = {
@@ -225,7 +233,7 @@ def world(make_setup, other_director, director):
         "player": list(club.players.values_list("pk", flat=True)) + [their_players[0].pk],
         "entries": [e.pk for e in jl.entries + draft.entries],
     }
-    WORLD.director_token = services.auth_token_obtain(username="alice", password="alice-secret-1")
+    WORLD.director_token = auth_token_obtain(username="alice", password="alice-secret-1")
     WORLD.scorer_token = jl.token
     WORLD.statuses = Counter()
     # Requests reach the app as in production (WSGI), but in this thread and this transaction:

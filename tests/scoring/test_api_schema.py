@@ -379,12 +379,12 @@ def test_the_if_match_pattern_means_what_the_server_does(value):
 def test_the_idempotency_key_schema_means_what_the_server_does(jie_long, key):
     import jsonschema_rs
 
-    from scoring import services
+    from scoring.services.idempotency import round_record_idempotent
     from scoring.domain.errors import ValidationFailed
 
     schema_says = jsonschema_rs.validator_for(header("tables_rounds_create", "Idempotency-Key")["schema"]).is_valid(key)
     try:
-        services.round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
+        round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
         server_says = True
     except ValidationFailed:
         server_says = False

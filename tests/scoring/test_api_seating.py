@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import selectors, services
+from scoring.selectors.tables import table_seats
+
+from scoring.services.clubs import player_create
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish
 from scoring.models import Session, Table
 
 from .test_api_schema import problems
@@ -17,10 +21,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tournament(club, director_actor):
     """Da Ling (2 to 5 players) with seven entries and no tables."""
-    t = services.tournament_create(actor=director_actor, club=club, name="Da Ling night", game="da_ling")
+    t = tournament_create(actor=director_actor, club=club, name="Da Ling night", game="da_ling")
     for name in ["Ah", "Bo", "Chi", "Di", "En", "Fu", "Gu"]:
-        player = services.player_create(actor=director_actor, club=club, name=name)
-        services.entry_create(actor=director_actor, tournament=t, player=player)
+        player = player_create(actor=director_actor, club=club, name=name)
+        entry_create(actor=director_actor, tournament=t, player=player)
     return t
 
 
@@ -48,7 +52,7 @@ def test_a_seated_session_shows_every_link_once(director_client, scorer_client_f
         assert t["scorer_url"] == f"http://testserver/s/{t['scorer_token']}/"
         assert t["qr_svg"].startswith("<svg") and "<path" in t["qr_svg"]
         table = Table.objects.get(pk=t["id"])
-        assert [s.entry_id for s in selectors.table_seats(table)] == [s["entry"] for s in t["seats"]]
+        assert [s.entry_id for s in table_seats(table)] == [s["entry"] for s in t["seats"]]
         # the link works, for its own table
         assert scorer_client_for(t["scorer_token"]).get(f"/api/v1/tables/{t['id']}/").status_code == 200
         # and is not shown again anywhere
@@ -103,6 +107,6 @@ def test_only_the_tournaments_directors(anon_client, director_client, other_dire
     assert post(stranger, ding_niu.tournament, body).status_code == 404         # like an unknown id
     assert post(scorer_client_for(ding_niu.token), ding_niu.tournament, body).status_code == 404
     assert Session.objects.filter(tournament=ding_niu.tournament).count() == 1
-    services.tournament_finish(actor=ding_niu.director_actor, tournament=ding_niu.tournament)
+    tournament_finish(actor=ding_niu.director_actor, tournament=ding_niu.tournament)
     r = post(director_client, ding_niu.tournament, body)
     assert r.status_code == 409 and errors(r) == [("", "tournament_finished")]

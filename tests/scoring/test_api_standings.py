@@ -10,7 +10,11 @@ import io
 import pytest
 from rest_framework.test import APIClient
 
-from scoring import services
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_record
+
+from scoring.services.tournaments import entry_create, tournament_update
 
 from .bodies import JIE_LONG
 
@@ -23,7 +27,7 @@ def url(t, what="standings/"):
 
 @pytest.fixture
 def played(jie_long):
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     return jie_long
 
 
@@ -56,8 +60,8 @@ def test_standings_of_a_tournament_without_deals(jie_long, director_client):
 
 def test_the_csv(played, director_client, club, director_actor):
     t = played.tournament
-    sly = services.player_create(actor=director_actor, club=club, name="=HYPERLINK(\"http://x\")")
-    sly_entry = services.entry_create(actor=director_actor, tournament=t, player=sly)
+    sly = player_create(actor=director_actor, club=club, name="=HYPERLINK(\"http://x\")")
+    sly_entry = entry_create(actor=director_actor, tournament=t, player=sly)
     r = director_client.get(url(t, "standings.csv"))
     assert r.status_code == 200 and r["Content-Type"] == "text/csv; charset=utf-8"
     assert r["Content-Disposition"] == f'attachment; filename="{t.slug}-standings.csv"'
@@ -123,7 +127,7 @@ def test_anyone_reads_a_public_tournament(played, anon_client, stranger_client, 
 def test_a_private_tournament_is_its_directors_alone(played, anon_client, stranger_client, director_client,
                                                      scorer_client_for):
     t = played.tournament
-    services.tournament_update(actor=played.director_actor, tournament=t, public=False)
+    tournament_update(actor=played.director_actor, tournament=t, public=False)
     for what in READS:
         assert director_client.get(url(t, what)).status_code == 200, what
         for client in (anon_client, stranger_client, scorer_client_for(played.token)):

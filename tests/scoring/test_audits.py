@@ -1,4 +1,4 @@
-"""Replay audits (services.audits, selectors.audits, the audit tasks), with eager tasks: what an
+"""Replay audits (audits, audits_selectors, the audit tasks), with eager tasks: what an
 audit finds, that it changes nothing, that a chunk done twice counts once, resuming, and the
 cost of a chunk. The real worker (killed part-way) is in tests/integration/test_audits.py."""
 
@@ -8,7 +8,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 import games
-from scoring import selectors, services, tasks
+from scoring import tasks
+from scoring.selectors import audits as audits_selectors
+from scoring.services.audits import audit_chunk_run, audit_plan, audit_start, audits_resume
+from scoring.services.rounds import round_correct, round_record, round_void
+from scoring.services import audits
 from scoring.domain.actors import Actor
 from scoring.domain.chain import hash_of_revision
 from scoring.domain.errors import PermissionDenied
@@ -48,13 +52,13 @@ def tamper(rev: RoundRevision, *, rehash: bool = False, **changes) -> RoundRevis
 
 
 def record(setup, n: int = 1, body=JIE_LONG) -> list[Round]:
-    return [services.round_record(actor=setup.scorer_actor, table=setup.table, body=body) for _ in range(n)]
+    return [round_record(actor=setup.scorer_actor, table=setup.table, body=body) for _ in range(n)]
 
 
 def run_audit(setup, django_capture_on_commit_callbacks, **kwargs) -> Audit:
     """Start an audit and run every task it enqueues (eagerly), to the end."""
     with django_capture_on_commit_callbacks(execute=True):
-        audit = services.audit_start(actor=setup.director_actor, tournament=setup.tournament, **kwargs)
+        audit = audit_start(actor=setup.director_actor, tournament=setup.tournament, **kwargs)
     audit.refresh_from_db()
     return audit
 
@@ -75,9 +79,9 @@ def snapshot(tournament) -> tuple:
 def test_a_clean_tournament_passes_and_nothing_changes(jie_long, django_capture_on_commit_callbacks):
     s = jie_long
     rounds = record(s, 5)
-    services.round_correct(actor=s.director_actor, round=rounds[1], body={"points": [12, 2, 34, 18]},
+    round_correct(actor=s.director_actor, round=rounds[1], body={"points": [12, 2, 34, 18]},
                            reason="swapped", expected_revision=1)
-    services.round_void(actor=s.director_actor, round=rounds[2], reason="misdeal")
+    round_void(actor=s.director_actor, round=rounds[2], reason="misdeal")
     before = snapshot(s.tournament)
 
     audit = run_audit(s, django_capture_on_commit_callbacks, chunk_rounds=2)
@@ -151,7 +155,7 @@ def test_an_attacker_who_rehashes_is_caught_by_the_replay(jie_long, django_captu
     rev = rnd.current_revision
     seats = [{**seat, "net": seat["net"] + (1 if i == 0 else 0)} for i, seat in enumerate(rev.result["seats"])]
     tamper(rev, rehash=True, result={**rev.result, "seats": seats})
-    assert selectors.round_verify_chain(rnd).ok  # the chain alone cannot tell
+    assert audits_selectors.round_verify_chain(rnd).ok  # the chain alone cannot tell
 
     audit = run_audit(s, django_capture_on_commit_callbacks)
     assert findings(audit) == [("result_mismatch", 1, 1), ("standings_mismatch", None, None), ("zero_sum", 1, 1)]
@@ -161,7 +165,7 @@ def test_an_attacker_who_rehashes_is_caught_by_the_replay(jie_long, django_captu
 def test_a_rewritten_earlier_revision_breaks_the_link_of_the_next(jie_long, django_capture_on_commit_callbacks):
     s = jie_long
     (rnd,) = record(s, 1)
-    services.round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="swap",
+    round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="swap",
                            expected_revision=1)
     first = RoundRevision.objects.get(round=rnd, number=1)
     tamper(first, rehash=True, reason="nothing to see")
@@ -232,10 +236,10 @@ def test_drifted_standings_are_reported_not_repaired(jie_long, django_capture_on
 def test_standings_differences_compare_every_kept_field(jie_long):
     s = jie_long
     record(s, 1)
-    assert selectors.standings_differences(s.tournament) == []
+    assert audits_selectors.standings_differences(s.tournament) == []
     Standing.objects.filter(entry=s.entries[1]).update(rounds_counted=5)
     Standing.objects.filter(entry=s.entries[2]).delete()
-    assert selectors.standings_differences(s.tournament) == [
+    assert audits_selectors.standings_differences(s.tournament) == [
         {"entry": s.entries[1].pk, "name": "Bob", "kept": {"total": 18, "rounds_counted": 5},
          "recomputed": {"total": 18, "rounds_counted": 1}},
         {"entry": s.entries[2].pk, "name": "Celine", "kept": None, "recomputed": {"total": -70, "rounds_counted": 1}},
@@ -249,14 +253,14 @@ def test_a_chunk_run_twice_counts_once(jie_long, django_capture_on_commit_callba
     rounds = record(s, 5)
     tamper(rounds[0].current_revision, reason="rewritten")
     with django_capture_on_commit_callbacks(execute=False):  # nothing runs by itself: we deliver
-        audit = services.audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=2)
-    services.audit_plan(audit=audit)
+        audit = audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=2)
+    audit_plan(audit=audit)
     assert list(AuditChunk.objects.filter(audit=audit).values_list("number", "rounds", "first_round", "last_round")) \
         == [(0, 0, 0, 0), (1, 2, rounds[0].pk, rounds[1].pk), (2, 2, rounds[2].pk, rounds[3].pk),
             (3, 1, rounds[4].pk, rounds[4].pk)]
 
-    assert services.audit_chunk_run(audit_id=audit.pk, number=1) is True
-    assert services.audit_chunk_run(audit_id=audit.pk, number=1) is False  # delivered again
+    assert audit_chunk_run(audit_id=audit.pk, number=1) is True
+    assert audit_chunk_run(audit_id=audit.pk, number=1) is False  # delivered again
     audit.refresh_from_db()
     assert (audit.done, audit.chunks_done, audit.status) == (2, 1, "running")
     assert findings(audit) == [("hash_chain", 1, 1)]
@@ -276,7 +280,7 @@ def test_a_chunk_run_twice_counts_once(jie_long, django_capture_on_commit_callba
 
 
 def test_progress_cannot_pass_the_total(jie_long):
-    audit = services.audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    audit = audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
     Audit.objects.filter(pk=audit.pk).update(total=3, done=3)
     with pytest.raises(IntegrityError), transaction.atomic():
         Audit.objects.filter(pk=audit.pk).update(done=4)
@@ -286,10 +290,10 @@ def test_a_stalled_audit_resumes_its_lost_chunks(jie_long, django_capture_on_com
     s = jie_long
     record(s, 5)
     with django_capture_on_commit_callbacks(execute=False):   # the plan's message is lost
-        audit = services.audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=2)
-    assert services.audits_resume() == 0   # not stale yet
+        audit = audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=2)
+    assert audits_resume() == 0   # not stale yet
     with django_capture_on_commit_callbacks(execute=False):
-        assert services.audits_resume(stale_after=None) == 1
+        assert audits_resume(stale_after=None) == 1
         tasks.audit_plan(audit.pk)   # planned; the chunks' messages are lost
     tasks.audit_chunk(audit.pk, 2)   # one of them got through
     with django_capture_on_commit_callbacks(execute=True) as resumed:
@@ -304,10 +308,10 @@ def test_a_stalled_audit_resumes_its_lost_chunks(jie_long, django_capture_on_com
 
 def test_an_audit_gives_up_after_stalling_again_and_again(jie_long, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
-        audit = services.audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
-        for _ in range(services.audits.MAX_STALLS):
-            services.audits_resume(stale_after=None)
-        services.audits_resume(stale_after=None)
+        audit = audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
+        for _ in range(audits.MAX_STALLS):
+            audits_resume(stale_after=None)
+        audits_resume(stale_after=None)
     audit.refresh_from_db()
     assert audit.status == "failed" and "gave up" in audit.error and audit.finished_at
 
@@ -315,7 +319,7 @@ def test_an_audit_gives_up_after_stalling_again_and_again(jie_long, django_captu
 def test_a_worker_that_starts_resumes_the_audits_under_way(jie_long, django_capture_on_commit_callbacks):
     record(jie_long, 3)
     with django_capture_on_commit_callbacks(execute=False):
-        audit = services.audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
+        audit = audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
     with django_capture_on_commit_callbacks(execute=True):
         tasks.resume_audits_when_a_worker_starts(sender=None)
     audit.refresh_from_db()
@@ -329,14 +333,14 @@ def test_a_chunk_costs_the_same_queries_whatever_its_size(jie_long, django_captu
     s = jie_long
     rounds = record(s, 24)
     for rnd in rounds[:3]:
-        services.round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="x",
+        round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="x",
                                expected_revision=1)
     with django_capture_on_commit_callbacks(execute=False):
-        audit = services.audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=20)
-        services.audit_plan(audit=audit)
+        audit = audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=20)
+        audit_plan(audit=audit)
     for number in (2, 1):   # 4 deals, then 20 deals with 3 corrections
         with django_assert_num_queries(7):
-            assert services.audit_chunk_run(audit_id=audit.pk, number=number)
+            assert audit_chunk_run(audit_id=audit.pk, number=number)
     # ... and one more to store findings, however many.
     audit2 = Audit.objects.create(tournament=s.tournament, chunk_rounds=20, engine_version="x", updated_at=audit.updated_at,
                                   status="running", total=24, chunk_count=1)
@@ -344,7 +348,7 @@ def test_a_chunk_costs_the_same_queries_whatever_its_size(jie_long, django_captu
     for rnd in rounds[5:9]:
         tamper(rnd.current_revision, reason="rewritten")
     with django_assert_num_queries(8):
-        assert services.audit_chunk_run(audit_id=audit2.pk, number=1)
+        assert audit_chunk_run(audit_id=audit2.pk, number=1)
     assert AuditFinding.objects.filter(audit=audit2).count() == 4
 
 
@@ -353,8 +357,8 @@ def test_a_chunk_costs_the_same_queries_whatever_its_size(jie_long, django_captu
 def test_one_audit_at_a_time_per_tournament(jie_long, django_capture_on_commit_callbacks):
     s = jie_long
     with django_capture_on_commit_callbacks(execute=False):
-        first = services.audit_start(actor=s.director_actor, tournament=s.tournament)
-        again = services.audit_start(actor=s.director_actor, tournament=s.tournament)
+        first = audit_start(actor=s.director_actor, tournament=s.tournament)
+        again = audit_start(actor=s.director_actor, tournament=s.tournament)
     assert again.pk == first.pk
     assert ActionLog.objects.filter(action="audit_start").count() == 1
     done = run_audit(s, django_capture_on_commit_callbacks)   # the first is still queued: the same
@@ -365,7 +369,7 @@ def test_only_directors_of_the_club_start_audits(jie_long, other_director):
     s = jie_long
     for actor in (s.scorer_actor, Actor(user=other_director)):
         with pytest.raises(PermissionDenied):
-            services.audit_start(actor=actor, tournament=s.tournament)
+            audit_start(actor=actor, tournament=s.tournament)
     assert not Audit.objects.exists()
 
 

@@ -6,8 +6,9 @@ import pytest
 from rest_framework import exceptions
 from rest_framework.test import APIRequestFactory
 
-from scoring import services
-from scoring.domain.actors import Actor, can_access_table
+from scoring.services.tables import table_scorer_token_rotate
+from scoring.domain.actors import Actor
+from scoring.selectors.access import can_access_table
 from scoring.web.auth import ScorerAuthentication, ScorerPrincipal, actor_from_request
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def test_other_schemes_are_left_alone(db):
 
 
 def test_a_rotated_token_no_longer_authenticates(jie_long, director_actor):
-    services.table_scorer_token_rotate(actor=director_actor, table=jie_long.table)
+    table_scorer_token_rotate(actor=director_actor, table=jie_long.table)
     with pytest.raises(exceptions.AuthenticationFailed):
         ScorerAuthentication().authenticate(_request(f"Scorer {jie_long.token}"))
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import selectors
+from scoring.selectors.audits import round_verify_chain
+
+from scoring.selectors.rounds import round_get
 from scoring.models import RoundRevision
 
 from .bodies import JIE_LONG
@@ -34,6 +36,6 @@ def test_concurrent_corrections_with_the_same_if_match_have_one_winner(jie_long,
     for a in answers:
         if a.status_code == 412:
             assert a.json()["errors"][0]["code"] == "stale_revision"
-    rnd = selectors.round_get(created.json()["id"])
+    rnd = round_get(created.json()["id"])
     assert list(RoundRevision.objects.filter(round=rnd).values_list("number", flat=True)) == [1, 2]
-    assert selectors.round_verify_chain(rnd).ok
+    assert round_verify_chain(rnd).ok

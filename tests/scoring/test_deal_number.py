@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.services.idempotency import round_record_idempotent
+
+from scoring.services.rounds import round_record
 from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.web.http import status_of
 from scoring.models import Round
@@ -16,17 +18,17 @@ from .test_api import errors_of
 @pytest.mark.django_db
 def test_the_next_number_is_recorded_and_not_stored_in_the_body(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
     assert rnd.number == 1 and "number" not in rnd.current_revision.body
-    assert services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG).number == 2
+    assert round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG).number == 2
 
 
 @pytest.mark.django_db
 def test_a_number_taken_meanwhile_is_refused(jie_long):
     s = jie_long
-    services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
+    round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
     with pytest.raises(Conflict) as e:
-        services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
+        round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "number": 1})
     assert status_of(e.value) == 409
     assert [(x["path"], x["code"]) for x in e.value.errors] == [("number", "deal_number_taken")]
     assert Round.objects.count() == 1
@@ -36,7 +38,7 @@ def test_a_number_taken_meanwhile_is_refused(jie_long):
 @pytest.mark.parametrize("number", [0, -1, True, "2", 1.5, None, 2**31])
 def test_a_number_that_is_not_a_deal_number_is_refused(jie_long, number):
     with pytest.raises(ValidationFailed) as e:
-        services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "number": number})
+        round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "number": number})
     assert [x["path"] for x in e.value.errors] == ["number"]
 
 
@@ -44,11 +46,11 @@ def test_a_number_that_is_not_a_deal_number_is_refused(jie_long, number):
 def test_a_retry_with_its_key_gets_the_stored_answer_before_the_number_check(jie_long):
     s = jie_long
     body = {**JIE_LONG, "number": 1}
-    first = services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=body, key="k1")
-    again = services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=dict(body), key="k1")
+    first = round_record_idempotent(actor=s.scorer_actor, table=s.table, body=body, key="k1")
+    again = round_record_idempotent(actor=s.scorer_actor, table=s.table, body=dict(body), key="k1")
     assert again.replayed and again.status == 201 and again.body == first.body
     with pytest.raises(Conflict):  # another key: a second phone with the same deal
-        services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=body, key="k2")
+        round_record_idempotent(actor=s.scorer_actor, table=s.table, body=body, key="k2")
     assert Round.objects.count() == 1
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 import games
-from scoring import selectors
+from scoring.selectors.audits import round_verify_chain
 from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_load_demo_used_the_services():
         Round.objects.count()
     for rev in RoundRevision.objects.all():
         assert games.evaluate(rev.record)["ok"]
-        assert selectors.round_verify_chain(rev.round).ok
+        assert round_verify_chain(rev.round).ok
     assert Round.objects.filter(disputed=True).exists()
 
 

@@ -14,7 +14,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import selectors, services
+from scoring.selectors.audits import round_verify_chain
+
+from scoring.selectors.exports import tournament_export
+
+from scoring.selectors.standings import standings_for
+
+from scoring.services.exports import tournament_import
+
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
+
+from scoring.services.seating import session_seat
+
+from scoring.services.standings import standings_refresh
+
+from scoring.services.tournaments import tournament_create, tournament_finish
 
 from scoring.domain import documents
 from scoring.domain.actors import Actor
@@ -43,26 +57,26 @@ def play(setup, *, finish: bool = False):
     confirmed, disputed and settled, voided, disputed and left open; then a second session."""
     d, sc, table = setup.director_actor, setup.scorer_actor, setup.table
     first, second = DEALS[setup.tournament.game]
-    r1 = services.round_record(actor=sc, table=table, body={**first, "entered_by": 0})
-    services.round_correct(actor=sc, round=r1, body={**second, "entered_by": 0}, reason="swapped two hands",
+    r1 = round_record(actor=sc, table=table, body={**first, "entered_by": 0})
+    round_correct(actor=sc, round=r1, body={**second, "entered_by": 0}, reason="swapped two hands",
                            expected_revision=1)
-    services.round_confirm(actor=sc, round=r1, confirmed_by=1)
-    services.round_correct(actor=d, round=r1, body={**first, "entered_by": 0}, reason="the referee's ruling",
+    round_confirm(actor=sc, round=r1, confirmed_by=1)
+    round_correct(actor=d, round=r1, body={**first, "entered_by": 0}, reason="the referee's ruling",
                            expected_revision=2)
-    r2 = services.round_record(actor=sc, table=table, body={**second, "entered_by": 1})
-    services.round_dispute(actor=sc, round=r2, message="wrong tiles?")
-    services.round_dispute_resolve(actor=d, round=r2, note="they were right")
-    services.round_confirm(actor=d, round=r2)
-    r3 = services.round_record(actor=sc, table=table, body=first)
-    services.round_void(actor=d, round=r3, reason="misdeal")
-    r4 = services.round_record(actor=sc, table=table, body={**second, "entered_by": 1})
-    services.round_dispute(actor=sc, round=r4, message="call the referee")
-    seated = services.session_seat(actor=d, tournament=setup.tournament, method="balanced",
+    r2 = round_record(actor=sc, table=table, body={**second, "entered_by": 1})
+    round_dispute(actor=sc, round=r2, message="wrong tiles?")
+    round_dispute_resolve(actor=d, round=r2, note="they were right")
+    round_confirm(actor=d, round=r2)
+    r3 = round_record(actor=sc, table=table, body=first)
+    round_void(actor=d, round=r3, reason="misdeal")
+    r4 = round_record(actor=sc, table=table, body={**second, "entered_by": 1})
+    round_dispute(actor=sc, round=r4, message="call the referee")
+    seated = session_seat(actor=d, tournament=setup.tournament, method="balanced",
                                    table_size=len(setup.entries), leftovers="sit_out", seed="2")
     table2, _ = seated.tables[0]
-    services.round_record(actor=d, table=table2, body={**first, "entered_by": 0})
+    round_record(actor=d, table=table2, body={**first, "entered_by": 0})
     if finish:
-        services.tournament_finish(actor=d, tournament=setup.tournament, disputes_stay=True)
+        tournament_finish(actor=d, tournament=setup.tournament, disputes_stay=True)
     return setup.tournament
 
 
@@ -86,7 +100,7 @@ def without_time(doc: dict) -> dict:
 
 
 def by_name(tournament) -> dict:
-    return {r["name"]: (r["net"], r["deals"]) for r in selectors.standings_for(tournament)}
+    return {r["name"]: (r["net"], r["deals"]) for r in standings_for(tournament)}
 
 
 # --- the round trip -----------------------------------------------------------------------------
@@ -108,12 +122,12 @@ def test_export_import_export_gives_the_same_document(make_setup, director_clien
     # every imported deal's stored chain verifies over its new id; the standings are recomputed
     rounds = Round.objects.filter(table__session__tournament=copy_)
     assert rounds.count() == 5
-    assert all(selectors.round_verify_chain(r).ok for r in rounds)
+    assert all(round_verify_chain(r).ok for r in rounds)
     assert not (set(RoundRevision.objects.filter(round__in=rounds).values_list("hash", flat=True))
                 & set(RoundRevision.objects.filter(round__table__session__tournament=original)
                       .values_list("hash", flat=True)))   # the stored hashes cover the new ids
     assert by_name(copy_) == by_name(original)
-    assert services.standings_refresh(tournament=copy_) and not ActionLog.objects.filter(
+    assert standings_refresh(tournament=copy_) and not ActionLog.objects.filter(
         action=ActionLog.Action.STANDINGS_REPAIR, tournament=copy_).exists()
     log = ActionLog.objects.get(action=ActionLog.Action.TOURNAMENT_IMPORT, tournament=copy_)
     assert log.data["rounds"] == 5 and log.data["players_created"] == []   # the club's players, by name
@@ -144,10 +158,10 @@ def test_another_clubs_import_creates_the_players(make_setup, director_client, o
     play(s)
     doc = export(director_client, s.tournament)
     club = other_director.clubs.get()
-    copy_ = services.tournament_import(actor=Actor(user=other_director), club=club, document=doc)
+    copy_ = tournament_import(actor=Actor(user=other_director), club=club, document=doc)
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == sorted(s.names)
     assert by_name(copy_) == by_name(s.tournament)
-    again = selectors.tournament_export(copy_)
+    again = tournament_export(copy_)
     # the confirming director of one club is nobody in the other: the only difference
     for r in doc["rounds"]:
         r["confirmed_by_director"] = None
@@ -155,11 +169,11 @@ def test_another_clubs_import_creates_the_players(make_setup, director_client, o
 
 
 def test_an_empty_tournament_round_trips(club, director_actor, director_client):
-    t = services.tournament_create(actor=director_actor, club=club, name="Nothing yet", game="ce_deng")
+    t = tournament_create(actor=director_actor, club=club, name="Nothing yet", game="ce_deng")
     doc = export(director_client, t)
     assert (doc["players"], doc["sessions"], doc["rounds"]) == ([], [], [])
-    copy_ = services.tournament_import(actor=director_actor, club=club, document=doc)
-    assert without_time(selectors.tournament_export(copy_)) == without_time(doc)
+    copy_ = tournament_import(actor=director_actor, club=club, document=doc)
+    assert without_time(tournament_export(copy_)) == without_time(doc)
 
 
 # --- refusals -----------------------------------------------------------------------------------
@@ -293,7 +307,7 @@ def test_a_failure_late_in_the_import_leaves_nothing(played, director_actor, oth
     monkeypatch.setattr(exports, "standings_recompute", boom)
     club = other_director.clubs.get()
     with pytest.raises(ValidationFailed):
-        services.tournament_import(actor=Actor(user=other_director), club=club, document=played)
+        tournament_import(actor=Actor(user=other_director), club=club, document=played)
     assert Tournament.objects.count() == 1 and not Player.objects.filter(club=club).exists()
 
 
@@ -337,11 +351,11 @@ def test_an_older_engines_results_are_kept_as_they_were(played, director_actor, 
         for rev in r["revisions"]:
             rev["engine_version"] = "0.9.0"
     doc["rounds"][1]["revisions"][0]["result"]["seats"][0]["note"] = "as the old engine said"
-    copy_ = services.tournament_import(actor=director_actor, club=club, document=rehash(doc))
-    assert without_time(selectors.tournament_export(copy_)) == without_time(doc)
+    copy_ = tournament_import(actor=director_actor, club=club, document=rehash(doc))
+    assert without_time(tournament_export(copy_)) == without_time(doc)
     doc["rounds"][1]["revisions"][0]["result"]["seats"] = "none"
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_import(actor=director_actor, club=club, document=rehash(doc))
+        tournament_import(actor=director_actor, club=club, document=rehash(doc))
     assert e.value.errors[0]["path"] == "document.rounds[1].revisions[0].result"
 
 
@@ -387,7 +401,7 @@ def test_a_direct_caller_gets_the_same_checks(played, director_actor, club):
     doc = copy.deepcopy(played)
     doc["rounds"][0]["revisions"][0]["reason"] = "\ud800"
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_import(actor=director_actor, club=club, document=doc)
+        tournament_import(actor=director_actor, club=club, document=doc)
     assert e.value.errors[0]["path"] == "document.rounds[0].revisions[0].reason"
 
 

@@ -49,8 +49,8 @@ def test_nul_in_a_correction_reason_is_a_400(jie_long, scorer_client_for):
 
 
 def test_nul_in_a_page_form_reason_is_refused(client, jie_long):
-    from scoring import services
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    from scoring.services.rounds import round_record
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     r = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/correct/",
                     {"level": "points", "leader": "0", "points_0": "2", "points_1": "12", "points_2": "34",
                      "points_3": "18", "reason": "typo\x00", "revision": "1", "action": "save"})

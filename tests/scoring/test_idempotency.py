@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.services.idempotency import round_record_idempotent
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.web.http import status_of
 from scoring.models import IdempotencyKey, Round
@@ -16,8 +16,8 @@ from .concurrency import run_concurrently
 @pytest.mark.django_db
 def test_same_key_same_body_replays_the_first_answer(jie_long):
     s = jie_long
-    first = services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
-    again = services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=dict(JIE_LONG), key="k1")
+    first = round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
+    again = round_record_idempotent(actor=s.scorer_actor, table=s.table, body=dict(JIE_LONG), key="k1")
     assert not first.replayed and again.replayed
     assert first.status == again.status == 201
     assert first.body == again.body and first.round_id == again.round_id
@@ -27,9 +27,9 @@ def test_same_key_same_body_replays_the_first_answer(jie_long):
 @pytest.mark.django_db
 def test_same_key_other_body_is_refused(jie_long):
     s = jie_long
-    services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
     with pytest.raises(IdempotencyKeyReused) as e:
-        services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 18, 34]},
+        round_record_idempotent(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 18, 34]},
                                          key="k1")
     assert status_of(e.value) == 422
     assert Round.objects.count() == 1
@@ -38,8 +38,8 @@ def test_same_key_other_body_is_refused(jie_long):
 @pytest.mark.django_db
 def test_keys_are_per_table(jie_long, make_setup):
     other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
-    services.round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key="k1")
-    services.round_record_idempotent(actor=other.scorer_actor, table=other.table, body=JIE_LONG, key="k1")
+    round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key="k1")
+    round_record_idempotent(actor=other.scorer_actor, table=other.table, body=JIE_LONG, key="k1")
     assert Round.objects.count() == 2
 
 
@@ -47,9 +47,9 @@ def test_keys_are_per_table(jie_long, make_setup):
 def test_an_invalid_body_stores_no_key(jie_long):
     s = jie_long
     with pytest.raises(ValidationFailed):
-        services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body={"points": [1]}, key="k1")
+        round_record_idempotent(actor=s.scorer_actor, table=s.table, body={"points": [1]}, key="k1")
     assert not IdempotencyKey.objects.exists()
-    ok = services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
+    ok = round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="k1")
     assert not ok.replayed
 
 
@@ -57,7 +57,7 @@ def test_an_invalid_body_stores_no_key(jie_long):
 @pytest.mark.parametrize("key", ["", "   ", "x" * 256])
 def test_bad_keys_are_refused(jie_long, key):
     with pytest.raises(ValidationFailed):
-        services.round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
+        round_record_idempotent(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG, key=key)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -65,7 +65,7 @@ def test_two_concurrent_requests_with_the_same_key_make_one_round(jie_long, slow
     s = jie_long
 
     def post(i):
-        return services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="same")
+        return round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="same")
 
     a, b = run_concurrently(2, post)
     assert not isinstance(a, Exception), a
@@ -81,7 +81,7 @@ def test_two_concurrent_requests_with_different_keys_make_two_numbered_rounds(ji
     s = jie_long
 
     def post(i):
-        return services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key=f"k{i}")
+        return round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key=f"k{i}")
 
     results = run_concurrently(2, post)
     assert not any(isinstance(r, Exception) for r in results), results

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring import services
+from scoring.services.rounds import round_record
 from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Tournament
 
 from .bodies import JIE_LONG
@@ -21,15 +21,15 @@ def _fails(fn):
 
 
 def test_round_numbers_are_unique_per_table(jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     _fails(lambda: Round.objects.create(table=jie_long.table, number=rnd.number))
     _fails(lambda: Round.objects.create(table=jie_long.table, number=0))
 
 
 def test_one_current_revision_and_unique_revision_numbers(jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     rev = rnd.current_revision
-    other = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    other = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     # a revision is the current one of at most one round
     _fails(lambda: Round.objects.filter(pk=other.pk).update(current_revision=rev))
 
@@ -45,14 +45,14 @@ def test_one_current_revision_and_unique_revision_numbers(jie_long):
 
 
 def test_status_values_are_checked(jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     _fails(lambda: Round.objects.filter(pk=rnd.pk).update(status="lost"))
     _fails(lambda: Round.objects.filter(pk=rnd.pk).update(status="confirmed"))   # without confirmed_at
     _fails(lambda: Tournament.objects.filter(pk=jie_long.tournament.pk).update(status="paused"))
 
 
 def test_confirming_seat_differs_from_entering_seat(jie_long):
-    rnd = services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
     _fails(lambda: Round.objects.filter(pk=rnd.pk).update(confirmed_by=1))
 
 
@@ -81,18 +81,18 @@ def test_migration_0010_fills_the_new_figures_of_deals_already_stored(tau_ngau, 
 
     from django.apps import apps
 
-    from scoring import selectors
+    from scoring.selectors.standings import tournament_figures
     from scoring.models import Standing
 
     from .bodies import TAU_NGAU_V1
 
-    services.round_record(actor=tau_ngau.scorer_actor, table=tau_ngau.table, body=TAU_NGAU_V1)
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [12, 2, 34, 18]})
+    round_record(actor=tau_ngau.scorer_actor, table=tau_ngau.table, body=TAU_NGAU_V1)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [12, 2, 34, 18]})
     Standing.objects.update(wins=0, last_deal_at=None, **{f: 0 for f in Standing.PLACES})   # as before 0010
     importlib.import_module("scoring.migrations.0010_standings_detail").fill_new_figures(apps, None)
     for setup in (tau_ngau, jie_long):
-        figures = selectors.tournament_figures(setup.tournament)
+        figures = tournament_figures(setup.tournament)
         kept = {s.entry_id: (s.wins, tuple(getattr(s, f) for f in Standing.PLACES), s.last_deal_at)
                 for s in Standing.objects.filter(tournament=setup.tournament)}
         assert kept == {e: (f.wins, f.places, f.last_deal_at) for e, f in figures.items()}

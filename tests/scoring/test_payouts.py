@@ -9,7 +9,10 @@ import pytest
 
 import games
 from games.simulate import simulate
-from scoring import selectors, services
+from scoring.selectors.payouts import payouts_for
+from scoring.services.rounds import round_record
+from scoring.services.tables import table_create
+from scoring.services.tournaments import tournament_update
 from scoring.domain.errors import NotFound
 from scoring.domain.records import body_from_record
 
@@ -34,8 +37,8 @@ def _settles(payouts) -> bool:
 
 def test_the_whole_tournament_settles_in_at_most_n_minus_1_transfers(jie_long):
     s = jie_long
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)   # 58, 18, −70, −6
-    p = selectors.payouts_for(s.tournament)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)   # 58, 18, −70, −6
+    p = payouts_for(s.tournament)
     assert (p["chip_value"], p["currency"], p["session"]) == (Decimal("0.50"), "EUR", None)
     assert [(x["name"], x["net"], x["money"]) for x in p["players"]] == [
         ("Anna", 58, Decimal("29.00")), ("Bob", 18, Decimal("9.00")), ("Dominic", -6, Decimal("-3.00")),
@@ -49,40 +52,40 @@ def test_the_whole_tournament_settles_in_at_most_n_minus_1_transfers(jie_long):
 
 def test_each_session_settles_on_its_own(jie_long, director_actor):
     s = jie_long
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    table2, _ = services.table_create(actor=director_actor, tournament=s.tournament, name="Table 1", session=2,
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    table2, _ = table_create(actor=director_actor, tournament=s.tournament, name="Table 1", session=2,
                                       entries=[s.entries[1], s.entries[0], s.entries[2], s.entries[3]])
-    services.round_record(actor=director_actor, table=table2, body=JIE_LONG)    # Bob 58, Anna 18, ...
-    first = selectors.payouts_for(s.tournament, session=1)
-    second = selectors.payouts_for(s.tournament, session=2)
-    whole = selectors.payouts_for(s.tournament)
+    round_record(actor=director_actor, table=table2, body=JIE_LONG)    # Bob 58, Anna 18, ...
+    first = payouts_for(s.tournament, session=1)
+    second = payouts_for(s.tournament, session=2)
+    whole = payouts_for(s.tournament)
     assert {x["name"]: x["net"] for x in first["players"]} == {"Anna": 58, "Bob": 18, "Celine": -70, "Dominic": -6}
     assert {x["name"]: x["net"] for x in second["players"]} == {"Bob": 58, "Anna": 18, "Celine": -70, "Dominic": -6}
     assert {x["name"]: x["net"] for x in whole["players"]} == {"Anna": 76, "Bob": 76, "Celine": -140, "Dominic": -12}
     assert first["session"] == 1 and all(_settles(p) for p in (first, second, whole))
     with pytest.raises(NotFound):
-        selectors.payouts_for(s.tournament, session=3)
+        payouts_for(s.tournament, session=3)
 
 
 def test_a_session_lists_its_seated_players_even_before_a_deal(jie_long):
-    p = selectors.payouts_for(jie_long.tournament, session=1)
+    p = payouts_for(jie_long.tournament, session=1)
     assert sorted(x["name"] for x in p["players"]) == sorted(jie_long.names)
     assert p["transfers"] == [] and all(x["money"] == 0 for x in p["players"])
 
 
 def test_voided_and_unconfirmed_deals_do_not_count(make_setup):
     s = make_setup("jie_long", require_confirmation=True)
-    services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
     for session in (None, 1):
-        assert selectors.payouts_for(s.tournament, session=session)["transfers"] == []
+        assert payouts_for(s.tournament, session=session)["transfers"] == []
 
 
 def test_what_goes_to_the_house_is_a_party_of_its_own(make_setup):
     s = make_setup("da_ling", variant={"casino_chip": True})
     record = next(r for r in simulate("da_ling", deals=2000, seed=11, players=4, variant={"casino_chip": True})
                   if games.evaluate(r)["absolute_winner"] is not None)   # DL-11: the absolute winner pays 1
-    services.round_record(actor=s.scorer_actor, table=s.table, body=body_from_record(record))
-    p = selectors.payouts_for(s.tournament)
+    round_record(actor=s.scorer_actor, table=s.table, body=body_from_record(record))
+    p = payouts_for(s.tournament)
     assert p["house"] == {"net": 1, "money": Decimal("0.50")}
     assert sum(x["net"] for x in p["players"]) == -1 and _settles(p)
     assert any(t["to_entry"] is None and t["to_name"] == "House" for t in p["transfers"])
@@ -90,10 +93,10 @@ def test_what_goes_to_the_house_is_a_party_of_its_own(make_setup):
 
 def test_yen_are_whole_and_the_rounding_is_shown(make_setup, director_actor):
     s = make_setup("jie_long", variant={"settlement": "chip"})    # 1 chip from every loser to the winner
-    services.tournament_update(actor=director_actor, tournament=s.tournament, currency="JPY", chip_value="2.50")
+    tournament_update(actor=director_actor, tournament=s.tournament, currency="JPY", chip_value="2.50")
     s.tournament.refresh_from_db()
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)    # Anna +3, the others −1
-    p = selectors.payouts_for(s.tournament)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)    # Anna +3, the others −1
+    p = payouts_for(s.tournament)
     assert [t["amount"] for t in p["transfers"]] == [Decimal("2")] * 3    # ¥2.50 → ¥2 (half to even)
     assert {x["name"]: x["money"] for x in p["players"]} == {"Anna": 6, "Bob": -2, "Celine": -2, "Dominic": -2}
     assert p["rounding"]["decimals"] == 0 and p["rounding"]["remainder"] == Decimal("1.50")

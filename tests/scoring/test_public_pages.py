@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.rounds import round_dispute, round_record
+
+from scoring.services.tournaments import tournament_update
 
 from .bodies import DING_NIU_FULL_LOG, JIE_LONG, JIE_LONG_NETS
 
@@ -24,7 +26,7 @@ def pages(setup) -> list[str]:
 def test_home_links_every_public_tournament_and_no_private_one(client, make_setup, director_actor):
     shown = make_setup("jie_long")
     hidden = make_setup("jie_long")
-    services.tournament_update(actor=director_actor, tournament=hidden.tournament, public=False)
+    tournament_update(actor=director_actor, tournament=hidden.tournament, public=False)
     draft = make_setup("jie_long", start=False)
     page = client.get("/").content.decode()
     assert f'href="/t/{shown.tournament.slug}/"' in page
@@ -33,7 +35,7 @@ def test_home_links_every_public_tournament_and_no_private_one(client, make_setu
 
 
 def test_every_page_works_for_an_anonymous_visitor(client, jie_long):
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     for url in pages(jie_long):
         response = client.get(url)
         assert response.status_code == 200, url
@@ -44,7 +46,7 @@ def test_the_standings_rank_ties_as_ties_and_show_the_figures(client, jie_long):
     page = client.get(f"/t/{jie_long.tournament.slug}/").content.decode()
     # Nobody has played: four players share the first rank.
     assert page.count("=1<") == 4
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     page = client.get(f"/t/{jie_long.tournament.slug}/").content.decode()
     rows = re.findall(r'<tr data-entry="\d+">(.*?)</tr>', page, re.S)
     assert ">Anna</a>" in rows[0] and ">58<" in rows[0]
@@ -54,7 +56,7 @@ def test_the_standings_rank_ties_as_ties_and_show_the_figures(client, jie_long):
 
 
 def test_payouts_say_who_pays_whom_in_money_also_per_session(client, jie_long):
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     for url in (f"/t/{jie_long.tournament.slug}/payouts/", f"/t/{jie_long.tournament.slug}/payouts/?session=1"):
         page = client.get(url).content.decode()
         # Celine is -70 at 0.50 EUR a chip: she pays 35.00 EUR in all.
@@ -66,7 +68,7 @@ def test_payouts_say_who_pays_whom_in_money_also_per_session(client, jie_long):
 
 def test_a_players_page_lists_every_deal_with_a_running_net_and_a_chart(client, jie_long):
     for _ in range(3):
-        services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+        round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     page = client.get(f"/t/{jie_long.tournament.slug}/players/{jie_long.entries[2].player_id}/").content.decode()
     assert '<svg class="chart"' in page and "<title id=\"net-chart-title\">Cumulative net of Celine</title>" in page
     running = re.findall(r'<td class="num">(-?\d+)</td></tr>', page)
@@ -74,7 +76,7 @@ def test_a_players_page_lists_every_deal_with_a_running_net_and_a_chart(client, 
 
 
 def test_a_table_page_shows_tiles_and_a_replayable_full_log(client, ding_niu):
-    services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
+    round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
     page = client.get(f"/t/{ding_niu.tournament.slug}/tables/{ding_niu.table.pk}/").content.decode()
     assert "data-replay" in page and 'data-total="10"' in page
     assert "Adam leads 6:4" in page and "Boris passes 5:5 face down" in page
@@ -88,7 +90,7 @@ def test_a_table_page_shows_tiles_and_a_replayable_full_log(client, ding_niu):
 def test_a_private_or_draft_tournament_is_404_everywhere_like_an_unknown_slug(client, make_setup,
                                                                                 director_actor):
     private = make_setup("jie_long")
-    services.tournament_update(actor=director_actor, tournament=private.tournament, public=False)
+    tournament_update(actor=director_actor, tournament=private.tournament, public=False)
     draft = make_setup("jie_long", start=False)
     for setup in (private, draft):
         for url in pages(setup):
@@ -106,9 +108,9 @@ def test_another_tournaments_player_or_table_is_404(client, make_setup, director
 
 
 def test_no_public_page_shows_a_token_or_a_scorer_link(client, ding_niu):
-    services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
+    round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
     rnd = ding_niu.table.rounds.get()
-    services.round_dispute(actor=ding_niu.director_actor, round=rnd, message="secret referee note")
+    round_dispute(actor=ding_niu.director_actor, round=rnd, message="secret referee note")
     for url in pages(ding_niu):
         page = client.get(url).content.decode()
         assert ding_niu.token not in page, url
@@ -123,7 +125,7 @@ def test_the_live_fragment_answers_304_until_a_deal_changes(client, jie_long):
     assert first.status_code == 200 and 'data-live-part="standings"' in first.content.decode()
     tag = first["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     again = client.get(url, HTTP_IF_NONE_MATCH=tag)
     assert again.status_code == 200 and again["ETag"] != tag
     assert ">58<" in again.content.decode()
@@ -138,7 +140,7 @@ def test_the_directors_live_fragment_is_for_the_clubs_directors_only(client, jie
     client.force_login(other_director)
     assert client.get(url).status_code == 404
     client.force_login(director)
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     response = client.get(url)
     page = response.content.decode()
     assert response.status_code == 200

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_dispute, round_record
+
+from scoring.services.tables import table_create
+
+from scoring.services.tournaments import entry_create, tournament_update
 
 from .bodies import DING_NIU_FULL_LOG, JIE_LONG
 
@@ -37,9 +43,9 @@ LIVE_NOT_MODIFIED = 2
 
 def test_recording_a_deal(jie_long, django_assert_num_queries):
     s = jie_long
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with django_assert_num_queries(RECORD):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
 
 
 def test_recording_a_deal_over_http_with_an_idempotency_key(jie_long, scorer_client_for,
@@ -54,7 +60,7 @@ def test_recording_a_deal_over_http_with_an_idempotency_key(jie_long, scorer_cli
 def test_the_scorer_page_does_not_grow_with_the_deals(jie_long, client, django_assert_num_queries):
     s = jie_long
     for _ in range(12):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with django_assert_num_queries(SCORER_PAGE):
         assert client.get(f"/s/{s.token}/").status_code == 200
 
@@ -68,7 +74,7 @@ def _dashboard_queries(client, director, tournament, django_assert_num_queries):
 def test_the_dashboard_does_not_grow_with_tables_and_deals(make_setup, client, director, director_actor, club,
                                                           django_assert_num_queries):
     small = make_setup("jie_long")
-    services.round_record(actor=small.scorer_actor, table=small.table, body=JIE_LONG)
+    round_record(actor=small.scorer_actor, table=small.table, body=JIE_LONG)
     _dashboard_queries(client, director, small.tournament, django_assert_num_queries)
 
     big = make_setup("jie_long")
@@ -76,13 +82,13 @@ def test_the_dashboard_does_not_grow_with_tables_and_deals(make_setup, client, d
     for table_number in range(2, 5):
         entries = []
         for seat in range(4):
-            player = services.player_create(actor=director_actor, club=club, name=f"P{table_number}-{seat}")
-            entries.append(services.entry_create(actor=director_actor, tournament=t, player=player))
-        services.table_create(actor=director_actor, tournament=t, name=f"Table {table_number}", entries=entries)
+            player = player_create(actor=director_actor, club=club, name=f"P{table_number}-{seat}")
+            entries.append(entry_create(actor=director_actor, tournament=t, player=player))
+        table_create(actor=director_actor, tournament=t, name=f"Table {table_number}", entries=entries)
     for table in t.sessions.get().tables.all():
         for _ in range(3):
-            rnd = services.round_record(actor=big.director_actor, table=table, body=JIE_LONG)
-        services.round_dispute(actor=big.director_actor, round=rnd, message="check")
+            rnd = round_record(actor=big.director_actor, table=table, body=JIE_LONG)
+        round_dispute(actor=big.director_actor, round=rnd, message="check")
     _dashboard_queries(client, director, t, django_assert_num_queries)
 
 
@@ -106,31 +112,31 @@ def _tournament_with(make_setup, director_actor, club, *, tables: int, deals: in
     t = s.tournament
     all_tables = [s.table]
     for n in range(2, tables + 1):
-        entries = [services.entry_create(actor=director_actor, tournament=t,
-                                         player=services.player_create(actor=director_actor, club=club,
+        entries = [entry_create(actor=director_actor, tournament=t,
+                                         player=player_create(actor=director_actor, club=club,
                                                                        name=f"T{tables}-{n}-{i}"))
                    for i in range(4)]
-        all_tables.append(services.table_create(actor=director_actor, tournament=t, name=f"Table {n}",
+        all_tables.append(table_create(actor=director_actor, tournament=t, name=f"Table {n}",
                                                 entries=entries)[0])
     for i in range(deals):
-        services.round_record(actor=director_actor, table=all_tables[i % tables], body=JIE_LONG)
+        round_record(actor=director_actor, table=all_tables[i % tables], body=JIE_LONG)
     return t
 
 
 @pytest.mark.parametrize("tables, deals", [(1, 1), (3, 200)])
 def test_the_standings_read_does_not_grow_with_deals_or_entries(make_setup, director_actor, club, director_client,
                                                                 anon_client, django_assert_num_queries, tables, deals):
-    from scoring import selectors
+    from scoring.selectors.standings import standings_for
 
     t = _tournament_with(make_setup, director_actor, club, tables=tables, deals=deals)
     t.refresh_from_db()
     with django_assert_num_queries(STANDINGS):
-        rows = selectors.standings_for(t)
+        rows = standings_for(t)
     assert len(rows) == 4 * tables and sum(r["deals"] for r in rows) == 4 * deals
-    services.tournament_update(actor=director_actor, tournament=t, public=False)
+    tournament_update(actor=director_actor, tournament=t, public=False)
     with django_assert_num_queries(STANDINGS_OVER_HTTP):
         assert director_client.get(f"/api/v1/tournaments/{t.pk}/standings/").status_code == 200
-    services.tournament_update(actor=director_actor, tournament=t, public=True)
+    tournament_update(actor=director_actor, tournament=t, public=True)
     with django_assert_num_queries(STANDINGS_PUBLIC):
         assert anon_client.get(f"/api/v1/tournaments/{t.pk}/standings/").status_code == 200
     with django_assert_num_queries(STANDINGS_PUBLIC):
@@ -139,22 +145,22 @@ def test_the_standings_read_does_not_grow_with_deals_or_entries(make_setup, dire
 
 @pytest.mark.parametrize("deals", [1, 40])
 def test_head_to_head_costs_two_queries_whatever_the_deals(make_setup, django_assert_num_queries, deals):
-    from scoring import selectors
+    from scoring.selectors.standings import standings_for
 
     s = make_setup("jie_long")
-    services.tournament_update(actor=s.director_actor, tournament=s.tournament, tie_breaks=["deals", "head_to_head"])
+    tournament_update(actor=s.director_actor, tournament=s.tournament, tie_breaks=["deals", "head_to_head"])
     s.tournament.refresh_from_db()
     for _ in range(deals):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with django_assert_num_queries(STANDINGS + HEAD_TO_HEAD):
-        rows = selectors.standings_for(s.tournament)
+        rows = standings_for(s.tournament)
     # Everyone played every deal; at one table of four, head-to-head is the net itself.
     assert [r["head_to_head"] for r in rows] == [58 * deals, 18 * deals, -6 * deals, -70 * deals]
 
 
 def _grow(setup, body, count):
     for _ in range(count):
-        services.round_record(actor=setup.scorer_actor, table=setup.table, body=body)
+        round_record(actor=setup.scorer_actor, table=setup.table, body=body)
 
 
 def test_the_standings_page_costs_the_same_whatever_the_deals(client, jie_long, django_assert_num_queries):

@@ -8,7 +8,31 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from scoring import selectors, services
+from scoring.selectors.audits import round_verify_chain
+
+from scoring.selectors.auth import user_by_api_token
+
+from scoring.selectors.clubs import club_list_for_user
+
+from scoring.selectors.rounds import round_detail, table_round_preview
+
+from scoring.selectors.standings import standings_for
+
+from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
+
+from scoring.services.auth import DIRECTORS_GROUP, auth_token_obtain, auth_tokens_cleanup, auth_tokens_revoke, director_create
+
+from scoring.services.clubs import club_create, player_create
+
+from scoring.services.idempotency import idempotency_keys_cleanup, round_record_idempotent
+
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
+
+from scoring.services.standings import standings_refresh
+
+from scoring.services.tables import session_create, table_create, table_scorer_token_rotate
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start, tournament_update
 from scoring.domain.actors import Actor
 from scoring.domain.errors import (Conflict, PermissionDenied, PreconditionFailed,
                             PreconditionRequired, ValidationFailed)
@@ -21,37 +45,37 @@ pytestmark = pytest.mark.django_db
 
 
 def nets(rnd):
-    return [p["net"] for p in selectors.round_detail(rnd)["players"]]
+    return [p["net"] for p in round_detail(rnd)["players"]]
 
 
 # --- directors, clubs, players ------------------------------------------------------------------
 
 def test_director_create_makes_a_staff_user_in_the_directors_group(db):
-    user = services.director_create(username="carol", password="carol-secret")
+    user = director_create(username="carol", password="carol-secret")
     assert user.is_staff and not user.is_superuser
-    assert user.groups.filter(name=services.DIRECTORS_GROUP).exists()
+    assert user.groups.filter(name=DIRECTORS_GROUP).exists()
     assert not user.get_all_permissions()  # every change goes through services; no admin rights
     assert ActionLog.objects.filter(action="director_create", actor_label="system").exists()
 
 
 def test_director_create_refuses_duplicates_and_short_passwords(director):
     with pytest.raises(Conflict):
-        services.director_create(username="alice", password="another-pass")
+        director_create(username="alice", password="another-pass")
     with pytest.raises(ValidationFailed) as e:
-        services.director_create(username="dora", password="short")
+        director_create(username="dora", password="short")
     assert e.value.errors[0]["path"] == "password"
 
 
 def test_director_create_refuses_scorers(jie_long):
     with pytest.raises(PermissionDenied):
-        services.director_create(username="eve", password="eve-secret-1", actor=jie_long.scorer_actor)
+        director_create(username="eve", password="eve-secret-1", actor=jie_long.scorer_actor)
 
 
 def test_club_create_makes_the_creator_a_director(director_actor, director):
-    club = services.club_create(actor=director_actor, name="Dragon Club")
+    club = club_create(actor=director_actor, name="Dragon Club")
     assert club.slug == "dragon-club"
     assert list(club.directors.all()) == [director]
-    again = services.club_create(actor=director_actor, name="Dragon Club")
+    again = club_create(actor=director_actor, name="Dragon Club")
     assert again.slug == "dragon-club-2"
     log = ActionLog.objects.get(action="club_create", target_id=str(club.pk))
     assert log.actor_user == director and log.actor_label == "director alice" and log.ip == "127.0.0.1"
@@ -60,24 +84,24 @@ def test_club_create_makes_the_creator_a_director(director_actor, director):
 @pytest.mark.parametrize("actor", [Actor(), Actor(ip="1.2.3.4")])
 def test_club_create_refuses_anonymous(db, actor):
     with pytest.raises(PermissionDenied):
-        services.club_create(actor=actor, name="Nope")
+        club_create(actor=actor, name="Nope")
 
 
 def test_player_create_and_refusals(club, director_actor, other_director):
-    p = services.player_create(actor=director_actor, club=club, name="Mei")
+    p = player_create(actor=director_actor, club=club, name="Mei")
     assert p.club == club
     with pytest.raises(Conflict):
-        services.player_create(actor=director_actor, club=club, name="Mei")
+        player_create(actor=director_actor, club=club, name="Mei")
     with pytest.raises(ValidationFailed):
-        services.player_create(actor=director_actor, club=club, name="   ")
+        player_create(actor=director_actor, club=club, name="   ")
     with pytest.raises(PermissionDenied):
-        services.player_create(actor=Actor(user=other_director), club=club, name="Jun")
+        player_create(actor=Actor(user=other_director), club=club, name="Jun")
 
 
 # --- tournaments --------------------------------------------------------------------------------
 
 def test_tournament_create_fills_variant_defaults(club, director_actor):
-    t = services.tournament_create(actor=director_actor, club=club, name="Spring", game="jie_long",
+    t = tournament_create(actor=director_actor, club=club, name="Spring", game="jie_long",
                                    variant={"arms": 2}, chip_value="0.25", currency="eur")
     assert t.status == Tournament.Status.DRAFT
     assert t.variant == {"voluntary_pass": False, "arms": 2, "settlement": "difference"}
@@ -87,71 +111,71 @@ def test_tournament_create_fills_variant_defaults(club, director_actor):
 
 def test_tournament_create_refuses_bad_variants_and_games(club, director_actor):
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_create(actor=director_actor, club=club, name="X", game="jie_long",
+        tournament_create(actor=director_actor, club=club, name="X", game="jie_long",
                                    variant={"arms": 3, "colour": "red"})
     assert {(x["path"], x["code"]) for x in e.value.errors} == {("variant.arms", "bad_variant"),
                                                                 ("variant.colour", "unknown_variant")}
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_create(actor=director_actor, club=club, name="X", game="mahjong")
+        tournament_create(actor=director_actor, club=club, name="X", game="mahjong")
     assert e.value.errors[0]["path"] == "game"
     with pytest.raises(ValidationFailed):
-        services.tournament_create(actor=director_actor, club=club, name="X", game="jie_long", chip_value="-1")
+        tournament_create(actor=director_actor, club=club, name="X", game="jie_long", chip_value="-1")
 
 
 def test_tournament_create_refuses_directors_of_other_clubs(club, other_director):
     with pytest.raises(PermissionDenied):
-        services.tournament_create(actor=Actor(user=other_director), club=club, name="X", game="jie_long")
+        tournament_create(actor=Actor(user=other_director), club=club, name="X", game="jie_long")
 
 
 def test_tournament_status_pipeline(make_setup):
     s = make_setup("jie_long", start=False)
     with pytest.raises(Conflict):
-        services.tournament_finish(actor=s.director_actor, tournament=s.tournament)
-    services.tournament_start(actor=s.director_actor, tournament=s.tournament)
+        tournament_finish(actor=s.director_actor, tournament=s.tournament)
+    tournament_start(actor=s.director_actor, tournament=s.tournament)
     assert s.tournament.status == "running" and s.tournament.started_at
     with pytest.raises(Conflict):
-        services.tournament_start(actor=s.director_actor, tournament=s.tournament)
-    services.tournament_finish(actor=s.director_actor, tournament=s.tournament)
+        tournament_start(actor=s.director_actor, tournament=s.tournament)
+    tournament_finish(actor=s.director_actor, tournament=s.tournament)
     assert Tournament.objects.get(pk=s.tournament.pk).status == "finished"
     with pytest.raises(Conflict):
-        services.tournament_finish(actor=s.director_actor, tournament=s.tournament)
+        tournament_finish(actor=s.director_actor, tournament=s.tournament)
 
 
 def test_tournament_start_refuses_scorers(make_setup):
     s = make_setup("jie_long", start=False)
     with pytest.raises(PermissionDenied):
-        services.tournament_start(actor=s.scorer_actor, tournament=s.tournament)
+        tournament_start(actor=s.scorer_actor, tournament=s.tournament)
 
 
 def test_tournament_update(make_setup):
     s = make_setup("jie_long", start=False)
-    services.tournament_update(actor=s.director_actor, tournament=s.tournament, public=False, variant={"arms": 2})
+    tournament_update(actor=s.director_actor, tournament=s.tournament, public=False, variant={"arms": 2})
     t = Tournament.objects.get(pk=s.tournament.pk)
     assert not t.public and t.variant["arms"] == 2
-    services.tournament_start(actor=s.director_actor, tournament=t)
+    tournament_start(actor=s.director_actor, tournament=t)
     with pytest.raises(Conflict):
-        services.tournament_update(actor=s.director_actor, tournament=t, variant={"arms": 1})
+        tournament_update(actor=s.director_actor, tournament=t, variant={"arms": 1})
     with pytest.raises(ValidationFailed):
-        services.tournament_update(actor=s.director_actor, tournament=t, game="ding_niu")
+        tournament_update(actor=s.director_actor, tournament=t, game="ding_niu")
 
 
 def test_finished_tournament_is_read_only(jie_long, club, director_actor):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    services.tournament_finish(actor=s.director_actor, tournament=s.tournament)
-    player = services.player_create(actor=director_actor, club=club, name="Late")
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    tournament_finish(actor=s.director_actor, tournament=s.tournament)
+    player = player_create(actor=director_actor, club=club, name="Late")
     calls = [
-        lambda: services.round_record(actor=s.director_actor, table=s.table, body=JIE_LONG),
-        lambda: services.round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="x",
+        lambda: round_record(actor=s.director_actor, table=s.table, body=JIE_LONG),
+        lambda: round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="x",
                                        expected_revision=1),
-        lambda: services.round_confirm(actor=s.director_actor, round=rnd),
-        lambda: services.round_void(actor=s.director_actor, round=rnd, reason="x"),
-        lambda: services.round_dispute(actor=s.director_actor, round=rnd, message="x"),
-        lambda: services.entry_create(actor=director_actor, tournament=s.tournament, player=player),
-        lambda: services.table_create(actor=director_actor, tournament=s.tournament, name="T9", entries=s.entries),
-        lambda: services.table_scorer_token_rotate(actor=director_actor, table=s.table),
-        lambda: services.tournament_update(actor=director_actor, tournament=s.tournament, public=False),
-        lambda: services.session_create(actor=director_actor, tournament=s.tournament),
+        lambda: round_confirm(actor=s.director_actor, round=rnd),
+        lambda: round_void(actor=s.director_actor, round=rnd, reason="x"),
+        lambda: round_dispute(actor=s.director_actor, round=rnd, message="x"),
+        lambda: entry_create(actor=director_actor, tournament=s.tournament, player=player),
+        lambda: table_create(actor=director_actor, tournament=s.tournament, name="T9", entries=s.entries),
+        lambda: table_scorer_token_rotate(actor=director_actor, table=s.table),
+        lambda: tournament_update(actor=director_actor, tournament=s.tournament, public=False),
+        lambda: session_create(actor=director_actor, tournament=s.tournament),
     ]
     for call in calls:
         with pytest.raises(Conflict) as e:
@@ -163,70 +187,70 @@ def test_finished_tournament_is_read_only(jie_long, club, director_actor):
 
 def test_entry_create_and_refusals(make_setup, club, director_actor, other_director):
     s = make_setup("jie_long", start=False)
-    other_club = selectors.club_list_for_user(other_director).get()
-    stranger = services.player_create(actor=Actor(user=other_director), club=other_club, name="Stranger")
+    other_club = club_list_for_user(other_director).get()
+    stranger = player_create(actor=Actor(user=other_director), club=other_club, name="Stranger")
     with pytest.raises(ValidationFailed):
-        services.entry_create(actor=director_actor, tournament=s.tournament, player=stranger)
+        entry_create(actor=director_actor, tournament=s.tournament, player=stranger)
     with pytest.raises(Conflict):
-        services.entry_create(actor=director_actor, tournament=s.tournament, player=s.entries[0].player)
+        entry_create(actor=director_actor, tournament=s.tournament, player=s.entries[0].player)
     assert Standing.objects.filter(tournament=s.tournament).count() == 4
 
 
 def test_table_create_seats_entries_in_order_and_hashes_the_token(jie_long):
     s = jie_long
-    seats = selectors.table_seats(s.table)
+    seats = table_seats(s.table)
     assert [x.entry.player.name for x in seats] == s.names
     assert [x.position for x in seats] == [0, 1, 2, 3]
     assert s.table.session.number == 1
     assert s.token not in s.table.scorer_token_hash and len(s.table.scorer_token_hash) == 64
-    assert selectors.table_by_scorer_token(s.token) == s.table
+    assert table_by_scorer_token(s.token) == s.table
     assert not ActionLog.objects.filter(data__icontains=s.token).exists()
 
 
 def test_table_create_refusals(make_setup, director_actor):
     s = make_setup("ding_niu", start=False)
     with pytest.raises(ValidationFailed) as e:
-        services.table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=s.entries[:3])
+        table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=s.entries[:3])
     assert e.value.errors[0]["code"] == "wrong_player_count"
     with pytest.raises(ValidationFailed) as e:
-        services.table_create(actor=director_actor, tournament=s.tournament, name="T2",
+        table_create(actor=director_actor, tournament=s.tournament, name="T2",
                               entries=[s.entries[0], s.entries[0], s.entries[1], s.entries[2]])
     assert e.value.errors[0]["path"] == "entries[1]"
     with pytest.raises(ValidationFailed) as e:  # already seated in session 1
-        services.table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=s.entries)
+        table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=s.entries)
     assert e.value.errors[0]["code"] == "already_seated"
     other = make_setup("ding_niu", names=["W", "X", "Y", "Z"], start=False)
     with pytest.raises(ValidationFailed) as e:
-        services.table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=other.entries)
+        table_create(actor=director_actor, tournament=s.tournament, name="T2", entries=other.entries)
     assert e.value.errors[0]["code"] == "not_found"
     with pytest.raises(PermissionDenied):
-        services.table_create(actor=s.scorer_actor, tournament=s.tournament, name="T2", entries=s.entries)
+        table_create(actor=s.scorer_actor, tournament=s.tournament, name="T2", entries=s.entries)
 
 
 def test_table_create_in_a_new_session(jie_long, director_actor):
     s = jie_long
-    table, token = services.table_create(actor=director_actor, tournament=s.tournament, name="Table 1",
+    table, token = table_create(actor=director_actor, tournament=s.tournament, name="Table 1",
                                          entries=list(reversed(s.entries)), session=2)
     assert table.session.number == 2 and token != s.token
     assert Session.objects.filter(tournament=s.tournament).count() == 3 - 1
-    assert services.session_create(actor=director_actor, tournament=s.tournament).number == 3
+    assert session_create(actor=director_actor, tournament=s.tournament).number == 3
 
 
 def test_table_scorer_token_rotate_revokes_the_old_token(jie_long, director_actor):
     s = jie_long
-    new = services.table_scorer_token_rotate(actor=director_actor, table=s.table)
+    new = table_scorer_token_rotate(actor=director_actor, table=s.table)
     assert new != s.token
-    assert selectors.table_by_scorer_token(s.token) is None
-    assert selectors.table_by_scorer_token(new) == s.table
+    assert table_by_scorer_token(s.token) is None
+    assert table_by_scorer_token(new) == s.table
     with pytest.raises(PermissionDenied):
-        services.table_scorer_token_rotate(actor=s.scorer_actor, table=s.table)
+        table_scorer_token_rotate(actor=s.scorer_actor, table=s.table)
 
 
 # --- recording ----------------------------------------------------------------------------------
 
 def test_round_record_jie_long(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 1})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 1})
     assert (rnd.number, rnd.status, rnd.leader, rnd.entered_by, rnd.next_leader) == (1, "recorded", 0, 1, 0)
     rev = rnd.current_revision
     assert rev.number == 1 and rev.prev_hash == "" and len(rev.hash) == 64
@@ -241,30 +265,30 @@ def test_round_record_jie_long(jie_long):
 def test_round_record_rotates_seats_to_the_leader(jie_long):
     s = jie_long
     body = {"leader": 2, "points": [34, 18, 2, 12]}   # Celine (2) led and has 2 points
-    rnd = services.round_record(actor=s.director_actor, table=s.table, body=body)
+    rnd = round_record(actor=s.director_actor, table=s.table, body=body)
     rev = rnd.current_revision
     assert rev.record["seats"] == ["Celine", "Dominic", "Anna", "Bob"]
     assert rev.record["points"] == [2, 12, 34, 18]
-    detail = selectors.round_detail(rnd)
+    detail = round_detail(rnd)
     assert [(p["position"], p["name"], p["net"]) for p in detail["players"]] == [
         (0, "Anna", -70), (1, "Bob", -6), (2, "Celine", 58), (3, "Dominic", 18)]
     assert detail["outcome"]["winner"] == 2 and rnd.next_leader == 2
     assert {(t["from"], t["to"], t["amount"]) for t in detail["outcome"]["transfers"]} >= {(0, 2, 32)}
     # the next deal defaults to the winner's lead
-    assert selectors.round_defaults(s.table)["leader"] == 2
-    nxt = services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [34, 18, 2, 12]})
+    assert round_defaults(s.table)["leader"] == 2
+    nxt = round_record(actor=s.scorer_actor, table=s.table, body={"points": [34, 18, 2, 12]})
     assert nxt.number == 2 and nxt.leader == 2
 
 
 def test_round_record_ding_niu_rotates_suanzhang(ding_niu):
     s = ding_niu
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_LED_BY_1)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_LED_BY_1)
     rev = rnd.current_revision
     assert rev.record["seats"] == ["Boris", "Valentine", "George", "Adam"]
     assert rev.record["points"] == [12, 7, 14, 10]
     assert rev.record["suanzhang"] == {"seat": 1}
     assert nets(rnd) == DING_NIU_LED_BY_1_NETS
-    detail = selectors.round_detail(rnd)
+    detail = round_detail(rnd)
     assert detail["outcome"]["suanzhang"]["seat"] == 2
     assert rnd.next_leader == 2
     assert rev.body["leader"] == 1 and rev.body["points"] == DING_NIU_LED_BY_1["points"]
@@ -277,29 +301,29 @@ def test_round_record_ding_niu_moves_are_kept_in_turn_order(ding_niu):
     example = json.loads((Path(__file__).parents[1] / "examples" / "ding_niu-layout-a-fours.json").read_text())
     record = example["record"]
     body = {"moves": record["moves"], "left_in_hand": record["left_in_hand"]}
-    rnd = services.round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=body)
+    rnd = round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=body)
     assert rnd.current_revision.record["moves"] == record["moves"]
-    assert selectors.round_detail(rnd)["outcome"]["suanzhang"]["seat"] == 1
+    assert round_detail(rnd)["outcome"]["suanzhang"]["seat"] == 1
 
 
 def test_round_record_tau_ngau_banker(tau_ngau):
     s = tau_ngau
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=TAU_NGAU_V1)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=TAU_NGAU_V1)
     assert rnd.current_revision.record["seats"] == s.names
     assert rnd.current_revision.record["banker"] == 0
     assert nets(rnd) == TAU_NGAU_V1_NETS
     assert (rnd.banker, rnd.next_banker) == (0, 1)
-    assert selectors.round_defaults(s.table)["banker"] == 1
+    assert round_defaults(s.table)["banker"] == 1
     body = {k: v for k, v in TAU_NGAU_V1.items() if k != "banker"}
-    nxt = services.round_record(actor=s.scorer_actor, table=s.table, body=body)
+    nxt = round_record(actor=s.scorer_actor, table=s.table, body=body)
     assert nxt.banker == 1 and nxt.current_revision.record["banker"] == 1
-    assert "leader" not in selectors.round_detail(nxt) and selectors.round_detail(nxt)["banker"] == 1
+    assert "leader" not in round_detail(nxt) and round_detail(nxt)["banker"] == 1
 
 
 def test_round_record_maps_engine_error_paths_to_the_body(jie_long):
     s = jie_long
     with pytest.raises(ValidationFailed) as e:
-        services.round_record(actor=s.scorer_actor, table=s.table, body={"leader": 2, "points": [34, 18, 2, -1]})
+        round_record(actor=s.scorer_actor, table=s.table, body={"leader": 2, "points": [34, 18, 2, -1]})
     assert [x["path"] for x in e.value.errors] == ["points[3]"]
     assert Round.objects.count() == 0 and RoundRevision.objects.count() == 0
 
@@ -318,10 +342,10 @@ def test_round_record_refusals(jie_long):
     ]
     for body, paths in cases:
         with pytest.raises(ValidationFailed) as e:
-            services.round_record(actor=s.scorer_actor, table=s.table, body=body)
+            round_record(actor=s.scorer_actor, table=s.table, body=body)
         assert {x["path"] for x in e.value.errors} == paths, body
     with pytest.raises(ValidationFailed) as e:
-        services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "colour": 1})
+        round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "colour": 1})
     assert e.value.errors[0]["code"] == "unknown_field"
     assert Round.objects.count() == 0
 
@@ -329,35 +353,35 @@ def test_round_record_refusals(jie_long):
 def test_round_record_needs_a_running_tournament(make_setup):
     s = make_setup("jie_long", start=False)
     with pytest.raises(Conflict) as e:
-        services.round_record(actor=s.director_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.director_actor, table=s.table, body=JIE_LONG)
     assert e.value.errors[0]["code"] == "tournament_not_running"
 
 
 def test_scorer_cannot_record_at_another_table(jie_long, make_setup):
     other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
     with pytest.raises(PermissionDenied):
-        services.round_record(actor=other.scorer_actor, table=jie_long.table, body=JIE_LONG)
+        round_record(actor=other.scorer_actor, table=jie_long.table, body=JIE_LONG)
 
 
 def test_director_of_another_club_cannot_record(jie_long, other_director):
     with pytest.raises(PermissionDenied):
-        services.round_record(actor=Actor(user=other_director), table=jie_long.table, body=JIE_LONG)
+        round_record(actor=Actor(user=other_director), table=jie_long.table, body=JIE_LONG)
 
 
 def test_round_numbers_count_up_per_table(jie_long, make_setup):
     other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
-    a = [services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG).number
+    a = [round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG).number
          for _ in range(3)]
-    b = services.round_record(actor=other.scorer_actor, table=other.table, body=JIE_LONG).number
+    b = round_record(actor=other.scorer_actor, table=other.table, body=JIE_LONG).number
     assert a == [1, 2, 3] and b == 1
 
 
 def test_round_preview_stores_nothing(jie_long):
     s = jie_long
-    p = selectors.table_round_preview(table=s.table, body={"leader": 1, "points": [34, 2, 12, 18]})
+    p = table_round_preview(table=s.table, body={"leader": 1, "points": [34, 2, 12, 18]})
     assert p.ok and p.leader == 1 and p.record["seats"][0] == "Bob"
     assert [x["net"] for x in p.players] == [-70, 58, 18, -6]
-    bad = selectors.table_round_preview(table=s.table, body={"points": [1, 1, 1]})
+    bad = table_round_preview(table=s.table, body={"points": [1, 1, 1]})
     assert not bad.ok and bad.errors
     assert Round.objects.count() == 0 and ActionLog.objects.filter(action__startswith="round").count() == 0
 
@@ -366,9 +390,9 @@ def test_round_preview_stores_nothing(jie_long):
 
 def test_round_correct_adds_a_chained_revision(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
     body = {"leader": 0, "points": [2, 12, 18, 34]}
-    rnd = services.round_correct(actor=s.scorer_actor, round=rnd, body=body, reason="Celine and Dominic swapped",
+    rnd = round_correct(actor=s.scorer_actor, round=rnd, body=body, reason="Celine and Dominic swapped",
                                  expected_revision=1)
     revs = list(rnd.revisions.order_by("number"))
     assert [r.number for r in revs] == [1, 2]
@@ -377,99 +401,99 @@ def test_round_correct_adds_a_chained_revision(jie_long):
     assert revs[0].record["points"] == JIE_LONG["points"]   # the old revision is untouched
     assert nets(rnd) == [58, 18, -6, -70]
     assert rnd.entered_by == 0   # kept from the round when the body leaves it out
-    assert selectors.round_verify_chain(rnd).ok
+    assert round_verify_chain(rnd).ok
 
 
 def test_round_correct_preconditions(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with pytest.raises(PreconditionRequired):
-        services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=None)
-    services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
+        round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=None)
+    round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
     with pytest.raises(PreconditionFailed):
-        services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
+        round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
     with pytest.raises(ValidationFailed) as e:
-        services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason=" ", expected_revision=2)
+        round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason=" ", expected_revision=2)
     assert e.value.errors[0]["path"] == "reason"
     with pytest.raises(ValidationFailed) as e:
-        services.round_correct(actor=s.scorer_actor, round=rnd, body={"points": [1]}, reason="x",
+        round_correct(actor=s.scorer_actor, round=rnd, body={"points": [1]}, reason="x",
                                expected_revision=2)
     assert rnd.revisions.count() == 2
 
 
 def test_scorer_may_correct_only_until_confirmed(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
-    services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=2)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=2)
     with pytest.raises(PermissionDenied):
-        services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
-    rnd = services.round_correct(actor=s.director_actor, round=rnd, body={"points": [2, 12, 18, 34]},
+        round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
+    rnd = round_correct(actor=s.director_actor, round=rnd, body={"points": [2, 12, 18, 34]},
                                  reason="referee", expected_revision=1)
     assert rnd.status == "confirmed" and rnd.confirmed_by_user == s.director
 
 
 def test_voided_round_cannot_be_corrected(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    services.round_void(actor=s.director_actor, round=rnd, reason="misdeal")
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_void(actor=s.director_actor, round=rnd, reason="misdeal")
     with pytest.raises(Conflict):
-        services.round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
+        round_correct(actor=s.director_actor, round=rnd, body=JIE_LONG, reason="x", expected_revision=1)
 
 
 # --- confirm, void, dispute ---------------------------------------------------------------------
 
 def test_round_confirm_by_another_seat(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 1})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 1})
     with pytest.raises(ValidationFailed):
-        services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
+        round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
     with pytest.raises(ValidationFailed):
-        services.round_confirm(actor=s.scorer_actor, round=rnd)
+        round_confirm(actor=s.scorer_actor, round=rnd)
     with pytest.raises(ValidationFailed):
-        services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=7)
-    rnd = services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=3)
+        round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=7)
+    rnd = round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=3)
     assert (rnd.status, rnd.confirmed_by, rnd.confirmed_by_user) == ("confirmed", 3, None)
     with pytest.raises(Conflict):
-        services.round_confirm(actor=s.director_actor, round=rnd)
+        round_confirm(actor=s.director_actor, round=rnd)
 
 
 def test_scorer_cannot_confirm_without_entered_by(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with pytest.raises(PermissionDenied):
-        services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=2)
-    rnd = services.round_confirm(actor=s.director_actor, round=rnd)
+        round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=2)
+    rnd = round_confirm(actor=s.director_actor, round=rnd)
     assert rnd.status == "confirmed" and rnd.confirmed_by_user == s.director
 
 
 def test_round_void(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with pytest.raises(PermissionDenied):
-        services.round_void(actor=s.scorer_actor, round=rnd, reason="x")
+        round_void(actor=s.scorer_actor, round=rnd, reason="x")
     with pytest.raises(ValidationFailed):
-        services.round_void(actor=s.director_actor, round=rnd, reason="")
-    rnd = services.round_void(actor=s.director_actor, round=rnd, reason="misdeal")
+        round_void(actor=s.director_actor, round=rnd, reason="")
+    rnd = round_void(actor=s.director_actor, round=rnd, reason="misdeal")
     assert rnd.status == "voided" and rnd.void_reason == "misdeal"
     with pytest.raises(Conflict):
-        services.round_void(actor=s.director_actor, round=rnd, reason="again")
+        round_void(actor=s.director_actor, round=rnd, reason="again")
     with pytest.raises(Conflict):
-        services.round_confirm(actor=s.director_actor, round=rnd)
-    assert [x["total"] for x in selectors.table_running_totals(s.table)] == [0, 0, 0, 0]
+        round_confirm(actor=s.director_actor, round=rnd)
+    assert [x["total"] for x in table_running_totals(s.table)] == [0, 0, 0, 0]
 
 
 def test_round_dispute_and_resolve(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
     with pytest.raises(PermissionDenied):
-        services.round_dispute_resolve(actor=s.scorer_actor, round=rnd)
+        round_dispute_resolve(actor=s.scorer_actor, round=rnd)
     with pytest.raises(Conflict):
-        services.round_dispute_resolve(actor=s.director_actor, round=rnd)
-    rnd = services.round_dispute(actor=s.scorer_actor, round=rnd, message="Bob says he passed")
+        round_dispute_resolve(actor=s.director_actor, round=rnd)
+    rnd = round_dispute(actor=s.scorer_actor, round=rnd, message="Bob says he passed")
     assert rnd.disputed and rnd.dispute_message == "Bob says he passed"
     with pytest.raises(Conflict):   # a disputed deal waits for the director
-        services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
-    rnd = services.round_dispute_resolve(actor=s.director_actor, round=rnd, note="checked")
+        round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
+    rnd = round_dispute_resolve(actor=s.director_actor, round=rnd, note="checked")
     assert not rnd.disputed
     assert ActionLog.objects.filter(action="round_dispute_resolve", data__note="checked").exists()
 
@@ -478,11 +502,11 @@ def test_round_dispute_and_resolve(jie_long):
 
 def test_standings_refresh_counts_all_but_voided(jie_long):
     s = jie_long
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    r2 = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
-    services.round_void(actor=s.director_actor, round=r2, reason="misdeal")
-    services.standings_refresh(tournament=s.tournament)
-    rows = selectors.standings_for(s.tournament)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    r2 = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_void(actor=s.director_actor, round=r2, reason="misdeal")
+    standings_refresh(tournament=s.tournament)
+    rows = standings_for(s.tournament)
     assert [(r["name"], r["net"], r["deals"]) for r in rows] == [
         ("Anna", 58, 1), ("Bob", 18, 1), ("Dominic", -6, 1), ("Celine", -70, 1)]
     assert str(rows[0]["money"]) == "29.00"
@@ -490,66 +514,66 @@ def test_standings_refresh_counts_all_but_voided(jie_long):
 
 def test_standings_refresh_counts_confirmed_only_when_required(make_setup):
     s = make_setup("jie_long", require_confirmation=True)
-    r1 = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
-    services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
-    services.round_confirm(actor=s.scorer_actor, round=r1, confirmed_by=1)
-    services.standings_refresh(tournament=s.tournament)
-    assert {r["name"]: r["net"] for r in selectors.standings_for(s.tournament)}["Anna"] == 58
-    assert [x["total"] for x in selectors.table_running_totals(s.table)] == JIE_LONG_NETS
+    r1 = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_confirm(actor=s.scorer_actor, round=r1, confirmed_by=1)
+    standings_refresh(tournament=s.tournament)
+    assert {r["name"]: r["net"] for r in standings_for(s.tournament)}["Anna"] == 58
+    assert [x["total"] for x in table_running_totals(s.table)] == JIE_LONG_NETS
 
 
 def test_idempotency_keys_cleanup(jie_long):
     s = jie_long
-    services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="old")
-    services.round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="new")
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="old")
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="new")
     IdempotencyKey.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))
     IdempotencyKey.objects.filter(key="new").update(created_at=timezone.now() - timedelta(hours=23))
-    assert services.idempotency_keys_cleanup() == 1
+    assert idempotency_keys_cleanup() == 1
     assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]
     with pytest.raises(ValidationFailed):
-        services.idempotency_keys_cleanup(older_than=timedelta(hours=1))
+        idempotency_keys_cleanup(older_than=timedelta(hours=1))
 
 
 def test_auth_token_obtain_makes_a_new_hashed_expiring_token_each_time(director, settings):
     from scoring.models import ApiToken
 
-    token = services.auth_token_obtain(username="alice", password="alice-secret-1", ip="10.1.1.1")
-    other = services.auth_token_obtain(username="alice", password="alice-secret-1")
+    token = auth_token_obtain(username="alice", password="alice-secret-1", ip="10.1.1.1")
+    other = auth_token_obtain(username="alice", password="alice-secret-1")
     assert token != other and len(token) >= 40
-    assert selectors.user_by_api_token(token) == director == selectors.user_by_api_token(other)
+    assert user_by_api_token(token) == director == user_by_api_token(other)
     stored = ApiToken.objects.filter(user=director)
     assert stored.count() == 2 and not stored.filter(key_hash__in=[token, other]).exists()
     assert all(t.expires_at - t.created_at >= settings.API_TOKEN_TTL - timedelta(seconds=5) for t in stored)
     stored.update(expires_at=timezone.now() - timedelta(seconds=1))
-    assert selectors.user_by_api_token(token) is None
-    assert services.auth_tokens_cleanup() == 0   # expired for less than a day: kept a little
+    assert user_by_api_token(token) is None
+    assert auth_tokens_cleanup() == 0   # expired for less than a day: kept a little
     with pytest.raises(ValidationFailed):
-        services.auth_token_obtain(username="alice", password="wrong")
+        auth_token_obtain(username="alice", password="wrong")
     get_user_model().objects.create_user(username="plain", password="plain-secret-1")
     with pytest.raises(PermissionDenied):
-        services.auth_token_obtain(username="plain", password="plain-secret-1")
+        auth_token_obtain(username="plain", password="plain-secret-1")
 
 
 def test_auth_tokens_revoke_logs_out_everywhere(director, director_actor, other_director):
-    mine = [services.auth_token_obtain(username="alice", password="alice-secret-1") for _ in range(2)]
-    theirs = services.auth_token_obtain(username="bruno", password="bruno-secret-1")
-    assert services.auth_tokens_revoke(actor=director_actor) == 2
-    assert [selectors.user_by_api_token(t) for t in mine] == [None, None]
-    assert selectors.user_by_api_token(theirs) == other_director
+    mine = [auth_token_obtain(username="alice", password="alice-secret-1") for _ in range(2)]
+    theirs = auth_token_obtain(username="bruno", password="bruno-secret-1")
+    assert auth_tokens_revoke(actor=director_actor) == 2
+    assert [user_by_api_token(t) for t in mine] == [None, None]
+    assert user_by_api_token(theirs) == other_director
     assert ActionLog.objects.filter(action="auth_tokens_revoke", data__revoked=2).exists()
     with pytest.raises(PermissionDenied):
-        services.auth_tokens_revoke(actor=Actor(table=None))
+        auth_tokens_revoke(actor=Actor(table=None))
 
 
 def test_every_write_is_logged(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
-    services.round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="typo", expected_revision=1)
-    services.round_dispute(actor=s.scorer_actor, round=rnd, message="?")
-    services.round_dispute_resolve(actor=s.director_actor, round=rnd)
-    services.round_confirm(actor=s.director_actor, round=rnd)
-    services.table_scorer_token_rotate(actor=s.director_actor, table=s.table)
-    services.tournament_finish(actor=s.director_actor, tournament=s.tournament)
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="typo", expected_revision=1)
+    round_dispute(actor=s.scorer_actor, round=rnd, message="?")
+    round_dispute_resolve(actor=s.director_actor, round=rnd)
+    round_confirm(actor=s.director_actor, round=rnd)
+    table_scorer_token_rotate(actor=s.director_actor, table=s.table)
+    tournament_finish(actor=s.director_actor, tournament=s.tournament)
     actions = set(ActionLog.objects.values_list("action", flat=True))
     assert {"director_create", "club_create", "player_create", "tournament_create", "entry_create", "session_create",
             "table_create", "tournament_start", "round_record", "round_correct", "round_dispute",

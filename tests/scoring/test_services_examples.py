@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import games
-from scoring import selectors, services
+from scoring.selectors.rounds import round_detail
+from scoring.services.rounds import round_record
+from scoring.services.tournaments import tournament_create
 from scoring.domain.errors import ValidationFailed
 
 pytestmark = pytest.mark.django_db
@@ -62,14 +64,14 @@ def _table_and_body(make_setup, record, k):
 def test_examples_round_trip_through_the_services(make_setup, example, leader):
     record = example["record"]
     setup, body = _table_and_body(make_setup, record, leader)
-    rnd = services.round_record(actor=setup.scorer_actor, table=setup.table, body=body)
+    rnd = round_record(actor=setup.scorer_actor, table=setup.table, body=body)
     rev = rnd.current_revision
     full = {**record, "variant": setup.tournament.variant}
     assert rev.record == {"game": full["game"], "variant": full["variant"], "seats": record["seats"],
                           **{k: v for k, v in record.items() if k not in ("game", "variant", "seats")}}
     assert rev.result == games.evaluate(full)
     n = len(record["seats"])
-    by_name = {p["name"]: p for p in selectors.round_detail(rnd)["players"]}
+    by_name = {p["name"]: p for p in round_detail(rnd)["players"]}
     for i, seat in enumerate(rev.result["seats"]):
         player = by_name[record["seats"][i]]
         assert player["net"] == seat["net"]
@@ -88,7 +90,7 @@ def test_invalid_examples_point_into_the_body(make_setup, example, leader):
     record = example["record"]
     setup, body = _table_and_body(make_setup, record, leader)
     with pytest.raises(ValidationFailed) as e:
-        services.round_record(actor=setup.scorer_actor, table=setup.table, body=body)
+        round_record(actor=setup.scorer_actor, table=setup.table, body=body)
     expected = example["expected"]["error_path"]
     m = re.match(r"^([a-z_]+)\[(\d+)\](.*)$", expected)
     if leader is not None and m and m.group(1) in PER_SEAT:
@@ -99,6 +101,6 @@ def test_invalid_examples_point_into_the_body(make_setup, example, leader):
 def test_invalid_variant_example_is_refused_at_tournament_creation(club, director_actor):
     ex = _load(next(p for p in EXAMPLES if p.stem == "invalid-unknown-variant"))
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_create(actor=director_actor, club=club, name="X", game=ex["record"]["game"],
+        tournament_create(actor=director_actor, club=club, name="X", game=ex["record"]["game"],
                                    variant=ex["record"]["variant"])
     assert e.value.errors[0]["path"] == "variant.arm"

@@ -1,4 +1,4 @@
-"""``services.session_seat``: a whole session (session, tables, seats, scorer links) in one
+"""``session_seat``: a whole session (session, tables, seats, scorer links) in one
 transaction, checked against the game, drawn from the history, and nothing made when refused."""
 
 from __future__ import annotations
@@ -7,7 +7,19 @@ from collections import Counter
 
 import pytest
 
-from scoring import selectors, services
+from scoring.selectors.seating import seating_history
+
+from scoring.selectors.standings import standings_for
+
+from scoring.selectors.tables import table_by_scorer_token, table_seats
+
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_record
+
+from scoring.services.seating import session_seat
+
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, Seat, Session, Table
@@ -28,14 +40,14 @@ def make_tournament(club, director_actor):
 
     def make(game: str = "jie_long", n: int = 10, *, start: bool = True):
         made[game] += 1
-        t = services.tournament_create(actor=director_actor, club=club, name=f"{game} {made[game]}", game=game,
+        t = tournament_create(actor=director_actor, club=club, name=f"{game} {made[game]}", game=game,
                                        variant={"settlement": "v1"} if game == "tau_ngau" else None)
         for name in NAMES[:n]:
-            player = club.players.filter(name=name).first() or services.player_create(
+            player = club.players.filter(name=name).first() or player_create(
                 actor=director_actor, club=club, name=name)
-            services.entry_create(actor=director_actor, tournament=t, player=player)
+            entry_create(actor=director_actor, tournament=t, player=player)
         if start:
-            services.tournament_start(actor=director_actor, tournament=t)
+            tournament_start(actor=director_actor, tournament=t)
         return t
 
     return make
@@ -43,7 +55,7 @@ def make_tournament(club, director_actor):
 
 def seat(actor, t, **kw):
     args = {"method": "random", "table_size": 4, "leftovers": "sit_out", "seed": "1", **kw}
-    return services.session_seat(actor=actor, tournament=t, **args)
+    return session_seat(actor=actor, tournament=t, **args)
 
 
 def names(seated) -> list[list[str]]:
@@ -51,7 +63,7 @@ def names(seated) -> list[list[str]]:
 
 
 def stored(seated) -> list[list[str]]:
-    return [[s.entry.player.name for s in selectors.table_seats(table)] for table, _ in seated.tables]
+    return [[s.entry.player.name for s in table_seats(table)] for table, _ in seated.tables]
 
 
 def test_a_session_with_its_tables_seats_and_links(make_tournament, director_actor):
@@ -64,7 +76,7 @@ def test_a_session_with_its_tables_seats_and_links(make_tournament, director_act
     assert sorted(n for table in names(seated) for n in table) == sorted(NAMES[:10])
     assert seated.sit_outs == []
     for table, token in seated.tables:
-        assert selectors.table_by_scorer_token(token) == table
+        assert table_by_scorer_token(token) == table
     log = ActionLog.objects.get(action=ActionLog.Action.SESSION_SEAT)
     assert log.data["seed"] == "spring" and log.data["method"] == "balanced" and log.data["number"] == 1
     assert ActionLog.objects.filter(action=ActionLog.Action.TABLE_CREATE, tournament=t).count() == 3
@@ -99,7 +111,7 @@ def test_balanced_avoids_earlier_opponents(make_tournament, director_actor):
     t = make_tournament("ding_niu", 16)
     seat(director_actor, t, method="standings")
     second = seat(director_actor, t, method="balanced", seed="x")
-    history = selectors.seating_history(t, [])
+    history = seating_history(t, [])
     earlier = pair_counts(history.tables[:4])
     assert sum(earlier[frozenset((a.pk, b.pk))] for table, _ in second.tables
                for a in second.seats[table.pk] for b in second.seats[table.pk] if a.pk < b.pk) == 0
@@ -109,8 +121,8 @@ def test_standings_seats_the_leaders_at_table_1(make_tournament, director_actor)
     t = make_tournament("jie_long", 8)
     first = seat(director_actor, t, method="random", seed="a")
     for table, _ in first.tables:   # one deal at each table: nets 60, 20, -20, -60 by seat
-        services.round_record(actor=director_actor, table=table, body={"leader": 0, "points": [0, 10, 20, 30]})
-    ranking = [r["name"] for r in selectors.standings_for(t)]
+        round_record(actor=director_actor, table=table, body={"leader": 0, "points": [0, 10, 20, 30]})
+    ranking = [r["name"] for r in standings_for(t)]
     second = seat(director_actor, t, method="standings", seed="b")
     assert set(names(second)[0]) == set(ranking[:4]) and set(names(second)[1]) == set(ranking[4:])
 
@@ -189,8 +201,8 @@ def test_who_may_seat(make_tournament, director_actor, other_director):
     for actor in (Actor(user=other_director), Actor(table=table), Actor()):
         with pytest.raises(PermissionDenied):
             seat(actor, t)
-    services.round_record(actor=director_actor, table=table, body={**JIE_LONG, "leader": 0})
-    services.tournament_finish(actor=director_actor, tournament=t)
+    round_record(actor=director_actor, table=table, body={**JIE_LONG, "leader": 0})
+    tournament_finish(actor=director_actor, tournament=t)
     with pytest.raises(Conflict) as e:
         seat(director_actor, t)
     assert e.value.errors[0]["code"] == "tournament_finished"

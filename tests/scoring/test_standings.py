@@ -14,12 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.simulate import simulate
-from scoring import selectors, services
+from scoring.selectors.standings import head_to_head, place_count, standings_for, tournament_figures
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_confirm, round_correct, round_record, round_void
+from scoring.services.tournaments import entry_create, tournament_update
 from scoring.domain.actors import Actor
 from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.models import Standing
 from scoring.domain.records import body_from_record
-from scoring.selectors.standings import Figures, average_place, rank_rows
+from scoring.domain.standings import Figures, average_place, rank_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -56,22 +59,22 @@ def _kept(tournament):
 
 def _recomputed(tournament):
     tournament.refresh_from_db()  # which deals count depends on its settings now
-    figures = selectors.tournament_figures(tournament)
+    figures = tournament_figures(tournament)
     return {e.pk: figures.get(e.pk, Figures.none()) for e in tournament.entries.all()}
 
 
 def _rows_from_scratch(tournament):
     """The standings rows a recomputation gives: figures from scratch, ranked the same way."""
-    width = selectors.place_count(tournament)
+    width = place_count(tournament)
     rows = []
     for e in tournament.entries.select_related("player"):
-        f = selectors.tournament_figures(tournament).get(e.pk, Figures.none())
+        f = tournament_figures(tournament).get(e.pk, Figures.none())
         avg = average_place(f.places)
         rows.append({"entry": e.pk, "name": e.player.name, "deals": f.deals, "net": f.net, "wins": f.wins,
                      "_average_place": avg, "average_place": None if avg is None else round(float(avg), 3),
                      "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
                      "last_deal_at": f.last_deal_at})
-    rank_rows(tournament, rows, tournament.tie_breaks)
+    rank_rows(rows, tournament.tie_breaks, head_to_head=lambda groups: head_to_head(tournament, groups))
     return [{k: v for k, v in r.items() if k != "_average_place"} for r in rows]
 
 
@@ -85,24 +88,24 @@ def _apply(setup, bodies, op, rounds):
     actor = setup.director_actor
     if kind == "record":
         body = {**bodies[op[1] % len(bodies)], "entered_by": 0}
-        rounds.append(services.round_record(actor=setup.scorer_actor, table=setup.table, body=body))
+        rounds.append(round_record(actor=setup.scorer_actor, table=setup.table, body=body))
         return
     if kind == "switch_confirmation":
         t = setup.tournament
         t.refresh_from_db()
-        services.tournament_update(actor=actor, tournament=t, require_confirmation=not t.require_confirmation)
+        tournament_update(actor=actor, tournament=t, require_confirmation=not t.require_confirmation)
         return
     if not rounds:
         return
     rnd = rounds[op[1] % len(rounds)]
     rnd.refresh_from_db()
     if kind == "correct":
-        services.round_correct(actor=actor, round=rnd, body=bodies[op[2] % len(bodies)], reason="fix",
+        round_correct(actor=actor, round=rnd, body=bodies[op[2] % len(bodies)], reason="fix",
                                expected_revision=rnd.current_revision.number)
     elif kind == "confirm":
-        services.round_confirm(actor=actor, round=rnd, confirmed_by=op[2])
+        round_confirm(actor=actor, round=rnd, confirmed_by=op[2])
     elif kind == "void":
-        services.round_void(actor=actor, round=rnd, reason="void")
+        round_void(actor=actor, round=rnd, reason="void")
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -122,7 +125,7 @@ def test_kept_standings_equal_a_recomputation_after_any_sequence(make_setup, gam
                     pass  # refused moves (confirm a voided deal, ...) change nothing
                 t = setup.tournament
                 assert _kept(t) == _recomputed(t), op
-                assert _shown(selectors.standings_for(t)) == _shown(_rows_from_scratch(t)), op
+                assert _shown(standings_for(t)) == _shown(_rows_from_scratch(t)), op
             raise Rollback
     except Rollback:
         pass
@@ -130,35 +133,35 @@ def test_kept_standings_equal_a_recomputation_after_any_sequence(make_setup, gam
 
 def test_a_void_takes_the_deal_out_and_a_confirmation_puts_it_in(make_setup):
     s = make_setup("jie_long", require_confirmation=True)
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "entered_by": 0})
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "entered_by": 0})
     assert set(_kept(s.tournament).values()) == {Figures.none()}
-    services.round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
+    round_confirm(actor=s.scorer_actor, round=rnd, confirmed_by=1)
     kept = _kept(s.tournament)
     assert sorted((f.net, f.deals, f.wins) for f in kept.values()) == [(-70, 1, 0), (-6, 1, 0), (18, 1, 0),
                                                                         (58, 1, 1)]
     assert {f.last_deal_at for f in kept.values()} == {rnd.created_at}
     assert kept[s.entries[2].pk].places == (0, 0, 0, 1, 0, 0)   # Celine, 34 points: last
-    services.round_void(actor=s.director_actor, round=rnd, reason="wrong table")
+    round_void(actor=s.director_actor, round=rnd, reason="wrong table")
     assert set(_kept(s.tournament).values()) == {Figures.none()}
 
 
 def test_the_last_deal_time_goes_back_when_the_latest_deal_is_voided(jie_long):
     s = jie_long
-    first = services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18]})
-    second = services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [12, 2, 34, 18]})
+    first = round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18]})
+    second = round_record(actor=s.scorer_actor, table=s.table, body={"points": [12, 2, 34, 18]})
     assert {f.last_deal_at for f in _kept(s.tournament).values()} == {second.created_at}
-    services.round_void(actor=s.director_actor, round=second, reason="misdeal")
+    round_void(actor=s.director_actor, round=second, reason="misdeal")
     assert {f.last_deal_at for f in _kept(s.tournament).values()} == {first.created_at}
-    services.round_void(actor=s.director_actor, round=first, reason="misdeal")
+    round_void(actor=s.director_actor, round=first, reason="misdeal")
     assert {f.last_deal_at for f in _kept(s.tournament).values()} == {None}
 
 
 def test_a_correction_moves_the_win_and_the_places(jie_long):
     s = jie_long
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18]})
-    services.round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="swapped",
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18]})
+    round_correct(actor=s.director_actor, round=rnd, body={"points": [12, 2, 34, 18]}, reason="swapped",
                            expected_revision=1)
-    by_name = {r["name"]: r for r in selectors.standings_for(s.tournament)}
+    by_name = {r["name"]: r for r in standings_for(s.tournament)}
     assert (by_name["Bob"]["wins"], by_name["Bob"]["places"]["1"], by_name["Anna"]["places"]["2"]) == (1, 1, 1)
     assert by_name["Anna"]["wins"] == 0 and by_name["Bob"]["average_place"] == 1.0
 
@@ -167,8 +170,8 @@ def test_tau_ngau_wins_are_positive_nets_and_places_follow_the_nets(tau_ngau):
     from .bodies import TAU_NGAU_V1, TAU_NGAU_V1_NETS
 
     s = tau_ngau
-    services.round_record(actor=s.scorer_actor, table=s.table, body=TAU_NGAU_V1)
-    by_name = {r["name"]: r for r in selectors.standings_for(s.tournament)}
+    round_record(actor=s.scorer_actor, table=s.table, body=TAU_NGAU_V1)
+    by_name = {r["name"]: r for r in standings_for(s.tournament)}
     nets = dict(zip(s.names, TAU_NGAU_V1_NETS))             # Bank 17, Six −4, One −9, NoBull −4
     assert {n: by_name[n]["net"] for n in s.names} == nets
     assert {n: by_name[n]["wins"] for n in s.names} == {"Bank": 1, "Six": 0, "One": 0, "NoBull": 0}
@@ -187,22 +190,22 @@ DN_W = {"points": [7, 10, 14, 0]}    # George wins; Adam 2nd, Boris 3rd
 
 
 def _ranking(tournament, tie_breaks):
-    services.tournament_update(actor=Actor.system(), tournament=tournament, tie_breaks=tie_breaks)
+    tournament_update(actor=Actor.system(), tournament=tournament, tie_breaks=tie_breaks)
     tournament.refresh_from_db()
-    return [(r["name"], r["rank"], r["tied"]) for r in selectors.standings_for(tournament)]
+    return [(r["name"], r["rank"], r["tied"]) for r in standings_for(tournament)]
 
 
 def test_head_to_head_ranks_a_tie_by_the_money_between_the_tied(ding_niu):
     s = ding_niu
     for body in (DN_X, DN_Y, DN_Z, DN_W):
-        services.round_record(actor=s.scorer_actor, table=s.table, body=body)
+        round_record(actor=s.scorer_actor, table=s.table, body=body)
     # Nets: George 7, Adam 1, Boris 0, Valentine −8; wins: George 2, Adam 1, Boris 1, Valentine 0.
     assert _ranking(s.tournament, ["net", "wins", "average_place"]) == [
         ("George", 1, False), ("Adam", 2, False), ("Boris", 3, False), ("Valentine", 4, False)]
     # Level on wins, Adam and Boris met: Boris took 3 from Adam, Adam 1 from Boris.
     assert _ranking(s.tournament, ["wins", "head_to_head"]) == [
         ("George", 1, False), ("Boris", 2, False), ("Adam", 3, False), ("Valentine", 4, False)]
-    rows = {r["name"]: r for r in selectors.standings_for(s.tournament)}
+    rows = {r["name"]: r for r in standings_for(s.tournament)}
     assert (rows["Boris"]["head_to_head"], rows["Adam"]["head_to_head"]) == (2, -2)
     assert "head_to_head" not in rows["George"] or rows["George"]["head_to_head"] == 0
     assert _ranking(s.tournament, ["wins", "net"]) == [
@@ -211,7 +214,7 @@ def test_head_to_head_ranks_a_tie_by_the_money_between_the_tied(ding_niu):
 
 def test_ties_left_after_every_key_share_a_rank(ding_niu):
     s = ding_niu
-    services.round_record(actor=s.scorer_actor, table=s.table, body=DN_X)
+    round_record(actor=s.scorer_actor, table=s.table, body=DN_X)
     # Adam won; the other three never paid one another: head-to-head leaves them level.
     assert _ranking(s.tournament, ["wins", "head_to_head"]) == [
         ("Adam", 1, False), ("Boris", 2, True), ("George", 2, True), ("Valentine", 2, True)]
@@ -222,10 +225,10 @@ def test_ties_left_after_every_key_share_a_rank(ding_niu):
 def test_average_place_ranks_lower_first_and_no_places_last(jie_long):
     s = jie_long
     for points in ([10, 10, 20, 20], [20, 20, 10, 10], [20, 20, 20, 20]):
-        services.round_record(actor=s.scorer_actor, table=s.table, body={"points": points, "leader": 0})
+        round_record(actor=s.scorer_actor, table=s.table, body={"points": points, "leader": 0})
     # Every net 0; places (Anna leads each time; ties to the lower hand, CG-14): Anna 1, 3, 1;
     # Bob 2, 4, 2; Celine 3, 1, 3; Dominic 4, 2, 4.
-    rows = selectors.standings_for(s.tournament)
+    rows = standings_for(s.tournament)
     assert {r["name"]: r["average_place"] for r in rows} == {"Anna": 1.667, "Bob": 2.667, "Celine": 2.333,
                                                              "Dominic": 3.333}
     assert _ranking(s.tournament, ["net", "average_place"]) == [
@@ -234,14 +237,14 @@ def test_average_place_ranks_lower_first_and_no_places_last(jie_long):
 
 def test_deals_played_rank_more_first_and_an_entry_without_deals_comes_last(jie_long, director_actor, club):
     s = jie_long
-    late = services.entry_create(actor=director_actor, tournament=s.tournament,
-                                 player=services.player_create(actor=director_actor, club=club, name="Late"))
-    services.round_record(actor=s.scorer_actor, table=s.table, body={"points": [20, 20, 20, 20]})
-    rows = {r["name"]: r for r in selectors.standings_for(s.tournament)}
+    late = entry_create(actor=director_actor, tournament=s.tournament,
+                                 player=player_create(actor=director_actor, club=club, name="Late"))
+    round_record(actor=s.scorer_actor, table=s.table, body={"points": [20, 20, 20, 20]})
+    rows = {r["name"]: r for r in standings_for(s.tournament)}
     assert (rows["Late"]["deals"], rows["Late"]["average_place"], rows["Late"]["last_deal_at"]) == (0, None, None)
     assert _ranking(s.tournament, ["net", "deals"])[-1] == ("Late", 5, False)
     assert _ranking(s.tournament, ["average_place"])[-1] == ("Late", 5, False)
-    assert late.pk in {r["entry"] for r in selectors.standings_for(s.tournament)}
+    assert late.pk in {r["entry"] for r in standings_for(s.tournament)}
 
 
 def test_tie_breaks_are_checked(jie_long):
@@ -251,9 +254,9 @@ def test_tie_breaks_are_checked(jie_long):
                       (["net", "net"], "duplicate"), (["head_to_head", "net"], "head_to_head_first"),
                       ([1], "unknown_tie_break")]:
         with pytest.raises(ValidationFailed) as e:
-            services.tournament_update(actor=jie_long.director_actor, tournament=t, tie_breaks=bad)
+            tournament_update(actor=jie_long.director_actor, tournament=t, tie_breaks=bad)
         assert e.value.errors[0]["code"] == code, bad
-    services.tournament_update(actor=jie_long.director_actor, tournament=t,
+    tournament_update(actor=jie_long.director_actor, tournament=t,
                                tie_breaks=["wins", "head_to_head", "deals", "average_place", "net"])
     t.refresh_from_db()
     assert t.tie_breaks == ["wins", "head_to_head", "deals", "average_place", "net"]

@@ -7,7 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring import services, tasks
+from scoring import tasks
+
+from scoring.services.rounds import round_record
 from scoring.models import ActionLog, IdempotencyKey, Standing
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_standings_are_exact_when_a_deal_commits_without_any_task(jie_long, django_capture_on_commit_callbacks):
     s = jie_long
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     assert callbacks == []  # nothing waits for a broker
     totals = {st.entry.player.name: (st.total, st.rounds_counted) for st in Standing.objects.filter(tournament=s.tournament)}
     assert totals == {name: (net, 1) for name, net in zip(s.names, JIE_LONG_NETS)}
@@ -27,12 +29,12 @@ def test_standings_are_exact_when_a_deal_commits_without_any_task(jie_long, djan
 def test_nothing_is_enqueued_for_a_refused_round(jie_long, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:
         with pytest.raises(Exception):
-            services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [1]})
+            round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [1]})
     assert callbacks == []
 
 
 def test_standings_refresh_task_repairs_drift_and_logs_it(jie_long):
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     assert tasks.standings_refresh.delay(jie_long.tournament.pk).get() == 4
     assert not ActionLog.objects.filter(action=ActionLog.Action.STANDINGS_REPAIR).exists()  # nothing to repair
     Standing.objects.filter(entry=jie_long.entries[0]).update(total=1000)
@@ -56,8 +58,8 @@ def test_beat_schedule_runs_the_cleanup():
 
 def test_the_nightly_check_repairs_every_running_tournament(jie_long, make_setup):
     other = make_setup("jie_long", names=["W", "X", "Y", "Z"])
-    services.round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
-    services.round_record(actor=other.scorer_actor, table=other.table, body=JIE_LONG)
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    round_record(actor=other.scorer_actor, table=other.table, body=JIE_LONG)
     Standing.objects.update(total=7)
     assert tasks.standings_check.delay().get() == 2
     assert sorted(Standing.objects.values_list("total", flat=True)) == sorted(JIE_LONG_NETS * 2)

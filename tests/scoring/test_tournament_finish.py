@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.rounds import round_dispute, round_record
+
+from scoring.services.tournaments import tournament_finish
 from scoring.domain.errors import Conflict
 from scoring.models import Tournament
 
@@ -17,19 +19,19 @@ pytestmark = pytest.mark.django_db
 
 
 def deals(setup, n):
-    return [services.round_record(actor=setup.scorer_actor, table=setup.table, body={**JIE_LONG, "entered_by": 1})
+    return [round_record(actor=setup.scorer_actor, table=setup.table, body={**JIE_LONG, "entered_by": 1})
             for _ in range(n)]
 
 
 def test_open_disputes_need_the_explicit_choice(jie_long):
     first, _second = deals(jie_long, 2)
-    services.round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
+    round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
     with pytest.raises(Conflict) as e:
-        services.tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+        tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
     assert [(x["path"], x["code"]) for x in e.value.errors] == [("disputes_stay", "open_disputes")]
     jie_long.tournament.refresh_from_db()
     assert jie_long.tournament.status == Tournament.Status.RUNNING
-    services.tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament, disputes_stay=True)
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament, disputes_stay=True)
     jie_long.tournament.refresh_from_db()
     assert jie_long.tournament.status == Tournament.Status.FINISHED
 
@@ -37,7 +39,7 @@ def test_open_disputes_need_the_explicit_choice(jie_long):
 def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox(client, make_setup, director):
     s = make_setup("jie_long", require_confirmation=True)
     first, second = deals(s, 2)
-    services.round_dispute(actor=s.scorer_actor, round=second, message="check")
+    round_dispute(actor=s.scorer_actor, round=second, message="check")
     client.force_login(director)
     url = f"/director/tournaments/{s.tournament.pk}/"
     page = client.get(url).content.decode()
@@ -88,7 +90,7 @@ def test_the_api_finish_needs_the_same_explicit_choice(jie_long, director):
     from rest_framework.test import APIClient
 
     first, _ = deals(jie_long, 2)
-    services.round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
+    round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
     c = APIClient()
     c.force_authenticate(director)
     url = f"/api/v1/tournaments/{jie_long.tournament.pk}/finish/"

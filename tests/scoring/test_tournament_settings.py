@@ -1,4 +1,4 @@
-"""The tournament's settings: ``services.tournament_update`` and the director's settings form."""
+"""The tournament's settings: ``tournament_update`` and the director's settings form."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from scoring import services
+from scoring.services.rounds import round_confirm, round_record
+
+from scoring.services.tournaments import tournament_update
 from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.models import ActionLog, Tournament
 
@@ -23,7 +25,7 @@ def _updates(t):
 
 def test_the_log_keeps_before_and_after_of_what_changed_only(make_setup):
     s = make_setup("jie_long", start=False)
-    services.tournament_update(actor=s.director_actor, tournament=s.tournament, name="Spring cup", public=True,
+    tournament_update(actor=s.director_actor, tournament=s.tournament, name="Spring cup", public=True,
                                chip_value="2", currency="usd", variant={"arms": 2}, tie_breaks=["wins", "net"])
     assert _updates(s.tournament) == [{
         "name": {"before": "jie_long open 1", "after": "Spring cup"},
@@ -33,14 +35,14 @@ def test_the_log_keeps_before_and_after_of_what_changed_only(make_setup):
         "variant": {"before": {"voluntary_pass": False, "arms": 1, "settlement": "difference"},
                     "after": {"voluntary_pass": False, "arms": 2, "settlement": "difference"}},
     }]  # public was already True: not logged
-    services.tournament_update(actor=s.director_actor, tournament=s.tournament, name="Spring cup", public=True)
+    tournament_update(actor=s.director_actor, tournament=s.tournament, name="Spring cup", public=True)
     assert len(_updates(s.tournament)) == 1  # nothing changed, nothing written
 
 
 def test_every_bad_field_is_reported_and_nothing_changes(make_setup):
     s = make_setup("ce_deng", names=["A", "B", "C", "D"], start=False)
     with pytest.raises(ValidationFailed) as e:
-        services.tournament_update(actor=s.director_actor, tournament=s.tournament, name=" ", chip_value="x",
+        tournament_update(actor=s.director_actor, tournament=s.tournament, name=" ", chip_value="x",
                                    currency="EURO", public=False, tie_breaks=["head_to_head", "net"],
                                    variant={"redeal_doubles": 9})
     assert [(p["path"], p["code"]) for p in e.value.errors] == [
@@ -55,16 +57,16 @@ def test_after_the_start_the_rules_stay_and_confirmation_moves_only_when_it_chan
     s = make_setup("jie_long")
     actor = s.director_actor
     with pytest.raises(Conflict) as e:
-        services.tournament_update(actor=actor, tournament=s.tournament, variant={"arms": 2})
+        tournament_update(actor=actor, tournament=s.tournament, variant={"arms": 2})
     assert e.value.errors[0]["path"] == "variant"
-    services.tournament_update(actor=actor, tournament=s.tournament, variant={"arms": 1})  # the same rules: fine
-    rnd = services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    tournament_update(actor=actor, tournament=s.tournament, variant={"arms": 1})  # the same rules: fine
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     with pytest.raises(Conflict) as e:
-        services.tournament_update(actor=actor, tournament=s.tournament, require_confirmation=True, name="Renamed")
+        tournament_update(actor=actor, tournament=s.tournament, require_confirmation=True, name="Renamed")
     assert (e.value.errors[0]["path"], e.value.errors[0]["code"]) == ("require_confirmation", "deals_unconfirmed")
     assert Tournament.objects.get(pk=s.tournament.pk).name != "Renamed"  # all or nothing
-    services.round_confirm(actor=actor, round=rnd, confirmed_by=1)
-    services.tournament_update(actor=actor, tournament=s.tournament, require_confirmation=True, name="Renamed",
+    round_confirm(actor=actor, round=rnd, confirmed_by=1)
+    tournament_update(actor=actor, tournament=s.tournament, require_confirmation=True, name="Renamed",
                                public=False, chip_value="1", currency="CNY", tie_breaks=["deals"])
     t = Tournament.objects.get(pk=s.tournament.pk)
     assert (t.require_confirmation, t.name, t.public, t.currency, t.tie_breaks) == (True, "Renamed", False, "CNY",
@@ -135,7 +137,7 @@ def test_after_the_start_the_form_shows_the_rules_without_controls(dclient, make
     url = f"/director/tournaments/{s.tournament.pk}/"
     page = dclient.get(url).content.decode()
     assert 'name="variant-arms"' not in page and "<dt>Open ends of the layout</dt><dd>1</dd>" in page
-    services.round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     response = dclient.post(url + "settings/", _form(s.tournament, name="Late name", require_confirmation="on",
                                                      **{"variant-arms": "2"}))
     assert response.status_code == 409

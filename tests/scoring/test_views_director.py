@@ -9,7 +9,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session as SessionRow
 
-from scoring import services
+from scoring.services.clubs import player_create
+
+from scoring.services.rounds import round_correct, round_dispute, round_record
+
+from scoring.services.tournaments import entry_create, tournament_start, tournament_update
 from scoring.models import ActionLog, Entry, Player, Round, Table, Tournament
 
 from .bodies import JIE_LONG
@@ -24,7 +28,7 @@ def dclient(client, director):
 
 
 def record(setup, body=None) -> Round:
-    return services.round_record(actor=setup.scorer_actor, table=setup.table, body={**(body or JIE_LONG), "entered_by": 1})
+    return round_record(actor=setup.scorer_actor, table=setup.table, body={**(body or JIE_LONG), "entered_by": 1})
 
 
 # --- access -----------------------------------------------------------------------------------------
@@ -145,8 +149,8 @@ def test_club_players_tournament_entries_table_start(dclient, director):
 def test_table_creation_shows_the_link_and_qr_once(client, dclient, make_setup):
     setup = make_setup("jie_long", start=False)
     t = setup.tournament
-    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
-                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+    extra = [entry_create(actor=setup.director_actor, tournament=t,
+                                   player=player_create(actor=setup.director_actor, club=t.club, name=n))
              for n in ("Wu", "Xi", "Yan")]
     response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/",
                             {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk})
@@ -158,7 +162,7 @@ def test_table_creation_shows_the_link_and_qr_once(client, dclient, make_setup):
     link = re.search(r'href="(http://testserver/s/[^"]+/)"', page).group(1)
     assert "<svg" in page and "Table Table 2 created." in page
     assert f'data-replace-url="/director/tables/{table.pk}/link/"' in page
-    services.tournament_start(actor=setup.director_actor, tournament=t)
+    tournament_start(actor=setup.director_actor, tournament=t)
     assert client.get(link.replace("http://testserver", "")).status_code == 200
     # The link page's own address shows it no more (what a reload asks for).
     again = dclient.get(f"/director/tables/{table.pk}/link/")
@@ -171,8 +175,8 @@ def test_table_creation_shows_the_link_and_qr_once(client, dclient, make_setup):
 def test_the_plain_scorer_link_is_never_kept_in_the_session(dclient, make_setup):
     setup = make_setup("jie_long", start=False)
     t = setup.tournament
-    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
-                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+    extra = [entry_create(actor=setup.director_actor, tournament=t,
+                                   player=player_create(actor=setup.director_actor, club=t.club, name=n))
              for n in ("Wu", "Xi", "Yan")]
     created = dclient.post(f"/director/tournaments/{t.pk}/tables/new/",
                            {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk})
@@ -198,8 +202,8 @@ def test_the_plain_scorer_link_is_never_kept_in_the_session(dclient, make_setup)
 def test_a_create_form_sent_twice_makes_one_table_and_says_so(dclient, make_setup):
     setup = make_setup("jie_long", start=False)
     t = setup.tournament
-    extra = [services.entry_create(actor=setup.director_actor, tournament=t,
-                                   player=services.player_create(actor=setup.director_actor, club=t.club, name=n))
+    extra = [entry_create(actor=setup.director_actor, tournament=t,
+                                   player=player_create(actor=setup.director_actor, club=t.club, name=n))
              for n in ("Wu", "Xi", "Yan")]
     form = {"name": "Table 2", "seat_0": extra[0].pk, "seat_1": extra[1].pk, "seat_2": extra[2].pk}
     first = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", form)
@@ -288,7 +292,7 @@ def test_start_and_finish_buttons(dclient, make_setup):
 def test_dashboard_lists_disputed_rounds_first(dclient, jie_long):
     record(jie_long)
     second = record(jie_long)
-    services.round_dispute(actor=jie_long.scorer_actor, round=second, message="Celine had a double left")
+    round_dispute(actor=jie_long.scorer_actor, round=second, message="Celine had a double left")
     page = dclient.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
     assert page.index("Celine had a double left") < page.index('id="tables"') < page.index('id="standings"')
     assert "deal 2" in page
@@ -297,7 +301,7 @@ def test_dashboard_lists_disputed_rounds_first(dclient, jie_long):
 
 def test_dashboard_resolve_dispute(dclient, jie_long):
     rnd = record(jie_long)
-    services.round_dispute(actor=jie_long.scorer_actor, round=rnd, message="check")
+    round_dispute(actor=jie_long.scorer_actor, round=rnd, message="check")
     response = dclient.post(f"/director/deals/{rnd.pk}/resolve/", {"note": "checked the tiles"})
     assert response.status_code == 302
     rnd.refresh_from_db()
@@ -307,7 +311,7 @@ def test_dashboard_resolve_dispute(dclient, jie_long):
 
 def test_round_history_shows_every_revision_and_the_chain(dclient, jie_long):
     rnd = record(jie_long)
-    services.round_correct(actor=jie_long.scorer_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
+    round_correct(actor=jie_long.scorer_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
                            reason="Celine recounted", expected_revision=1)
     page = dclient.get(f"/director/tables/{jie_long.table.pk}/").content.decode()
     assert "Revision 2 (current)" in page and "Revision 1" in page
@@ -343,7 +347,7 @@ def test_director_void_confirm_and_correct(dclient, jie_long):
 
 def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
     private = make_setup("jie_long", table_name="T")
-    services.tournament_update(actor=private.director_actor, tournament=private.tournament, public=False)
+    tournament_update(actor=private.director_actor, tournament=private.tournament, public=False)
     page = client.get("/").content.decode()
     assert jie_long.tournament.name in page
     assert private.tournament.name not in page
@@ -351,19 +355,20 @@ def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
 
 
 def test_page_selectors(make_setup, club, director_actor):
-    from scoring import selectors
+    from scoring.selectors.rounds import round_of_table, round_rows, table_history
+    from scoring.selectors.tournaments import players_not_entered, tournament_list_for_club
     from scoring.domain.errors import NotFound
 
     a = make_setup("jie_long", table_name="A")
     b = make_setup("jie_long", table_name="B")
-    services.player_create(actor=director_actor, club=club, name="Newcomer")
-    assert [p.name for p in selectors.players_not_entered(a.tournament)] == ["Newcomer"]
-    assert list(selectors.tournament_list_for_club(club)) == [b.tournament, a.tournament]
+    player_create(actor=director_actor, club=club, name="Newcomer")
+    assert [p.name for p in players_not_entered(a.tournament)] == ["Newcomer"]
+    assert list(tournament_list_for_club(club)) == [b.tournament, a.tournament]
     rnd = record(b)
-    assert selectors.round_of_table(b.table, rnd.pk) == rnd
+    assert round_of_table(b.table, rnd.pk) == rnd
     with pytest.raises(NotFound):
-        selectors.round_of_table(a.table, rnd.pk)
-    row = selectors.round_rows(b.table)[0]
+        round_of_table(a.table, rnd.pk)
+    row = round_rows(b.table)[0]
     assert row["entered_by_name"] == "Bob" and [p for p, _ in row["confirm_options"]] == [0, 2, 3]
-    history = selectors.table_history(b.table)
+    history = table_history(b.table)
     assert history[0]["chain"].ok and [r["number"] for r in history[0]["revisions"]] == [1]

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.audits import audit_chunk_run, audit_finish, audit_plan, audit_start
+
+from scoring.services.rounds import round_record
 from scoring.models import Audit, Standing
 
 from .bodies import JIE_LONG
@@ -25,7 +27,7 @@ def dclient(client, director):
 
 
 def record(setup, n=1):
-    return [services.round_record(actor=setup.scorer_actor, table=setup.table, body=JIE_LONG) for _ in range(n)]
+    return [round_record(actor=setup.scorer_actor, table=setup.table, body=JIE_LONG) for _ in range(n)]
 
 
 def test_the_page_offers_an_audit(dclient, jie_long):
@@ -62,9 +64,9 @@ def test_while_an_audit_runs_the_box_polls_itself(dclient, jie_long, django_capt
     assert f'data-poll="{box}"' in html and "Waiting for a worker" in html and "Run an audit" not in html
     assert '<progress class="audit-progress" aria-label' in html   # no value yet: indeterminate
 
-    services.audit_plan(audit=Audit.objects.get())
-    services.audit_chunk_run(audit_id=audit.pk, number=1)
-    services.audit_chunk_run(audit_id=audit.pk, number=0)   # the standings: every chunk done
+    audit_plan(audit=Audit.objects.get())
+    audit_chunk_run(audit_id=audit.pk, number=1)
+    audit_chunk_run(audit_id=audit.pk, number=0)   # the standings: every chunk done
     response = dclient.get(box)
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     fragment = response.content.decode()
@@ -72,7 +74,7 @@ def test_while_an_audit_runs_the_box_polls_itself(dclient, jie_long, django_capt
     assert 'max="4" value="4"' in fragment and "4 of 4 deals checked…" in fragment
     assert "<html" not in fragment and inline_code(fragment) == []
 
-    services.audit_finish(audit=Audit.objects.get())
+    audit_finish(audit=Audit.objects.get())
     fragment = dclient.get(box).content.decode()
     assert "data-poll" not in fragment and "everything holds" in fragment and "Run an audit" in fragment
 
@@ -94,7 +96,7 @@ def test_findings_are_listed_with_their_deals(dclient, jie_long, django_capture_
 
 def test_other_clubs_audits_are_not_found(client, jie_long, other_director, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        audit = services.audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
+        audit = audit_start(actor=jie_long.director_actor, tournament=jie_long.tournament)
     client.force_login(other_director)
     assert client.get(f"/director/audits/{audit.pk}/").status_code == 404
     assert client.post(f"/director/tournaments/{jie_long.tournament.pk}/audits/").status_code == 404

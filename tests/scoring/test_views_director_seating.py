@@ -9,7 +9,11 @@ import re
 import pytest
 from django.contrib.sessions.models import Session as SessionRow
 
-from scoring import selectors, services
+from scoring.selectors.tables import table_by_scorer_token, table_seats
+
+from scoring.services.clubs import player_create
+
+from scoring.services.tournaments import entry_create
 from scoring.models import Session, Table
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +27,8 @@ def dclient(client, director):
 
 def add_players(setup, names):
     for name in names:
-        player = services.player_create(actor=setup.director_actor, club=setup.tournament.club, name=name)
-        services.entry_create(actor=setup.director_actor, tournament=setup.tournament, player=player)
+        player = player_create(actor=setup.director_actor, club=setup.tournament.club, name=name)
+        entry_create(actor=setup.director_actor, tournament=setup.tournament, player=player)
 
 
 def test_the_form_offers_what_the_game_allows(dclient, make_setup):
@@ -56,8 +60,8 @@ def test_seating_answers_with_the_sheet_of_links_once(client, dclient, make_setu
     found = re.findall(r'href="(http://testserver/s/([^"/]+)/)"', page)
     assert len(found) == 3 and page.count("<svg") == 3
     for table, (link, token) in zip(tables, found):
-        assert selectors.table_by_scorer_token(token) == table
-        for seat in selectors.table_seats(table):
+        assert table_by_scorer_token(token) == table
+        for seat in table_seats(table):
             assert seat.entry.player.name in page
     assert "Session 2 is seated: 3 tables." in page and "seed <code>42</code>" in page
     assert f'data-replace-url="/director/tournaments/{s.tournament.pk}/#tables"' in page

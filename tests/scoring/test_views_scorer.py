@@ -7,7 +7,11 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.rounds import round_correct, round_record
+
+from scoring.services.tables import table_scorer_token_rotate
+
+from scoring.services.tournaments import tournament_finish
 from scoring.web.deal_form import DealForm, field_for_path, moves_text, parse_moves, parse_tiles
 from scoring.models import Round
 
@@ -45,7 +49,7 @@ def field_block(page: str, name: str) -> str:
 def record(setup, body=None, **kw) -> Round:
     body = dict(body or JIE_LONG)
     body.setdefault("entered_by", 1)
-    return services.round_record(actor=setup.scorer_actor, table=setup.table, body=body, **kw)
+    return round_record(actor=setup.scorer_actor, table=setup.table, body=body, **kw)
 
 
 # --- the link -----------------------------------------------------------------------------------
@@ -71,7 +75,7 @@ def test_unknown_token_is_a_404_page(client, jie_long, token):
 
 
 def test_rotated_token_is_a_404_and_the_new_one_works(client, jie_long):
-    new = services.table_scorer_token_rotate(actor=jie_long.director_actor, table=jie_long.table)
+    new = table_scorer_token_rotate(actor=jie_long.director_actor, table=jie_long.table)
     assert client.get(url(jie_long)).status_code == 404
     assert client.post(url(jie_long), jie_long_points(action="submit")).status_code == 404
     assert Round.objects.count() == 0
@@ -230,7 +234,7 @@ def test_da_ling_form(client, make_setup):
 
 def test_finished_tournament_is_read_only(client, jie_long):
     record(jie_long)
-    services.tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
     response = client.get(url(jie_long))
     assert response.status_code == 200
     page = response.content.decode()
@@ -256,7 +260,7 @@ def test_correct_is_prefilled_and_saves_a_revision(client, jie_long):
 
 def test_correct_with_a_stale_revision_shows_the_conflict(client, jie_long):
     rnd = record(jie_long)
-    services.round_correct(actor=jie_long.director_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
+    round_correct(actor=jie_long.director_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
                            reason="director", expected_revision=1)
     data = jie_long_points(action="save", points_2="26", revision="1", reason="late phone")
     response = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/correct/", data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.services.tables import table_scorer_token_rotate
 from scoring.models import Round
 
 from .test_views_scorer import field_block, jie_long_points, record, url
@@ -64,7 +64,7 @@ def test_without_javascript_a_taken_number_is_said_and_nothing_is_stored(client,
 
 
 def test_a_replaced_link_answers_json_404(client, jie_long):
-    services.table_scorer_token_rotate(actor=jie_long.director_actor, table=jie_long.table)
+    table_scorer_token_rotate(actor=jie_long.director_actor, table=jie_long.table)
     r = client.post(url(jie_long), jie_long_points(action="submit", number="1"), **JSON)
     assert r.status_code == 404 and r.json()["status"] == "link_invalid"
     assert "replaced by the director" in r.json()["message"]

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import services
+from scoring.services.auth import director_create
 from scoring.domain.errors import DomainError
 from scoring.models import Club
 
@@ -25,7 +25,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No club with slug {slug!r}.")
             clubs.append(c)
         try:
-            user = services.director_create(username=username, password=password, email=email, clubs=clubs)
+            user = director_create(username=username, password=password, email=email, clubs=clubs)
         except DomainError as e:
             raise CommandError(str(e)) from None
         self.stdout.write(self.style.SUCCESS(f"Director {user.get_username()} created."))

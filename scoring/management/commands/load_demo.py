@@ -19,7 +19,12 @@ from django.db import transaction
 
 from games import get_game
 from games.simulate import simulate
-from scoring import selectors, services
+from scoring.selectors.tables import round_defaults
+from scoring.services.auth import director_create
+from scoring.services.clubs import club_create, player_create
+from scoring.services.rounds import round_confirm, round_dispute, round_record
+from scoring.services.tables import table_create, table_scorer_token_rotate
+from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 from scoring.web import links
 from scoring.domain.actors import Actor
 from scoring.domain.records import body_from_record
@@ -77,28 +82,28 @@ class Command(BaseCommand):
         User = get_user_model()
         user = User.objects.filter(username=DEMO_USERNAME).first()
         if user is None:
-            user = services.director_create(username=DEMO_USERNAME, password=DEMO_PASSWORD, actor=Actor.system())
+            user = director_create(username=DEMO_USERNAME, password=DEMO_PASSWORD, actor=Actor.system())
         return user
 
     @transaction.atomic
     def _load(self) -> tuple[str, str]:
         director = Actor(user=self._director())
-        club = services.club_create(actor=director, name=CLUB_NAME, slug=CLUB_SLUG)
-        players = [services.player_create(actor=director, club=club, name=name) for name in PLAYERS]
+        club = club_create(actor=director, name=CLUB_NAME, slug=CLUB_SLUG)
+        players = [player_create(actor=director, club=club, name=name) for name in PLAYERS]
         first_link = None
         for name, slug, game, variant, tables, seed, dispute in TOURNAMENTS:
-            t = services.tournament_create(actor=director, club=club, name=name, slug=slug, game=game,
+            t = tournament_create(actor=director, club=club, name=name, slug=slug, game=game,
                                            variant=variant, public=True, chip_value="0.10", currency="EUR")
             wanted = sorted({i for _, seats in tables for i in seats})
-            entries = {i: services.entry_create(actor=director, tournament=t, player=players[i]) for i in wanted}
+            entries = {i: entry_create(actor=director, tournament=t, player=players[i]) for i in wanted}
             made = []
             for table_name, seats in tables:
-                table, token = services.table_create(actor=director, tournament=t, name=table_name,
+                table, token = table_create(actor=director, tournament=t, name=table_name,
                                                      entries=[entries[i] for i in seats])
                 made.append((table, len(seats)))
                 if first_link is None:
                     first_link = (f"{table_name} of {name}", token)
-            services.tournament_start(actor=director, tournament=t)
+            tournament_start(actor=director, tournament=t)
             for k, (table, n) in enumerate(made):
                 self._deals(table, game, n, seed=seed * 10 + k, dispute=(k == 0 and dispute))
         return first_link
@@ -109,14 +114,14 @@ class Command(BaseCommand):
         records = simulate(game, deals=DEALS_PER_TABLE, seed=seed, players=n,
                            **({"level": level} if get_game(game).connecting else {}))
         for i, record in enumerate(records):
-            defaults = selectors.round_defaults(table)
+            defaults = round_defaults(table)
             body = body_from_record(record, leader=defaults.get("leader") or 0, banker=defaults.get("banker") or 0)
             body["entered_by"] = i % n
-            rnd = services.round_record(actor=scorer, table=table, body=body)
+            rnd = round_record(actor=scorer, table=table, body=body)
             if i == 0:
-                services.round_confirm(actor=scorer, round=rnd, confirmed_by=(i + 1) % n)
+                round_confirm(actor=scorer, round=rnd, confirmed_by=(i + 1) % n)
             if dispute and i == DEALS_PER_TABLE - 1:
-                services.round_dispute(actor=scorer, round=rnd, message="Demo: was the last tile really played?")
+                round_dispute(actor=scorer, round=rnd, message="Demo: was the last tile really played?")
 
     def _rotate_link(self) -> tuple[str, str] | None:
         table = (Table.objects.filter(session__tournament__club__slug=CLUB_SLUG)
@@ -124,6 +129,6 @@ class Command(BaseCommand):
         if table is None:
             return None
         director = Actor(user=self._director())
-        token = services.table_scorer_token_rotate(actor=director, table=table)
+        token = table_scorer_token_rotate(actor=director, table=table)
         self.stdout.write(f"The scorer link of {table.name} was replaced (the old one no longer works).")
         return (f"{table.name} of {table.session.tournament.name}", token)

@@ -9,8 +9,14 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from scoring import selectors
-from scoring.domain.actors import require_club_visible
+from scoring.selectors.common import get_or_404
+
+from scoring.selectors.rounds import round_get
+
+from scoring.selectors.tables import table_get
+
+from scoring.selectors.tournaments import tournament_get
+from scoring.selectors.access import require_club_visible
 from scoring.web.auth import actor_from_request
 from scoring.domain.errors import NotFound, PermissionDenied
 from scoring.models import Club
@@ -42,25 +48,25 @@ def director_required(view):
 # Another club's things answer 404, like ids that do not exist.
 
 def _club(actor, pk) -> Club:
-    club = selectors.get_or_404(Club, pk=pk)
+    club = get_or_404(Club, pk=pk)
     require_club_visible(actor, club, "club")
     return club
 
 
 def _tournament(actor, pk):
-    t = selectors.tournament_get(pk)
+    t = tournament_get(pk)
     require_club_visible(actor, t.club, "tournament")
     return t
 
 
 def _table(actor, pk):
-    table = selectors.table_get(pk)
+    table = table_get(pk)
     require_club_visible(actor, table.session.tournament.club, "table")
     return table
 
 
 def _round(actor, pk):
-    rnd = selectors.round_get(pk)
+    rnd = round_get(pk)
     require_club_visible(actor, rnd.table.session.tournament.club, "deal")
     return rnd
 

@@ -8,8 +8,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import selectors, services
-from scoring.domain.actors import require_club_visible
+from scoring.selectors.audits import audit_detail, audit_get, audit_latest
+
+from scoring.services import audits as audits_services
+from scoring.selectors.access import require_club_visible
 from scoring.domain.errors import DomainError
 from scoring.views.director.access import _tournament, director_required
 
@@ -21,8 +23,8 @@ AUDIT_FINDINGS_SHOWN = 200
 
 def _audit_panel(tournament, audit=None) -> dict:
     """What the audit box shows: the tournament and its latest audit (``audit_detail``, or None)."""
-    audit = audit or selectors.audit_latest(tournament)
-    detail = selectors.audit_detail(audit, limit=AUDIT_FINDINGS_SHOWN, table_names=True) if audit else None
+    audit = audit or audit_latest(tournament)
+    detail = audit_detail(audit, limit=AUDIT_FINDINGS_SHOWN, table_names=True) if audit else None
     if detail:
         detail["active"] = audit.is_active
         detail["more"] = detail["findings_count"] - len(detail["findings"])
@@ -34,7 +36,7 @@ def _audit_panel(tournament, audit=None) -> dict:
 def audit_start(request, actor, tournament_id: int):
     tournament = _tournament(actor, tournament_id)
     try:
-        services.audit_start(actor=actor, tournament=tournament)
+        audits_services.audit_start(actor=actor, tournament=tournament)
     except DomainError as e:
         messages.error(request, e.message)
     else:
@@ -45,7 +47,7 @@ def audit_start(request, actor, tournament_id: int):
 @director_required
 @require_GET
 def audit_box(request, actor, audit_id: int):
-    audit = selectors.audit_get(audit_id)
+    audit = audit_get(audit_id)
     require_club_visible(actor, audit.tournament.club, "audit")
     response = render(request, "director/_audit.html", {"audit": _audit_panel(audit.tournament, audit)})
     response["Cache-Control"] = "no-store"

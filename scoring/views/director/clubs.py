@@ -10,7 +10,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 import games
 
-from scoring import selectors, services
+from scoring.selectors.clubs import club_list_for_user, player_list
+
+from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
+
+from scoring.services import clubs as clubs_services, tournaments as tournaments_services
 
 from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
@@ -26,8 +30,8 @@ def home(request, actor):
 
 def _home(request, actor, *, club_errors=None, club_name="", status=200):
     return render(request, "director/home.html", {
-        "clubs": selectors.club_list_for_user(request.user),
-        "tournaments": selectors.tournament_list_for_director(request.user),
+        "clubs": club_list_for_user(request.user),
+        "tournaments": tournament_list_for_director(request.user),
         "club_errors": club_errors or {}, "club_name": club_name,
     }, status=status)
 
@@ -37,7 +41,7 @@ def _home(request, actor, *, club_errors=None, club_name="", status=200):
 def club_create(request, actor):
     name = request.POST.get("name", "")
     try:
-        club = services.club_create(actor=actor, name=name)
+        club = clubs_services.club_create(actor=actor, name=name)
     except DomainError as e:
         return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
                      status=status_of(e))
@@ -48,8 +52,8 @@ def club_create(request, actor):
 def _club_page(request, actor, club, *, status=200, **extra):
     ctx = {
         "club": club,
-        "players": selectors.player_list(club),
-        "tournaments": selectors.tournament_list_for_club(club),
+        "players": player_list(club),
+        "tournaments": tournament_list_for_club(club),
         "game_choices": [(g.key, g.name_in(get_language() or "en")) for g in games.CATALOG.values()],
         "t": {"name": "", "game": "", "variant": {}, "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
@@ -82,7 +86,7 @@ def players_add(request, actor, club_id: int):
     added, refused, errors = [], [], []
     for name in names:
         try:
-            services.player_create(actor=actor, club=club, name=name)
+            clubs_services.player_create(actor=actor, club=club, name=name)
         except DomainError as e:
             refused.append(name)
             errors.append(gettext("%(name)s: %(problem)s") % {"name": name, "problem": e.message})
@@ -109,7 +113,7 @@ def tournament_create(request, actor, club_id: int):
          "public": p.get("public") == "on", "require_confirmation": p.get("require_confirmation") == "on",
          "chip_value": p.get("chip_value", "") or "0", "currency": p.get("currency", "")}
     try:
-        tournament = services.tournament_create(
+        tournament = tournaments_services.tournament_create(
             actor=actor, club=club, name=t["name"], game=game, variant=t["variant"], public=t["public"],
             require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
     except DomainError as e:

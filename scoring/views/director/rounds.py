@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import services
+from scoring.services import rounds as rounds_services
 from scoring.domain.errors import DomainError
 from scoring.web.http import status_of
 from scoring.views.scorer import correction_page
@@ -32,7 +32,7 @@ def _round_action(request, actor, round_id, call, done):
 def round_void(request, actor, round_id: int):
     reason = request.POST.get("reason", "")
     return _round_action(request, actor, round_id,
-                         lambda rnd: services.round_void(actor=actor, round=rnd, reason=reason),
+                         lambda rnd: rounds_services.round_void(actor=actor, round=rnd, reason=reason),
                          gettext("Deal %(number)s of %(table)s voided."))
 
 
@@ -41,7 +41,7 @@ def round_void(request, actor, round_id: int):
 def round_resolve(request, actor, round_id: int):
     note = request.POST.get("note", "")
     return _round_action(request, actor, round_id,
-                         lambda rnd: services.round_dispute_resolve(actor=actor, round=rnd, note=note),
+                         lambda rnd: rounds_services.round_dispute_resolve(actor=actor, round=rnd, note=note),
                          gettext("The dispute about deal %(number)s of %(table)s is settled."))
 
 
@@ -51,7 +51,7 @@ def round_confirm(request, actor, round_id: int):
     raw = request.POST.get("confirmed_by", "")
     confirmed_by = int(raw) if raw.isdigit() else None
     return _round_action(request, actor, round_id,
-                         lambda rnd: services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
+                         lambda rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
                          gettext("Deal %(number)s of %(table)s confirmed."))
 
 

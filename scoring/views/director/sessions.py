@@ -9,7 +9,9 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from scoring import selectors, services
+from scoring.selectors.tables import table_seats
+
+from scoring.services import seating as seating_services, tables as tables_services
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
@@ -21,7 +23,7 @@ from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHOD
 @director_required
 @require_http_methods(["GET", "POST"])
 def session_seat(request, actor, tournament_id: int):
-    """Seat the next session (``services.session_seat``) and answer with the sheet of its
+    """Seat the next session (``seating_services.session_seat``) and answer with the sheet of its
     tables: seats, scorer links and QR codes, to print or show now. Like a new table's link page,
     the sheet is only ever this answer (``Cache-Control: no-store``, the plain tokens stored
     nowhere) and takes the tournament page's address, so a reload does not seat again; the
@@ -33,7 +35,7 @@ def session_seat(request, actor, tournament_id: int):
     form = {key: p.get(key, "") for key in ("method", "table_size", "leftovers", "seed")}
     size, expected = form["table_size"].strip(), p.get("next_session", "")
     try:
-        seated = services.session_seat(
+        seated = seating_services.session_seat(
             actor=actor, tournament=tournament, method=form["method"],
             table_size=int(size) if size.isdigit() else size, leftovers=form["leftovers"], seed=form["seed"] or None,
             expected_number=int(expected) if expected.isdigit() else None)
@@ -71,11 +73,11 @@ def session_sheet(request, actor, tournament_id: int, number: int):
     if request.method == "GET":
         return render(request, "director/session_reprint.html", {"tournament": tournament, "session": session})
     try:
-        made = services.session_scorer_tokens_rotate(actor=actor, session=session)
+        made = tables_services.session_scorer_tokens_rotate(actor=actor, session=session)
     except DomainError as e:
         messages.error(request, e.message)
         return redirect("director-tournament", tournament.pk)
-    seats = {t.pk: [s.entry for s in selectors.table_seats(t)] for t, _token in made}
+    seats = {t.pk: [s.entry for s in table_seats(t)] for t, _token in made}
     tables = []
     for table, token in made:
         url = links.scorer_url(token, request)

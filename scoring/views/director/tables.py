@@ -12,7 +12,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import get_game
 
-from scoring import selectors, services
+from scoring.selectors.rounds import table_history
+
+from scoring.selectors.tables import table_running_totals, table_seats
+
+from scoring.services import tables as tables_services
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
@@ -26,7 +30,7 @@ from scoring.views.director.tournaments import _dashboard
 def _link_page(request, table, *, token: str | None = None, notice: str = "", status: int = 200):
     """The scorer link page: with ``token`` (the answer to the POST that made it) the link and
     its QR code, otherwise the "New scorer link" button. Never cached, by anyone."""
-    ctx = {"table": table, "tournament": table.session.tournament, "seats": selectors.table_seats(table),
+    ctx = {"table": table, "tournament": table.session.tournament, "seats": table_seats(table),
            "notice": notice}
     if token:
         url = links.scorer_url(token, request)
@@ -42,7 +46,7 @@ def _created_by_this_form(tournament, name: str, entries: list):
     if not all(isinstance(e, int) for e in entries):
         return None
     for table in Table.objects.filter(session__tournament=tournament, name=name.strip()):
-        if [seat.entry_id for seat in selectors.table_seats(table)] == entries:
+        if [seat.entry_id for seat in table_seats(table)] == entries:
             return table
     return None
 
@@ -58,7 +62,7 @@ def table_create(request, actor, tournament_id: int):
     chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
     entries = [int(r) if r.isdigit() else r for _, r in chosen]
     try:
-        table, token = services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
+        table, token = tables_services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
     except DomainError as e:
         existing = _created_by_this_form(tournament, name, entries)
         if existing is not None:
@@ -103,7 +107,7 @@ def table_rotate(request, actor, table_id: int):
                     "Press the button below.")
             % {"table": table.name, "time": f"{table.scorer_token_created_at:%H:%M:%S}"}))
     try:
-        token = services.table_scorer_token_rotate(actor=actor, table=table)
+        token = tables_services.table_scorer_token_rotate(actor=actor, table=table)
     except DomainError as e:
         messages.error(request, e.message)
         return redirect("director-table", table.pk)
@@ -130,7 +134,7 @@ def _table_page(request, table, *, round_errors=None, status=200):
     tournament = table.session.tournament
     return render(request, "director/table.html", {
         "table": table, "tournament": tournament, "writable": tournament.is_running,
-        "totals": selectors.table_running_totals(table),
-        "deals": describe_rows(tournament.game, selectors.table_history(table)),
+        "totals": table_running_totals(table),
+        "deals": describe_rows(tournament.game, table_history(table)),
         "round_errors": round_errors or {},
     }, status=status)

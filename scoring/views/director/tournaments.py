@@ -12,7 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import get_game
 
-from scoring import selectors, services
+from scoring.selectors.dashboards import tournament_dashboard
+
+from scoring.selectors.public import tournament_version
+
+from scoring.selectors.tournaments import players_not_entered, tournament_unsettled_deals
+
+from scoring.services import tournaments as tournaments_services
 
 from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
@@ -32,7 +38,7 @@ SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")
 
 
 def _dashboard_data(tournament) -> dict:
-    data = selectors.tournament_dashboard(tournament)
+    data = tournament_dashboard(tournament)
     tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
     for d in data["disputed"]:
         d["table_obj"] = tables.get(d["table"])
@@ -48,7 +54,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "live_every": LIVE_EVERY_MS,
         "game_name": get_game(tournament.game).name_in(get_language() or "en"),
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
-        "candidates": selectors.players_not_entered(tournament),
+        "candidates": players_not_entered(tournament),
         "seat_slots": list(range(counts[-1])),
         "seat_min": counts[0],
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
@@ -62,7 +68,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
     }
     ctx["audit"] = _audit_panel(tournament)
     if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
-        unsettled = selectors.tournament_unsettled_deals(tournament)
+        unsettled = tournament_unsettled_deals(tournament)
         ctx["unsettled"] = unsettled
         ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
         ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
@@ -93,7 +99,7 @@ def tournament_live(request, actor, tournament_id: int):
     """The dashboard's live parts (disputes, tables, standings) for ``static/js/live.js``; 304
     while no deal has changed (see ``views.public`` for why it polls)."""
     tournament = _tournament(actor, tournament_id)
-    return live_answer(request, selectors.tournament_version(tournament),
+    return live_answer(request, tournament_version(tournament),
                        lambda: render(request, "director/_live.html", _dashboard_data(tournament)))
 
 
@@ -110,7 +116,7 @@ def entries_add(request, actor, tournament_id: int):
             errors.append(gettext("No such player in this club."))
             continue
         try:
-            services.entry_create(actor=actor, tournament=tournament, player=player)
+            tournaments_services.entry_create(actor=actor, tournament=tournament, player=player)
         except DomainError as e:
             errors.append(gettext("%(name)s: %(problem)s") % {"name": player.name, "problem": e.message})
         else:
@@ -138,7 +144,7 @@ def _status_change(request, actor, tournament_id, call, done):
 @director_required
 @require_POST
 def tournament_start(request, actor, tournament_id: int):
-    return _status_change(request, actor, tournament_id, services.tournament_start,
+    return _status_change(request, actor, tournament_id, tournaments_services.tournament_start,
                           gettext("The tournament is running: scorers can enter deals."))
 
 
@@ -147,7 +153,7 @@ def tournament_start(request, actor, tournament_id: int):
 def tournament_finish(request, actor, tournament_id: int):
     disputes_stay = request.POST.get("disputes_stay") == "on"
     return _status_change(request, actor, tournament_id,
-                          lambda **kw: services.tournament_finish(**kw, disputes_stay=disputes_stay),
+                          lambda **kw: tournaments_services.tournament_finish(**kw, disputes_stay=disputes_stay),
                           gettext("The tournament is finished and read-only."))
 
 
@@ -165,7 +171,7 @@ def tournament_settings(request, actor, tournament_id: int):
     if tournament.status == "draft":
         sent["variant"] = tournament_form.variant_from_post(tournament.game, p)
     try:
-        services.tournament_update(actor=actor, tournament=tournament, **sent)
+        tournaments_services.tournament_update(actor=actor, tournament=tournament, **sent)
     except DomainError as e:
         shown = {**sent, "variant": sent.get("variant", tournament.variant)}
         return _dashboard(request, actor, tournament, settings=shown, settings_errors=tournament_form.setting_errors(e.errors),

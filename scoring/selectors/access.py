@@ -1,0 +1,58 @@
+"""Who may do what: the permission checks shared by services, API views and page views. They ask
+the database (a club's directors), so they live with the reads; they raise ``PermissionDenied``,
+or ``NotFound`` where what the actor may not see must look as if it did not exist."""
+
+from __future__ import annotations
+
+from scoring.domain.actors import Actor
+from scoring.domain.errors import NotFound, PermissionDenied
+from scoring.models import Club, Table
+
+
+def is_director_of(actor: Actor, club: Club) -> bool:
+    if actor.is_system:
+        return True
+    if not actor.is_director:
+        return False
+    if actor.user.is_superuser:
+        return True
+    return club.directors.filter(pk=actor.user.pk).exists()
+
+
+def require_director(actor: Actor) -> None:
+    if not (actor.is_system or actor.is_director):
+        raise PermissionDenied("Only a tournament director may do this.")
+
+
+def require_director_of(actor: Actor, club: Club) -> None:
+    if not is_director_of(actor, club):
+        raise PermissionDenied("Only a director of this club may do this.")
+
+
+def can_access_table(actor: Actor, table: Table) -> bool:
+    if actor.is_scorer:
+        return actor.table.pk == table.pk
+    return is_director_of(actor, table.session.tournament.club)
+
+
+def require_table_access(actor: Actor, table: Table) -> None:
+    if not can_access_table(actor, table):
+        if actor.is_scorer:
+            raise PermissionDenied("This scorer link belongs to another table.")
+        raise PermissionDenied("Only a director of this club or the table's scorer may do this.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Looking things up by id: what the actor may not see answers as if it did not exist, so that the
+# ids of other clubs and tables cannot be told apart from ids that do not exist.
+
+def require_club_visible(actor: Actor, club: Club, what: str) -> None:
+    """NotFound ("No such <what>.") unless the actor directs ``club``."""
+    if not is_director_of(actor, club):
+        raise NotFound(f"No such {what}.")
+
+
+def require_table_visible(actor: Actor, table: Table, what: str = "table") -> None:
+    """NotFound unless the actor may use this table (its scorer link, or a director of its club)."""
+    if not can_access_table(actor, table):
+        raise NotFound(f"No such {what}.")
