@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from . import connecting, da_ling, ding_niu, places, tau_ngau
+from . import ce_deng, connecting, da_ling, ding_niu, jie_long, kko_li_but_i_gi, places, tau_ngau
 from .decks import CHINESE_32, CONNECTING_DEALS
 from .entry import Declared, Entry, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 from .record import Common, Problems, is_int, player_count_message, read_variant
@@ -225,7 +225,7 @@ JIE_LONG = _connecting_game(
     names={"zh-hans": "接龙", "zh-hant": "接龍"},
     blurb=gettext_noop("Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
           "and every pair settles the difference."),
-    evaluator=connecting.evaluate_jie_long,
+    evaluator=jie_long.evaluate_jie_long,
     variants=_options(_VOLUNTARY_PASS, _choice("arms", "Open ends of the layout", 1, 2), _choice("settlement", "Settlement", "difference", "chip")),
     arms=lambda variant: variant.get("arms", 1),  # JL-2
 )
@@ -236,7 +236,7 @@ CE_DENG = _connecting_game(
     names={"zh-hans": "斜钉", "zh-hant": "料釘"},
     blurb=gettext_noop("Four players, a Head and three Tails; clean hands double their takings, "
           "stuck hands are penalised."),
-    evaluator=connecting.evaluate_ce_deng,
+    evaluator=ce_deng.evaluate_ce_deng,
     variants=_options(_VOLUNTARY_PASS, _choice("head_tail", "Penalty at Head/Tail unplayed", "7/8", "6/7"), _choice("multiplier", "Multiplier", "pair", "payer"),
                       _whole("redeal_doubles", "Doubles in one hand that force a redeal", 7, 5, 8)),
     fields=("redeal", "hands"),  # a redeal record lists the dealt hands (CD-2)
@@ -253,7 +253,7 @@ KKO_LI = _connecting_game(
     # A Korean game: the sources give no Chinese name, so Chinese pages show the Korean one.
     names={"ko": "꼬리붙이기", "zh-hans": "꼬리붙이기", "zh-hant": "꼬리붙이기"},
     blurb=gettext_noop("The Korean tails game: the highest hand, and anyone over 30, pays the winner."),
-    evaluator=connecting.evaluate_kko_li,
+    evaluator=kko_li_but_i_gi.evaluate_kko_li,
     variants=_options(_VOLUNTARY_PASS, _choice("settlement", "Settlement", "highest_over_30", "chip", "points"),
                       _flag("over_30_only_with_four", "Over 30 pays only in four-player deals", False)),
 )

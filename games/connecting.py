@@ -1,6 +1,8 @@
-"""The connecting games: reading the three record levels they share (ROUND_RECORD.md §2a–2c),
-and scoring Jie Long, Ce Deng and Kko-li-but-i-gi (RULES.md §2–§5). Ding Niu lives in
-``ding_niu.py`` and reads its records with ``read_deal`` from here.
+"""The three record levels the connecting games share (ROUND_RECORD.md §2a–2c): points,
+unplayed_tiles and the moves log, read into one ``Outcome``, and the result every connecting
+game returns (``result_body``). The games score in their own modules: ``jie_long.py``,
+``ce_deng.py``, ``kko_li_but_i_gi.py`` and ``ding_niu.py``, each reading its records with
+``read_deal`` from here (RULES.md §2).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from .decks import CONNECTING_DEALS, deck_name, deck_pips
 from .layout import (BLOCKED, TILE_BY_TEXT, Replay, Watch, fast_tile, must_play_warnings, quick_replay, read_moves,
                      replay)
 from .record import (MAX_LIST, Common, Problems, check_deck, check_seat_count, is_int, read_list)
-from .settlement import (Transfer, difference_transfers, nets_from_transfers, pay, places_lower_hand)
+from .settlement import Transfer, nets_from_transfers
 from .tiles import Tile
 from .words import gettext_noop
 
@@ -353,6 +355,7 @@ def _replay_carefully(record: dict, common: Common, deck, deal: int, two_arms: b
 
 def result_body(common: Common, out: Outcome, places: list[int], transfers: list[Transfer], *,
                 status: list[str] | None = None, suanzhang: dict | None = None) -> dict:
+    """The result of one scored deal, the same shape for every connecting game."""
     nets = nets_from_transfers(common.n, transfers)
     seats = []
     points, unplayed = out.points, out.unplayed
@@ -368,169 +371,4 @@ def result_body(common: Common, out: Outcome, places: list[int], transfers: list
             "blocked": out.blocked, "suanzhang": suanzhang, "transfers": transfers}
 
 
-def chip_to_winner(n: int, winner: int, amount: int = 1) -> list[Transfer]:
-    """Every other seat pays the winner ``amount`` (JL-6, KK-5 "chip")."""
-    transfers: list[Transfer] = []
-    for s in range(n):
-        pay(transfers, s, winner, amount)
-    return transfers
-
-
-# ---------------------------------------------------------------------------------------
-# Jie Long (§3)
-
-def evaluate_jie_long(record: dict, common: Common, p: Problems) -> dict | None:
-    """JL-1 … JL-6: pairwise differences (JL-3), or 1 chip to the winner (JL-6)."""
-    out = read_deal(record, common, p, two_arms=common.variant["arms"] == 2)
-    if out is None or p:
-        return None
-    places = places_lower_hand(out.points)
-    if common.variant["settlement"] == "chip":
-        transfers = chip_to_winner(common.n, places.index(1))
-    else:
-        transfers = difference_transfers(out.points)
-    return result_body(common, out, places, transfers)
-
-
-# ---------------------------------------------------------------------------------------
-# Ce Deng (§4)
-
-CLEAN, PENALTY, NONE = "clean", "penalty", "none"
-
-
-def ce_deng_status(seat: int, unplayed: int, head_tail: str) -> str:
-    """CD-4: clean with nothing unplayed; penalty at Head ≥ 7 / Tail 8 (or 6/7)."""
-    head_limit, tail_limit = (7, 8) if head_tail == "7/8" else (6, 7)
-    if unplayed == 0:
-        return CLEAN
-    if unplayed >= (head_limit if seat == 0 else tail_limit):
-        return PENALTY
-    return NONE
-
-
-def pair_multiplier(a: str, b: str) -> int:
-    """CD-6: ×1 same status, ×2 when exactly one is none, ×4 clean against penalty."""
-    if a == b:
-        return 1
-    if a == NONE or b == NONE:
-        return 2
-    return 4
-
-
-def payer_multiplier(payer: str, receiver: str) -> int:
-    """CD-7: doubled to a clean receiver, doubled from a penalised payer."""
-    return (2 if receiver == CLEAN else 1) * (2 if payer == PENALTY else 1)
-
-
-def _redeal_refusals(tiles_by_seat: list[list[Tile]], paths: list[str], common: Common, limit: int,
-                     p: Problems) -> None:
-    for s, ts in enumerate(tiles_by_seat):
-        doubles = sum(1 for a, b in ts if a == b)
-        if doubles >= limit:
-            p.error(paths[s], "redeal_deal",
-                    f"{common.seats[s]} was dealt {doubles} doubles, which voids the deal (CD-2); "
-                    'record it as a redeal: {"redeal": true, "hands": [...]}.')
-
-
-def _read_redeal(record: dict, common: Common, p: Problems) -> dict | None:
-    """CD-2: a void deal; some hand holds at least ``redeal_doubles`` doubles."""
-    limit = common.variant["redeal_doubles"]
-    for level in LEVELS + ("unplayed", "left_in_hand"):
-        if level in record:
-            p.error(level, "unexpected_field", gettext_noop("A redeal record has only the dealt hands, no outcome."))
-    if record.get("redeal") is not True:
-        if "redeal" in record:
-            p.error("redeal", "bad_type", gettext_noop("redeal is true for a void deal; leave it out otherwise."))
-        else:
-            p.error("redeal", "missing_field", gettext_noop("hands are only recorded for a redeal (redeal: true)."))
-        return None
-    if not check_seat_count(common, CONNECTING_DEALS["ce_deng"], p):
-        return None
-    deck, deal = CONNECTING_DEALS["ce_deng"][common.n]
-    if "hands" not in record:
-        p.error("hands", "missing_field", gettext_noop("A redeal record lists the dealt hands (hands)."))
-        return None
-    rows = read_list(record["hands"], "hands", p, "hands", length=common.n)
-    if rows is None:
-        return None
-    hands: list[list[Tile]] = []
-    placed = []
-    for i, row in enumerate(rows):
-        path = f"hands[{i}]"
-        row = read_list(row, path, p, f"{common.seats[i]}'s hand", length=deal)
-        if row is None:
-            continue
-        hand = []
-        for j, v in enumerate(row):
-            t = fast_tile(v, f"{path}[{j}]", p)
-            if t is not None:
-                hand.append(t)
-                placed.append((t, f"{path}[{j}]"))
-        hands.append(hand)
-    check_deck(placed, deck, p)
-    if p:
-        return None
-    if not any(sum(1 for a, b in h if a == b) >= limit for h in hands):
-        p.error("hands", "no_redeal",
-                f"No hand holds {limit} or more doubles, so the deal is not void (CD-2).")
-        return None
-    seats = [{"name": name, "points": None, "unplayed": None, "place": None, "net": 0, "status": None}
-             for name in common.seats]
-    return {"level": "redeal", "redeal": True, "seats": seats, "winner": None, "next_leader": 0,
-            "blocked": False, "suanzhang": None, "transfers": []}
-
-
-def evaluate_ce_deng(record: dict, common: Common, p: Problems) -> dict | None:
-    """CD-1 … CD-9: Head and Tails, clean/penalty status, multiplied differences."""
-    if "hands" in record or record.get("redeal", False) is not False:
-        return _read_redeal(record, common, p)
-    out = read_deal(record, common, p, two_arms=False)
-    if out is None or p:
-        return None
-    limit = common.variant["redeal_doubles"]
-    if out.hands is not None:
-        _redeal_refusals(out.hands, ["moves"] * common.n, common, limit, p)
-    elif out.tiles is not None:
-        _redeal_refusals(out.tiles, [f"unplayed_tiles[{s}]" for s in range(common.n)], common, limit, p)
-    if p:
-        return None
-    head_tail = common.variant["head_tail"]
-    status = [ce_deng_status(s, u, head_tail) for s, u in enumerate(out.unplayed)]
-    if common.variant["multiplier"] == "payer":
-        transfers = difference_transfers(out.points, lambda a, b: payer_multiplier(status[a], status[b]))
-    else:
-        transfers = difference_transfers(out.points, lambda a, b: pair_multiplier(status[a], status[b]))
-    return result_body(common, out, places_lower_hand(out.points), transfers, status=status)
-
-
-# ---------------------------------------------------------------------------------------
-# Kko-li-but-i-gi (§5)
-
-def kko_li_payers(points: list[int], winner: int, over_30: bool) -> list[int]:
-    """KK-5/KK-6: every non-winner tied for most points, plus (when over_30) every non-winner
-    with more than 30 points. The winner never pays."""
-    top = max(p for s, p in enumerate(points) if s != winner)
-    return [s for s, v in enumerate(points) if s != winner and (v == top or (over_30 and v > 30))]
-
-
-def evaluate_kko_li(record: dict, common: Common, p: Problems) -> dict | None:
-    """KK-1 … KK-7: the highest (and everyone over 30) pays the winner."""
-    out = read_deal(record, common, p, two_arms=False)
-    if out is None or p:
-        return None
-    places = places_lower_hand(out.points)
-    winner = places.index(1)
-    settlement = common.variant["settlement"]
-    if settlement == "chip":
-        transfers = chip_to_winner(common.n, winner)
-    else:
-        over_30 = common.n == 4 or not common.variant["over_30_only_with_four"]
-        transfers: list[Transfer] = []
-        for s in kko_li_payers(out.points, winner, over_30):
-            amount = out.points[s] - out.points[winner] if settlement == "points" else 1
-            pay(transfers, s, winner, amount)
-    return result_body(common, out, places, transfers)
-
-
-__all__ = ["Outcome", "read_deal", "result_body", "evaluate_jie_long", "evaluate_ce_deng", "evaluate_kko_li",
-           "possible_totals", "deck_totals"]
+__all__ = ["Outcome", "read_deal", "result_body", "possible_totals", "deck_totals"]

@@ -1,5 +1,6 @@
 """Settlement building blocks shared by the games: transfers, nets, pairwise differences,
-and ranking with the lower-hand / upper-hand tie rules (RULES.md §0.2.6, CG-14, JL-3, DN-5).
+a chip to the winner, and ranking with the lower-hand / upper-hand tie rules (RULES.md §0.2.6,
+CG-14, JL-3, JL-6, KK-5, DN-5).
 
 A transfer is ``{"from": payer, "to": receiver, "amount": positive int}``; ``"to": None``
 is the house (Da Ling's casino chip).
@@ -63,6 +64,14 @@ def difference_transfers(points: Sequence[int],
             if factor is not None:
                 amount *= factor(payer, receiver)
             pay(transfers, payer, receiver, amount)
+    return transfers
+
+
+def chip_to_winner(n: int, winner: int, amount: int = 1) -> list[Transfer]:
+    """Every other seat pays the winner ``amount`` (JL-6, KK-5 "chip")."""
+    transfers: list[Transfer] = []
+    for s in range(n):
+        pay(transfers, s, winner, amount)
     return transfers
 
 

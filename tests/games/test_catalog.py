@@ -317,7 +317,8 @@ def test_no_games_module_names_django():
 
 
 @pytest.mark.parametrize("module", ["games.record", "games.connecting", "games.catalog", "games.engine",
-                                    "games.simulate", "games.tau_ngau", "games.da_ling", "games.ding_niu"])
+                                    "games.simulate", "games.jie_long", "games.ce_deng", "games.kko_li_but_i_gi",
+                                    "games.tau_ngau", "games.da_ling", "games.ding_niu"])
 def test_any_module_imports_first(module):
     """No import cycle: whichever module a program imports first, the package loads."""
     code = f"import {module}, games; assert games.evaluate({{'game': 'x'}})['ok'] is False"
