@@ -1,4 +1,5 @@
-"""Replay audits: the dashboard's "Audit" box, and that box alone for its polling script."""
+"""Replay audits: the dashboard's "Audit" box, and that box alone for the page's poller
+(static/js/live.js, data-poll) while an audit runs."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from ... import selectors, services
 from ...actors import require_club_visible
 from ...errors import DomainError
 from .access import _tournament, director_required
-
-# polling script (static/js/site.js, data-poll) while an audit runs.
 
 #: Findings listed on the page at most (the API sends more).
 AUDIT_FINDINGS_SHOWN = 200
