@@ -9,6 +9,9 @@
    - input[data-tiles]: a list of tiles (data-count: exactly so many, data-most: at most so many;
      data-source + data-declared: a bull chosen among another input's tiles, "-" for none);
    - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (forms.parse_moves reads it).
+   Typed text is read as the server reads it (scoring/forms.py: NFKC, "6:5", "65", "[6-5]", ...),
+   and that reading is window.GupaiTiles (parseTiles, readTile, readTiles, readMoves,
+   readDeclared) for the tests that hold it to the server's (tests/browser/test_tile_text.py).
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered
    anywhere in the deal (inputs of the level not chosen are hidden and do not count).
    Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}).
@@ -19,26 +22,44 @@
   "use strict";
 
   var SVGNS = "http://www.w3.org/2000/svg";
-  var SPLIT = /[\s,;\u3001\uff0c\uff1b]+/;
-  var TILE = /^\[?\(?([1-6])\s*[:\-\/.|xX]?\s*([1-6])\)?\]?$/;
-  var MOVE = /^([xXpP-])?(.+?)(?:@([1-6]))?$/;
 
-  // ---- tiles as text (as scoring/forms.py reads them) -------------------------------------
+  // ---- tiles as text, read as scoring/forms.py reads them (the reference: parse_tiles,
+  // parse_moves, parse_declared; tests/browser/test_tile_text.py holds both to the same answers):
+  // NFKC first (full-width "６：５" is 6:5, "²" is 2), then Python's whitespace (str.isspace,
+  // which JavaScript's \s is not: no U+FEFF, but U+001C-U+001F and U+0085), commas and semicolons
+  // (also the ideographic and full-width ones) between tokens.
+  var SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+  var SPLIT = new RegExp("[" + SPACE + ",;\\u3001\\uff0c\\uff1b]+");
+  var STRIP = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");
+  var TILE = new RegExp("^\\[?\\(?([1-6])[" + SPACE + "]*[:\\-/.|xX]?[" + SPACE + "]*([1-6])\\)?\\]?$");
+  var MOVE = /^([xXpP-])?(.+?)(?:@([1-6]))?$/;
+  var NO_BULL = "-";
+
+  function nfkc(text) { return typeof text === "string" ? text.normalize("NFKC") : ""; }
+
+  // One token → "6:4" (the high half first), or null when it is no tile.
   function readTile(token) {
-    var m = TILE.exec(token);
+    var m = TILE.exec(nfkc(token));
     if (!m) return null;
     var a = +m[1], b = +m[2];
     return Math.max(a, b) + ":" + Math.min(a, b);
   }
 
   function tokens(text) {
-    return (text || "").trim().split(SPLIT).filter(function (t) { return t; });
+    return nfkc(text).split(SPLIT).filter(function (t) { return t; });
   }
 
+  // forms.parse_tiles: every token, a tile normalized, anything else as typed.
+  function parseTiles(text) {
+    return tokens(text).map(function (t) { return readTile(t) || t; });
+  }
+
+  // The tiles alone (what the picker counts and draws).
   function readTiles(text) {
     return tokens(text).map(readTile).filter(function (t) { return t; });
   }
 
+  // forms.parse_moves, but a move that cannot be read is {bad: token}, kept as typed.
   function readMoves(text) {
     var out = [];
     tokens(text).forEach(function (token) {
@@ -54,6 +75,23 @@
     });
     return out;
   }
+
+  // forms.parse_declared: null when empty, {bull: null} for "-" (or "0"), else {bull: tiles}.
+  function readDeclared(text) {
+    text = nfkc(text).replace(STRIP, "");
+    if (text === "") return null;
+    if (text === NO_BULL || text === "0") return { bull: null };
+    return { bull: parseTiles(text) };
+  }
+
+  function saysNoBull(input) {
+    var d = input.hasAttribute("data-declared") && readDeclared(input.value);
+    return !!d && d.bull === null;
+  }
+
+  // For the tests (tests/browser/test_tile_text.py) and any other script of the page.
+  window.GupaiTiles = { readTile: readTile, parseTiles: parseTiles, readTiles: readTiles,
+                        readMoves: readMoves, readDeclared: readDeclared };
 
   function movesText(moves) {
     return moves.map(function (m) {
@@ -267,7 +305,7 @@
       b.setAttribute("aria-label", fill(self.t.remove, { tile: said(tile) }));
       picked.appendChild(b);
     });
-    if (input.hasAttribute("data-declared") && input.value.trim() === "-") picked.appendChild(el("span", "muted small", this.t["no-bull"]));
+    if (saysNoBull(input)) picked.appendChild(el("span", "muted small", this.t["no-bull"]));
   };
 
   Picker.prototype.drawPalette = function (used) {
@@ -287,7 +325,7 @@
       offer = Object.keys(counts).map(function (t) { return [t, counts[t]]; });
       var none = button("secondary no-bull", this.t["no-bull"]);
       none.setAttribute("data-act", "no-bull");
-      none.addEventListener("click", function () { self.write(input, "-"); self.announce(self.t["no-bull"]); });
+      none.addEventListener("click", function () { self.write(input, NO_BULL); self.announce(self.t["no-bull"]); });
       this.palette.appendChild(none);
     } else {
       offer = this.kinds.map(function (t) { return [t, self.left(t, used)]; });
@@ -296,7 +334,7 @@
       var b = self.tileButton(pair[0], pair[1]);
       if (full && !b.disabled) b.disabled = true;
       b.addEventListener("click", function () {
-        var text = input.value.trim() === "-" ? "" : input.value.trim();
+        var text = saysNoBull(input) ? "" : input.value.trim();
         self.write(input, (text ? text + " " : "") + pair[0]);
         // A bull comes from the seat's own hand: the deck's count says nothing there.
         self.announce(input.hasAttribute("data-declared") ? fill(self.t["set-aside"], { tile: said(pair[0]) })

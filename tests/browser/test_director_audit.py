@@ -1,5 +1,5 @@
 """The audit box of the director's tournament page in a real browser: "Run an audit", then the
-progress bar moves and the result shows up without a reload (static/js/site.js, data-poll), under
+progress bar moves and the result shows up without a reload (static/js/live.js, data-poll), under
 the site's strict Content-Security-Policy.
 
 The audit's tasks are held back and run by the test one at a time (as a worker would), so that

@@ -81,9 +81,21 @@ def test_the_check_lets_the_allowed_through(snippet):
 def test_every_static_file_a_template_names_exists():
     """A missing one would only show in production: the manifest storage refuses to render it."""
     names = {name for path in template_files() for name in STATIC_TAG.findall(path.read_text(encoding="utf-8"))}
-    assert {"css/site.css", "js/site.js", "js/deal-form.js"} <= names
+    assert {"css/site.css", "js/site.js", "js/live.js", "js/deal-form.js"} <= names
     for name in names:
         assert finders.find(name), name
+
+
+def test_one_poller_named_once():
+    """static/js/live.js is the site's one poller (data-live-src and data-poll), loaded by
+    base.html alone: named twice on a page, it would still ask once (it guards against that),
+    and no other script polls these elements."""
+    naming = [path for path in template_files() if "js/live.js" in STATIC_TAG.findall(path.read_text(encoding="utf-8"))]
+    assert naming == [TEMPLATES / "base.html"]
+    scripts = Path(settings.BASE_DIR) / "static" / "js"
+    selectors = re.compile(r"\[data-(?:poll|live-src)\b")
+    pollers = sorted(p.name for p in scripts.glob("*.js") if selectors.search(p.read_text(encoding="utf-8")))
+    assert pollers == ["live.js"]
 
 
 def test_the_project_static_dir_is_always_collected():
@@ -94,7 +106,7 @@ def test_the_project_static_dir_is_always_collected():
 @pytest.mark.parametrize("name", ["home", "calculator", "director-login"])
 def test_the_pages_load_the_site_css_and_js_as_static_files(client, name):
     html = client.get(reverse(name)).content.decode()
-    for url in ("/static/css/site.css", "/static/js/site.js", "/static/js/deal-form.js"):
+    for url in ("/static/css/site.css", "/static/js/site.js", "/static/js/live.js", "/static/js/deal-form.js"):
         assert url in html
     for link in ("api-docs", "calculator", "director-login"):
         assert f'href="{reverse(link)}"' in html

@@ -1,4 +1,5 @@
-"""Replay audits: the dashboard's "Audit" box, and that box alone for its polling script."""
+"""Replay audits: the dashboard's "Audit" box, and that box alone for the page's poller
+(static/js/live.js, data-poll) while an audit runs."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from scoring.services import audits as audits_services
 from scoring.selectors.access import require_club_visible
 from scoring.domain.errors import DomainError
 from scoring.views.director.access import _tournament, director_required
-
-# polling script (static/js/site.js, data-poll) while an audit runs.
 
 #: Findings listed on the page at most (the API sends more).
 AUDIT_FINDINGS_SHOWN = 200
