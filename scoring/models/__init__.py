@@ -1,0 +1,47 @@
+"""Data of Gupai Club: clubs, players, tournaments, tables, deals and their revisions.
+
+No business logic lives here (no work in ``save()``): every write goes through
+``scoring.services``; every read beyond a plain get through ``scoring.selectors``. The database
+holds the invariants it can (unique numbers, one seat per position, status values, ...).
+
+One module per domain. This package re-exports every model, and that re-export is the one
+Django needs: it imports ``scoring.models`` and registers only the models imported by then;
+the rest of the code keeps writing ``from scoring.models import Round``. (``services`` and
+``selectors`` re-export nothing.) ``default_tie_breaks`` stays reachable here because
+migration 0010 names it ``scoring.models.default_tie_breaks``.
+"""
+
+from __future__ import annotations
+
+from scoring.domain.standings import default_tie_breaks
+from scoring.models.action_log import ActionLog
+from scoring.models.audits import Audit, AuditChunk, AuditFinding
+from scoring.models.auth import ApiToken
+from scoring.models.clubs import Club, Player
+from scoring.models.idempotency import IdempotencyKey
+from scoring.models.rounds import Round, RoundRevision
+from scoring.models.standings import Standing
+from scoring.models.tables import Seat, Table
+from scoring.models.tournaments import GAME_CHOICES, Entry, Session, Tournament, game_name
+
+__all__ = [
+    "GAME_CHOICES",
+    "ActionLog",
+    "ApiToken",
+    "Audit",
+    "AuditChunk",
+    "AuditFinding",
+    "Club",
+    "Entry",
+    "IdempotencyKey",
+    "Player",
+    "Round",
+    "RoundRevision",
+    "Seat",
+    "Session",
+    "Standing",
+    "Table",
+    "Tournament",
+    "default_tie_breaks",
+    "game_name",
+]

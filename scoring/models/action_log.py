@@ -1,0 +1,59 @@
+"""The log of every change a service makes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from scoring.models.tournaments import Tournament
+
+
+class ActionLog(models.Model):
+    """Every service call that changes anything: who, what, when, from where."""
+
+    class Action(models.TextChoices):
+        DIRECTOR_CREATE = "director_create"
+        AUTH_TOKEN_CREATE = "auth_token_create"
+        CLUB_CREATE = "club_create"
+        CLUB_DIRECTOR_ADD = "club_director_add"
+        PLAYER_CREATE = "player_create"
+        TOURNAMENT_CREATE = "tournament_create"
+        TOURNAMENT_UPDATE = "tournament_update"
+        TOURNAMENT_START = "tournament_start"
+        TOURNAMENT_FINISH = "tournament_finish"
+        ENTRY_CREATE = "entry_create"
+        SESSION_CREATE = "session_create"
+        TABLE_CREATE = "table_create"
+        TABLE_SCORER_TOKEN_ROTATE = "table_scorer_token_rotate"
+        ROUND_RECORD = "round_record"
+        ROUND_CORRECT = "round_correct"
+        ROUND_CONFIRM = "round_confirm"
+        ROUND_VOID = "round_void"
+        ROUND_DISPUTE = "round_dispute"
+        ROUND_DISPUTE_RESOLVE = "round_dispute_resolve"
+        AUTH_TOKENS_REVOKE = "auth_tokens_revoke"
+        IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
+        STANDINGS_REPAIR = "standings_repair"
+        SESSION_SEAT = "session_seat"
+        TOURNAMENT_IMPORT = "tournament_import"
+        AUDIT_START = "audit_start"
+        AUDIT_RESUME = "audit_resume"
+        AUDIT_FINISH = "audit_finish"
+
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    actor_label = models.CharField(max_length=200)
+    action = models.CharField(max_length=60, choices=Action.choices)
+    target_model = models.CharField(max_length=60, blank=True, default="")
+    target_id = models.CharField(max_length=40, blank=True, default="")
+    tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="action_logs")
+    data = models.JSONField(default=dict, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action} {self.target_model}#{self.target_id}"

@@ -1,0 +1,35 @@
+"""Clubs and their registry of players."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A club's registry of players, reused across tournaments. Names are unique per club
+    (the engine needs distinct names at a table)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_per_club")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,45 @@
+"""Tables of a session and their seats."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from scoring.models.tournaments import Entry, Session, Tournament
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    name = models.CharField(max_length=60)
+    #: sha256 hex of the scorer token; the plain token is shown once (create / rotate) and never stored.
+    scorer_token_hash = models.CharField(max_length=64, unique=True)
+    scorer_token_created_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [models.UniqueConstraint(fields=["session", "name"], name="table_unique_name_per_session")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.session.tournament
+
+
+class Seat(models.Model):
+    """Seat positions 0..N-1 of a table, counter-clockwise = playing order."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "entry"], name="seat_unique_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}: {self.entry.player}"

@@ -1,0 +1,104 @@
+"""Tournaments, their entries and sessions, and the game choices a tournament is played in."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+import games
+from scoring.domain import statuses
+from scoring.domain.standings import default_tie_breaks
+from scoring.models.clubs import Club, Player
+
+
+def game_name(key: str) -> str:
+    """The game's name in the active language, in its own script (頂牛, 꼬리붙이기, ...)."""
+    return games.get_game(key).name_in(get_language() or "en")
+
+
+#: Labels evaluated when shown, so ``get_game_display`` speaks the page's language.
+GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.values()]
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = statuses.TOURNAMENT_DRAFT, _("Draft")
+        RUNNING = statuses.TOURNAMENT_RUNNING, _("Running")
+        FINISHED = statuses.TOURNAMENT_FINISHED, _("Finished")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    #: The full variant (engine defaults merged with the director's choices), checked on create.
+    variant = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    public = models.BooleanField(default=False)
+    require_confirmation = models.BooleanField(default=False)
+    chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    currency = models.CharField(max_length=3, blank=True, default="")
+    #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
+    #: tournament services).
+    tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=["draft", "running", "finished"]),
+                                   name="tournament_status_valid"),
+            models.CheckConstraint(condition=Q(game__in=list(games.CATALOG)), name="tournament_game_valid"),
+            models.CheckConstraint(condition=Q(chip_value__gte=0), name="tournament_chip_value_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+
+class Entry(models.Model):
+    """A player registered in a tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Session(models.Model):
+    """A sitting of the tournament: session 1, 2, ..."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="session_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — session {self.number}"
