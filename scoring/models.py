@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
-from scoring.domain import statuses
+from scoring.domain import inputs, statuses
 from scoring.domain.standings import PLACES, default_tie_breaks
 
 def game_name(key: str) -> str:
@@ -31,8 +31,8 @@ GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.valu
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=inputs.MAX_CLUB_NAME)
+    slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -48,7 +48,7 @@ class Player(models.Model):
     (the engine needs distinct names at a table)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=inputs.MAX_PLAYER_NAME)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -66,8 +66,8 @@ class Tournament(models.Model):
         FINISHED = statuses.TOURNAMENT_FINISHED, _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=inputs.MAX_TOURNAMENT_NAME)
+    slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     #: The full variant (engine defaults merged with the director's choices), checked on create.
     variant = models.JSONField(default=dict, blank=True)
@@ -75,7 +75,7 @@ class Tournament(models.Model):
     public = models.BooleanField(default=False)
     require_confirmation = models.BooleanField(default=False)
     chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
-    currency = models.CharField(max_length=3, blank=True, default="")
+    currency = models.CharField(max_length=inputs.MAX_CURRENCY, blank=True, default="")
     #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
     #: tournament services).
     tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)
@@ -140,7 +140,7 @@ class Session(models.Model):
 
 class Table(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=inputs.MAX_TABLE_NAME)
     #: sha256 hex of the scorer token; the plain token is shown once (create / rotate) and never stored.
     scorer_token_hash = models.CharField(max_length=64, unique=True)
     scorer_token_created_at = models.DateTimeField()
@@ -238,10 +238,10 @@ class RoundRevision(models.Model):
     record = models.JSONField()
     #: The engine's result, exactly as returned.
     result = models.JSONField()
-    engine_version = models.CharField(max_length=40)
+    engine_version = models.CharField(max_length=inputs.MAX_ENGINE_VERSION)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
-    actor_label = models.CharField(max_length=200)
+    actor_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     reason = models.TextField(blank=True, default="")
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64, blank=True, default="")
@@ -294,7 +294,7 @@ class ActionLog(models.Model):
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
-    actor_label = models.CharField(max_length=200)
+    actor_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     action = models.CharField(max_length=60, choices=Action.choices)
     target_model = models.CharField(max_length=60, blank=True, default="")
     target_id = models.CharField(max_length=40, blank=True, default="")
@@ -400,14 +400,14 @@ class Audit(models.Model):
     chunk_count = models.PositiveIntegerField(default=0)
     chunks_done = models.PositiveIntegerField(default=0)
     #: The engine that re-evaluated the records.
-    engine_version = models.CharField(max_length=40)
+    engine_version = models.CharField(max_length=inputs.MAX_ENGINE_VERSION)
     #: Times the audit was found stalled and put back on the queue since its last progress.
     stalls = models.PositiveSmallIntegerField(default=0)
     #: Why the audit failed without finishing its checks (it gave up); empty otherwise.
     error = models.TextField(blank=True, default="")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="+")
-    requested_label = models.CharField(max_length=200)
+    requested_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     #: Set by every step (plan, chunk, finish): an audit left alone too long has stalled.
