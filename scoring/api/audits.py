@@ -17,8 +17,8 @@ from scoring.selectors import audits as audits_selectors
 
 from scoring.services.audits import audit_start
 from scoring.selectors.access import require_club_visible
-from scoring.api.serializers import DateTimeField, OutputSerializer
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.fields import DateTimeField, OutputSerializer
 
 KINDS = ("result_mismatch", "hash_chain", "zero_sum", "standings_mismatch", "engine_version")
 

@@ -32,11 +32,11 @@ from scoring.web import throttling
 from scoring.selectors.access import require_club_visible, require_table_visible
 from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
 from scoring.models import Club, Round, Table, Tournament
-from scoring.api import serializers as s
+from scoring.api.fields import ErrorsSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
 
-ERRORS = OpenApiResponse(s.ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
+ERRORS = OpenApiResponse(ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
                                                          "plus `detail` for answers other than 400.")
 
 

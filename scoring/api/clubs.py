@@ -12,44 +12,67 @@ from scoring.selectors.clubs import club_list_for_user, player_list
 
 from scoring.services.clubs import club_create, player_create
 from scoring.selectors.access import require_director
-from scoring.api import serializers as s
+from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, MAX_SLUG
+from scoring.models import Club, Player
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.fields import InputSerializer, OutputModelSerializer, SlugInputField, TextField
+
+
+class ClubInputSerializer(InputSerializer):
+    name = TextField(max_length=MAX_CLUB_NAME)
+    slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True)
+
+
+class ClubSerializer(OutputModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+
+
+class PlayerInputSerializer(InputSerializer):
+    name = TextField(max_length=MAX_PLAYER_NAME)
+
+
+class PlayerSerializer(OutputModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "created_at"]
 
 
 class ClubListView(ApiView):
     @extend_schema(operation_id="clubs_list", summary="The clubs I direct",
-                   responses={200: s.ClubSerializer(many=True), **LIST_ERRORS}, tags=["clubs"])
+                   responses={200: ClubSerializer(many=True), **LIST_ERRORS}, tags=["clubs"])
     def get(self, request):
         require_director(self.actor)
-        return self.paginated(club_list_for_user(request.user), s.ClubSerializer)
+        return self.paginated(club_list_for_user(request.user), ClubSerializer)
 
     @extend_schema(operation_id="clubs_create", summary="Create a club (you become its director)",
-                   request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **WRITE_ERRORS}, tags=["clubs"])
+                   request=ClubInputSerializer, responses={201: ClubSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request):
         require_director(self.actor)
-        data = self.parse(s.ClubInputSerializer)
+        data = self.parse(ClubInputSerializer)
         club = club_create(actor=self.actor, name=data["name"], slug=data.get("slug") or None)
-        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
 class ClubDetailView(ApiView):
-    @extend_schema(operation_id="clubs_retrieve", responses={200: s.ClubSerializer, **READ_ERRORS}, tags=["clubs"])
+    @extend_schema(operation_id="clubs_retrieve", responses={200: ClubSerializer, **READ_ERRORS}, tags=["clubs"])
     def get(self, request, pk: int):
         club = self.club(pk)
-        return Response(s.ClubSerializer(club).data)
+        return Response(ClubSerializer(club).data)
 
 
 class ClubPlayersView(ApiView):
-    @extend_schema(operation_id="clubs_players_list", responses={200: s.PlayerSerializer(many=True), **LIST_ERRORS},
+    @extend_schema(operation_id="clubs_players_list", responses={200: PlayerSerializer(many=True), **LIST_ERRORS},
                    tags=["clubs"])
     def get(self, request, pk: int):
         club = self.club(pk)
-        return self.paginated(player_list(club), s.PlayerSerializer)
+        return self.paginated(player_list(club), PlayerSerializer)
 
-    @extend_schema(operation_id="clubs_players_create", request=s.PlayerInputSerializer,
-                   responses={201: s.PlayerSerializer, **WRITE_ERRORS}, tags=["clubs"])
+    @extend_schema(operation_id="clubs_players_create", request=PlayerInputSerializer,
+                   responses={201: PlayerSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request, pk: int):
         club = self.club(pk)
-        data = self.parse(s.PlayerInputSerializer)
+        data = self.parse(PlayerInputSerializer)
         player = player_create(actor=self.actor, club=club, name=data["name"])
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,17 +13,46 @@ import games
 
 from scoring.domain.errors import problem
 from scoring.web.rule_messages import translate_result
-from scoring.api import serializers as s
+from scoring.api.fields import ErrorsSerializer, OpenSerializer, ProblemSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
 
 #: A list of records larger than this is refused whole (the engine is fast, but not free).
-MAX_BATCH = s.EVALUATE_MAX_BATCH
+MAX_BATCH = 500
+#: The body: one record, or a list of records (each answered on its own).
+EVALUATE_BODY = {
+    "oneOf": [
+        {"type": "object", "additionalProperties": {},
+         "description": "One round record (ROUND_RECORD.md)."},
+        {"type": "array", "maxItems": MAX_BATCH, "items": {},
+         "description": f"Up to {MAX_BATCH} records; each gets its own result (`ok` false for one that "
+                        "is not a record)."},
+    ],
+}
+
+
+class EngineResultSerializer(OpenSerializer):
+    """The engine's answer for one record (ROUND_RECORD.md): ``ok``, then the result's fields for
+    the game, or ``errors``."""
+
+    ok = serializers.BooleanField()
+    game = serializers.CharField(required=False)
+    format = serializers.IntegerField(required=False, help_text="Version of the result format.")
+    warnings = ProblemSerializer(many=True, required=False)
+    errors = ProblemSerializer(many=True, required=False, help_text="When ok is false.")
+
+
+class EngineErrorsSerializer(ErrorsSerializer):
+    """The errors answer of the engine endpoint."""
+
+    ok = serializers.BooleanField(required=False, help_text="false when the engine refused the record; absent "
+                                                            "when the body could not be read.")
+
 
 JIE_LONG = {"game": "jie_long", "seats": ["Anna", "Bob", "Celine", "Dominic"], "points": [2, 12, 34, 18]}
 RESULTS = PolymorphicProxySerializer(
     component_name="EngineResults", resource_type_field_name=None, many=False,
-    serializers=[s.EngineResultSerializer, s.EngineResultSerializer(many=True)])
+    serializers=[EngineResultSerializer, EngineResultSerializer(many=True)])
 
 
 class EvaluateView(APIView):
@@ -42,11 +71,11 @@ class EvaluateView(APIView):
             "list of results (200), one per record, in order, each with its own `ok`. Nothing is stored; "
             "no login."
         ),
-        request={"application/json": s.EVALUATE_BODY},
+        request={"application/json": EVALUATE_BODY},
         responses={
             200: OpenApiResponse(RESULTS, description="The engine's result for a record, or a list of them for a "
                                                       "list of records."),
-            400: OpenApiResponse(s.EngineErrorsSerializer, description="The engine's refusal (`ok` false), or a body "
+            400: OpenApiResponse(EngineErrorsSerializer, description="The engine's refusal (`ok` false), or a body "
                                                                        "that is not JSON (no `ok`)."),
         },
         examples=[
@@ -64,10 +93,10 @@ class EvaluateView(APIView):
             if len(data) > MAX_BATCH:
                 too_long = problem("", "too_long", gettext("Send at most %(count)s records at once.") % {"count": MAX_BATCH})
                 refusal = {"ok": False, "errors": [too_long]}
-                return Response(s.EngineErrorsSerializer(refusal).data, status=status.HTTP_400_BAD_REQUEST)
+                return Response(EngineErrorsSerializer(refusal).data, status=status.HTTP_400_BAD_REQUEST)
             results = [translate_result(games.evaluate(record)) for record in data]
-            return Response(s.EngineResultSerializer(results, many=True).data)
+            return Response(EngineResultSerializer(results, many=True).data)
         result = translate_result(games.evaluate(data))
         if not result["ok"]:
-            return Response(s.EngineErrorsSerializer(result).data, status=status.HTTP_400_BAD_REQUEST)
-        return Response(s.EngineResultSerializer(result).data)
+            return Response(EngineErrorsSerializer(result).data, status=status.HTTP_400_BAD_REQUEST)
+        return Response(EngineResultSerializer(result).data)

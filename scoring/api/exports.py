@@ -16,10 +16,12 @@ import games
 from scoring.selectors.exports import tournament_export
 
 from scoring.services.exports import tournament_import
-from scoring.domain.documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
-from scoring.domain.inputs import MAX_INT32
-from scoring.api.serializers import MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer, TournamentSerializer, ecma
+from scoring.domain.documents import FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
+from scoring.domain.inputs import (DATETIME, MAX_ACTOR_LABEL, MAX_CURRENCY, MAX_ENGINE_VERSION, MAX_INT32,
+                                   MAX_PLAYER_NAME, MAX_TABLE_NAME, MAX_TOURNAMENT_NAME, MAX_USERNAME, MONEY, NAME)
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
+from scoring.api.fields import MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, ecma
+from scoring.api.tournaments import TournamentSerializer
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
 
@@ -116,7 +118,7 @@ def _text(max_length: int, **extra) -> dict:
     return {"type": "string", "maxLength": max_length, **extra}
 
 
-NAME_PATTERN = ecma(rf"\A[^\x00{WHITESPACE}](?:[^\x00]*[^\x00{WHITESPACE}])?\Z")
+NAME_PATTERN = ecma(NAME)
 ID = {"type": "integer", "minimum": 1, "maximum": MAX_INT32}
 WHEN = {"type": "string", "pattern": ecma(DATETIME), "description": "ISO 8601 with seconds and the UTC offset."}
 WHEN_OR_NULL = {**WHEN, "nullable": True}
@@ -128,26 +130,27 @@ DOCUMENT_SCHEMA = _closed({
     "version": {"type": "integer", "enum": [VERSION]},
     "exported_at": WHEN,
     "tournament": _closed({
-        "name": _text(120, pattern=NAME_PATTERN),
+        "name": _text(MAX_TOURNAMENT_NAME, pattern=NAME_PATTERN),
         "game": {"type": "string", "enum": list(games.CATALOG)},
         "variant": {**FREE, "description": "The game's rule options (ROUND_RECORD.md §6)."},
         "status": {"type": "string", "enum": list(TOURNAMENT_STATUSES)},
         "public": {"type": "boolean"},
         "require_confirmation": {"type": "boolean"},
-        "chip_value": {"type": "string", "pattern": ecma(CHIP_VALUE), "description": 'A decimal as text, like "0.50".'},
-        "currency": _text(3),
+        "chip_value": {"type": "string", "pattern": ecma(MONEY), "description": 'A decimal as text, like "0.50".'},
+        "currency": _text(MAX_CURRENCY),
         "created_at": WHEN,
         "started_at": {**WHEN_OR_NULL, "description": "Null only in draft."},
         "finished_at": {**WHEN_OR_NULL, "description": "Null unless finished."},
     }),
     "players": {"type": "array", "items": _closed({
-        "id": ID, "name": {**_text(100, pattern=NAME_PATTERN), "description": "Matched by name in the club."}})},
+        "id": ID,
+        "name": {**_text(MAX_PLAYER_NAME, pattern=NAME_PATTERN), "description": "Matched by name in the club."}})},
     "entries": {"type": "array", "items": _closed({
         "id": ID, "player": {**ID, "description": "A player id of this document."}})},
     "sessions": {"type": "array", "items": _closed({"number": ID})},
     "tables": {"type": "array", "items": _closed({
         "id": ID, "session": {**ID, "description": "A session number of this document."},
-        "name": _text(60, pattern=NAME_PATTERN),
+        "name": _text(MAX_TABLE_NAME, pattern=NAME_PATTERN),
         "seats": {"type": "array", "items": ID, "minItems": MIN_SEATS, "maxItems": MAX_SEATS, "uniqueItems": True,
                   "description": "Entry ids by seat position, as many as the game has players."}})},
     "rounds": {"type": "array", "items": _closed({
@@ -155,7 +158,7 @@ DOCUMENT_SCHEMA = _closed({
         "status": {"type": "string", "enum": list(ROUND_STATUSES)},
         "confirmed_by": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1, "nullable": True,
                          "description": "The confirming seat (not the one that entered the deal), or null."},
-        "confirmed_by_director": {**_text(150), "nullable": True},
+        "confirmed_by_director": {**_text(MAX_USERNAME), "nullable": True},
         "confirmed_at": {**WHEN_OR_NULL, "description": "Not null when confirmed."},
         "void_reason": _text(MAX_NOTE),
         "disputed": {"type": "boolean"},
@@ -165,7 +168,7 @@ DOCUMENT_SCHEMA = _closed({
         "revisions": {"type": "array", "minItems": 1, "items": _closed({
             "number": {**ID, "description": "1, 2, ... in order."},
             "body": FREE, "record": FREE, "result": FREE,
-            "engine_version": _text(40), "actor": _text(200), "reason": _text(MAX_NOTE),
+            "engine_version": _text(MAX_ENGINE_VERSION), "actor": _text(MAX_ACTOR_LABEL), "reason": _text(MAX_NOTE),
             "created_at": WHEN,
             "prev_hash": {"type": "string", "pattern": "^(?:[0-9a-f]{64})?$",
                           "description": "The previous revision's hash; empty for the first."},

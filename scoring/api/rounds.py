@@ -5,19 +5,148 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from scoring.selectors.audits import round_verify_chain
 
 from scoring.selectors.rounds import round_detail, round_get, round_revisions
 
-from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
+from scoring.services.rounds import MAX_NOTE, round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
 from scoring.selectors.access import require_director_of
 from scoring.web.http import IF_MATCH, etag, parse_if_match
 from scoring.models import Round
-from scoring.api import serializers as s
+from scoring.domain.inputs import MAX_INT32
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header
+from scoring.api.fields import (DateTimeField, InputSerializer, OpenInputSerializer, OpenSerializer, OutputSerializer,
+                                ProblemSerializer, SeatField, StrictIntegerField, TextField, ecma)
+
+
+class PlayerResultSerializer(OpenSerializer):
+    """One seat's result: its place at the table, then the engine's per-seat fields for the game."""
+
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    net = serializers.IntegerField()
+
+
+class RoundSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["recorded", "confirmed", "voided"])
+    counted = serializers.BooleanField()
+    disputed = serializers.BooleanField()
+    dispute_message = serializers.CharField()
+    revision = serializers.IntegerField()
+    leader = serializers.IntegerField(required=False, help_text="Connecting games only: seat position that led.")
+    next_leader = serializers.IntegerField(required=False, allow_null=True, help_text="Connecting games only.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau only: the banker's seat position.")
+    next_banker = serializers.IntegerField(required=False, allow_null=True, help_text="Tau Ngau only.")
+    entered_by = serializers.IntegerField(allow_null=True)
+    confirmed_by = serializers.IntegerField(allow_null=True)
+    confirmed_by_director = serializers.CharField(allow_null=True)
+    void_reason = serializers.CharField()
+    record = serializers.DictField(help_text="The round record exactly as the engine saw it (playing order).")
+    result = serializers.DictField(help_text="The engine's result exactly as returned.")
+    players = PlayerResultSerializer(many=True, help_text="The result by table seat position (all per-seat fields).")
+    outcome = serializers.DictField(help_text="Top-level seat indexes of the result as table positions.")
+    warnings = ProblemSerializer(many=True)
+    created_at = DateTimeField()
+    updated_at = DateTimeField()
+
+
+class RoundPreviewSerializer(OutputSerializer):
+    ok = serializers.BooleanField()
+    leader = serializers.IntegerField(required=False, help_text="Connecting games only.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau only.")
+    entered_by = serializers.IntegerField(allow_null=True)
+    record = serializers.DictField()
+    result = serializers.DictField()
+    players = PlayerResultSerializer(many=True)
+    outcome = serializers.DictField()
+    warnings = ProblemSerializer(many=True)
+    errors = ProblemSerializer(many=True)
+
+
+class RevisionSerializer(OutputSerializer):
+    number = serializers.IntegerField()
+    body = serializers.DictField(help_text="The request body as understood (leader, banker, entered_by resolved).")
+    record = serializers.DictField()
+    result = serializers.DictField()
+    players = PlayerResultSerializer(many=True)
+    outcome = serializers.DictField()
+    engine_version = serializers.CharField()
+    actor = serializers.CharField()
+    reason = serializers.CharField()
+    created_at = DateTimeField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class ChainSerializer(OutputSerializer):
+    ok = serializers.BooleanField()
+    checked = serializers.IntegerField()
+    first_broken = serializers.IntegerField(allow_null=True)
+    problem = serializers.CharField()
+
+
+class RevisionsSerializer(OutputSerializer):
+    chain = ChainSerializer()
+    revisions = RevisionSerializer(many=True)
+
+
+class ConfirmInputSerializer(InputSerializer):
+    confirmed_by = SeatField(required=False, allow_null=True,
+                             help_text="Seat position of the confirming player (required for scorers; "
+                                       "not the seat that entered the deal).")
+
+
+class VoidInputSerializer(InputSerializer):
+    reason = TextField(max_length=MAX_NOTE)
+
+
+class DisputeInputSerializer(InputSerializer):
+    message = TextField(max_length=MAX_NOTE, help_text="What is wrong with the deal (required).")
+
+
+class ResolveInputSerializer(InputSerializer):
+    note = TextField(max_length=MAX_NOTE, required=False, allow_blank=True)
+
+
+# --- deals as sent ------------------------------------------------------------------------------
+# Schema only: the body goes to the services whole (records.round_build_record reads it), as the
+# game of the table decides which record fields it has.
+
+class RoundBodySerializer(OpenInputSerializer):
+    """A deal: the round record (ROUND_RECORD.md) of the table's game without ``game``,
+    ``variant`` and ``seats``, per-seat lists by table position."""
+
+    leader = SeatField(required=False, allow_null=True,
+                       help_text="Connecting games: the seat position that led (default: the previous deal's "
+                                 "next_leader).")
+    banker = SeatField(required=False, allow_null=True,
+                       help_text="Tau Ngau: the banker's seat position (default: the previous deal's next_banker).")
+    entered_by = SeatField(required=False, allow_null=True, help_text="The seat position of the player entering it.")
+
+
+class RoundCreateSerializer(RoundBodySerializer):
+    """A new deal, optionally naming the deal number it records."""
+
+    number = StrictIntegerField(required=False, min_value=1, max_value=MAX_INT32,
+                                help_text="The deal number the sender is recording (the table's next one). "
+                                          "If another device recorded that number meanwhile, the deal is refused "
+                                          "(409, code `deal_number_taken`) instead of being recorded as the next "
+                                          "one. Leave it out to record the next deal, whatever its number.")
+
+
+class RoundCorrectionSerializer(RoundBodySerializer):
+    """A corrected deal, with the reason for the correction."""
+
+    reason = TextField(max_length=MAX_NOTE, help_text="Why the deal is corrected.")
+
 
 ROUND_BODY_DOC = (
     "The round record (ROUND_RECORD.md) **without** `game`, `variant` and `seats` (the table knows them). "
@@ -31,7 +160,7 @@ ROUND_EXAMPLE = OpenApiExample("Jie Long, points", value={"leader": 0, "entered_
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
     rnd = round_get(rnd.pk)
-    return Response(s.RoundSerializer(round_detail(rnd)).data, status=code,
+    return Response(RoundSerializer(round_detail(rnd)).data, status=code,
                     headers={"ETag": etag(rnd.current_revision.number)})
 
 
@@ -39,7 +168,7 @@ class RoundDetailView(ApiView):
     scorer_auth = True
 
     @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)", parameters=[etag_header(200)],
-                   responses={200: s.RoundSerializer, **READ_ERRORS}, tags=["rounds"])
+                   responses={200: RoundSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
         return _round_response(self.round(pk))
 
@@ -47,15 +176,15 @@ class RoundDetailView(ApiView):
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
         description=ROUND_BODY_DOC + ' Add a top-level `reason`, and send `If-Match: "<revision>"` with the revision '
         "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed.",
-        request=s.RoundCorrectionSerializer,
+        request=RoundCorrectionSerializer,
         examples=[OpenApiExample("Jie Long, two scores swapped", request_only=True,
                                  value={"leader": 0, "points": [2, 12, 18, 34], "reason": "Two scores swapped"})],
-        parameters=[OpenApiParameter("If-Match", {"type": "string", "pattern": s.ecma(IF_MATCH.pattern)},
+        parameters=[OpenApiParameter("If-Match", {"type": "string", "pattern": ecma(IF_MATCH.pattern)},
                                      OpenApiParameter.HEADER, required=True,
                                      description='The revision being corrected, as its ETag (`"2"`) or bare (`2`).',
                                      examples=[OpenApiExample("The first revision", value='"1"')]),
                     etag_header(200)],
-        responses={200: s.RoundSerializer, **WRITE_ERRORS, **error_responses(412, 428)}, tags=["rounds"])
+        responses={200: RoundSerializer, **WRITE_ERRORS, **error_responses(412, 428)}, tags=["rounds"])
     def put(self, request, pk: int):
         rnd = self.round(pk)
         body = request.data
@@ -63,54 +192,54 @@ class RoundDetailView(ApiView):
         if isinstance(body, dict):
             # What the schema says of the body (RoundCorrection: seat positions, the reason as
             # sent), checked before the If-Match precondition; the rest is the engine's.
-            s.RoundCorrectionSerializer(data=body).is_valid(raise_exception=True)
+            RoundCorrectionSerializer(data=body).is_valid(raise_exception=True)
         rnd = round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
                                      expected_revision=parse_if_match(request.headers.get("If-Match")))
         return _round_response(rnd)
 
 
-ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: s.RoundSerializer, **WRITE_ERRORS},
+ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: RoundSerializer, **WRITE_ERRORS},
                  "tags": ["rounds"]}
 
 
 class RoundConfirmView(ApiView):
     scorer_auth = True
 
-    @extend_schema(operation_id="rounds_confirm", request=s.ConfirmInputSerializer, **ROUND_CHANGED)
+    @extend_schema(operation_id="rounds_confirm", request=ConfirmInputSerializer, **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
-        data = self.parse(s.ConfirmInputSerializer)
+        data = self.parse(ConfirmInputSerializer)
         return _round_response(round_confirm(actor=self.actor, round=rnd, confirmed_by=data.get("confirmed_by")))
 
 
 class RoundVoidView(ApiView):
-    @extend_schema(operation_id="rounds_void", summary="Void a deal (directors)", request=s.VoidInputSerializer,
+    @extend_schema(operation_id="rounds_void", summary="Void a deal (directors)", request=VoidInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
-        data = self.parse(s.VoidInputSerializer)
+        data = self.parse(VoidInputSerializer)
         return _round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
 
 
 class RoundDisputeView(ApiView):
     scorer_auth = True
 
-    @extend_schema(operation_id="rounds_dispute", summary="Call the referee", request=s.DisputeInputSerializer,
+    @extend_schema(operation_id="rounds_dispute", summary="Call the referee", request=DisputeInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
-        data = self.parse(s.DisputeInputSerializer)
+        data = self.parse(DisputeInputSerializer)
         return _round_response(round_dispute(actor=self.actor, round=rnd, message=data["message"]))
 
 
 class RoundResolveView(ApiView):
-    @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors)", request=s.ResolveInputSerializer,
+    @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors)", request=ResolveInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
-        data = self.parse(s.ResolveInputSerializer)
+        data = self.parse(ResolveInputSerializer)
         return _round_response(round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
 
 
@@ -118,8 +247,8 @@ class RoundRevisionsView(ApiView):
     scorer_auth = True
 
     @extend_schema(operation_id="rounds_revisions", summary="The full history of a deal, with the hash chain check",
-                   responses={200: s.RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
+                   responses={200: RevisionsSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
         rnd = self.round(pk)
-        return Response(s.RevisionsSerializer({"chain": round_verify_chain(rnd),
-                                               "revisions": round_revisions(rnd)}).data)
+        return Response(RevisionsSerializer({"chain": round_verify_chain(rnd),
+                                             "revisions": round_revisions(rnd)}).data)

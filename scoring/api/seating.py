@@ -16,8 +16,9 @@ from scoring.web import links
 
 from scoring.domain import seating
 from scoring.services.seating import MAX_SEED, SeatedSession
-from scoring.api.serializers import MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField, TextField, UniqueListField
 from scoring.api.base import WRITE_ERRORS, ApiView
+from scoring.api.fields import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField,
+                                TextField, UniqueListField)
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from scoring.selectors.rounds import round_details, round_list, table_round_preview
@@ -22,40 +22,89 @@ from scoring.web import links
 
 from scoring.web import throttling
 from scoring.web.http import etag
-from scoring.api import serializers as s
+from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
-from scoring.api.rounds import ROUND_BODY_DOC, ROUND_EXAMPLE, _round_response
+from scoring.api.fields import (MAX_SEATS, MIN_SEATS, DateTimeField, ErrorsSerializer, IdField, InputSerializer,
+                                OutputSerializer, StrictIntegerField, TextField, UniqueListField, ecma)
+from scoring.api.rounds import (ROUND_BODY_DOC, ROUND_EXAMPLE, RoundBodySerializer, RoundCreateSerializer,
+                                RoundPreviewSerializer, RoundSerializer, _round_response)
+
+
+class TableInputSerializer(InputSerializer):
+    name = TextField(max_length=MAX_TABLE_NAME)
+    entries = UniqueListField(child=IdField(), min_length=MIN_SEATS, max_length=MAX_SEATS,
+                              help_text="Entry ids in seat order 0..N-1 (counter-clockwise = playing order), "
+                                        "as many as the game has players.")
+    session = StrictIntegerField(required=False, min_value=1, max_value=MAX_INT32,
+                                 help_text="Session number; default the latest (session 1 is created if none).")
+
+
+class SeatTotalSerializer(OutputSerializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField(help_text="Sum of the nets of the table's counted deals.")
+    rounds = serializers.IntegerField(help_text="Counted deals.")
+
+
+class NextRoundSerializer(OutputSerializer):
+    number = serializers.IntegerField()
+    entered_by = serializers.IntegerField(allow_null=True)
+    leader = serializers.IntegerField(required=False, help_text="Connecting games: who leads by default.")
+    banker = serializers.IntegerField(required=False, help_text="Tau Ngau: the banker by default.")
+
+
+class TableSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    session = serializers.IntegerField(help_text="Session number")
+    name = serializers.CharField()
+    game = serializers.CharField()
+    seats = SeatTotalSerializer(many=True)
+    next_round = NextRoundSerializer(help_text="Defaults for the next deal.")
+    scorer_token_created_at = DateTimeField()
+
+
+class TableCreatedSerializer(TableSerializer):
+    scorer_url = serializers.CharField(help_text="The scorer's private link; shown only now.")
+    scorer_token = serializers.CharField(help_text="The plain scorer token; shown only now, stored hashed.")
+
+
+class ScorerTokenSerializer(OutputSerializer):
+    scorer_url = serializers.CharField()
+    scorer_token = serializers.CharField()
 
 
 class TableDetailView(ApiView):
     scorer_auth = True
 
     @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
-                   responses={200: s.TableSerializer, **READ_ERRORS}, tags=["tables"])
+                   responses={200: TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
         table = self.table(pk)
-        return Response(s.TableSerializer(table_detail(table)).data)
+        return Response(TableSerializer(table_detail(table)).data)
 
 
 class TableScorerTokenView(ApiView):
     @extend_schema(operation_id="tables_scorer_token_rotate", summary="Replace the scorer link (the old one stops working)",
-                   request=None, responses={200: s.ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
+                   request=None, responses={200: ScorerTokenSerializer, **WRITE_ERRORS}, tags=["tables"])
     def post(self, request, pk: int):
         table = self.table(pk)
         token = table_scorer_token_rotate(actor=self.actor, table=table)
-        return Response(s.ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
-                                                 "scorer_token": token}).data)
+        return Response(ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
+                                               "scorer_token": token}).data)
 
 
 class TableRoundsView(ApiView):
     scorer_auth = True
     body_required = True
 
-    @extend_schema(operation_id="tables_rounds_list", responses={200: s.RoundSerializer(many=True), **LIST_ERRORS},
+    @extend_schema(operation_id="tables_rounds_list", responses={200: RoundSerializer(many=True), **LIST_ERRORS},
                    tags=["rounds"])
     def get(self, request, pk: int):
         table = self.table(pk)
-        return self.paginated(round_list(table), s.RoundSerializer,
+        return self.paginated(round_list(table), RoundSerializer,
                               detail=lambda rounds: round_details(table, rounds))
 
     @extend_schema(
@@ -64,16 +113,16 @@ class TableRoundsView(ApiView):
             "answer; the same key with another body is refused (422). Keys are kept at least 24 hours. "
             "The key is checked first: a retry of a deal already recorded gets its stored answer even when it "
             "names its `number`."),
-        request=s.RoundCreateSerializer, examples=[ROUND_EXAMPLE],
+        request=RoundCreateSerializer, examples=[ROUND_EXAMPLE],
         parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
                                                          "maxLength": MAX_IDEMPOTENCY_KEY,
-                                                         "pattern": s.ecma(s.NON_BLANK)},
+                                                         "pattern": ecma(NON_BLANK)},
                                      OpenApiParameter.HEADER, required=False,
                                      description="1 to 255 characters, not only spaces: a new one for each deal."),
                     etag_header(201),
                     OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
                                      enum=["true"], description="Sent with the stored answer to a repeated key.")],
-        responses={201: s.RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
+        responses={201: RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
     def post(self, request, pk: int):
         table = self.table(pk)
         if self.actor.is_scorer:
@@ -84,7 +133,7 @@ class TableRoundsView(ApiView):
             return _round_response(rnd, status.HTTP_201_CREATED)
         outcome = round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
         # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
-        body = s.RoundSerializer(outcome.body).data
+        body = RoundSerializer(outcome.body).data
         headers = {"ETag": etag(body["revision"])}
         if outcome.replayed:
             headers["Idempotent-Replayed"] = "true"
@@ -96,11 +145,11 @@ class TableRoundPreviewView(ApiView):
     body_required = True
 
     @extend_schema(operation_id="tables_rounds_preview", summary="Evaluate a deal without storing it",
-                   description=ROUND_BODY_DOC, request=s.RoundBodySerializer, examples=[ROUND_EXAMPLE],
-                   responses={200: s.RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
+                   description=ROUND_BODY_DOC, request=RoundBodySerializer, examples=[ROUND_EXAMPLE],
+                   responses={200: RoundPreviewSerializer, **WRITE_ERRORS}, tags=["rounds"])
     def post(self, request, pk: int):
         table = self.table(pk)
         preview = table_round_preview(table=table, body=request.data)
         if not preview.ok:
-            return Response(s.ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
-        return Response(s.RoundPreviewSerializer(preview.as_dict()).data)
+            return Response(ErrorsSerializer({"errors": preview.errors}).data, status=status.HTTP_400_BAD_REQUEST)
+        return Response(RoundPreviewSerializer(preview.as_dict()).data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,9 +16,26 @@ from scoring.services.auth import auth_token_obtain, auth_tokens_revoke
 from scoring.web import throttling
 from scoring.web.auth import client_ip
 from scoring.domain.errors import ValidationFailed
-from scoring.api import serializers as s
+from scoring.domain.inputs import ANY_TEXT, MAX_USERNAME
 from scoring.api.base import ApiView, error_responses, limit
+from scoring.api.fields import DocumentedRegexValidator, InputSerializer, OutputSerializer, StrictCharField
 from scoring.api.parsers import SafeJSONParser
+
+
+class TokenInputSerializer(InputSerializer):
+    # Any text without NUL (spaces can be a password): a wrong one is the credentials' refusal.
+    username = StrictCharField(min_length=1, trim_whitespace=False, validators=[DocumentedRegexValidator(ANY_TEXT)])
+    password = StrictCharField(min_length=1, trim_whitespace=False, validators=[DocumentedRegexValidator(ANY_TEXT)],
+                               style={"input_type": "password"})
+
+
+class TokenOutputSerializer(OutputSerializer):
+    token = serializers.CharField(help_text="Shown only now: only its hash is stored.")
+    expires_in = serializers.IntegerField(help_text="Seconds until it stops working.")
+
+
+class RevokedSerializer(OutputSerializer):
+    revoked = serializers.IntegerField(help_text="How many tokens stopped working.")
 
 
 class AuthTokenView(APIView):
@@ -30,31 +47,31 @@ class AuthTokenView(APIView):
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
                                "Each call makes a new token, shown only now; it expires (`expires_in` seconds). "
                                "Failed logins are limited per account and per address (429 with Retry-After).",
-                   request=s.TokenInputSerializer,
-                   responses={200: s.TokenOutputSerializer, **error_responses(400, 403, 429)},
+                   request=TokenInputSerializer,
+                   responses={200: TokenOutputSerializer, **error_responses(400, 403, 429)},
                    tags=["auth"])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         username, address = data.get("username"), client_ip(request) or "unknown"
-        account = username.lower()[:150] if isinstance(username, str) else ""
+        account = username.lower()[:MAX_USERNAME] if isinstance(username, str) else ""
         limit(lambda: throttling.check(request, "login-address", address))
         limit(lambda: throttling.check(request, "login-account", account))
         try:
-            credentials = s.TokenInputSerializer(data=request.data)
+            credentials = TokenInputSerializer(data=request.data)
             credentials.is_valid(raise_exception=True)
             token = auth_token_obtain(**credentials.validated_data, ip=address)
         except (ValidationFailed, exceptions.ValidationError):
             throttling.count(request, "login-address", address)
             throttling.count(request, "login-account", account)
             raise
-        return Response(s.TokenOutputSerializer({"token": token,
-                                                 "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
+        return Response(TokenOutputSerializer({"token": token,
+                                               "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
 
 
 class AuthTokenRevokeView(ApiView):
     @extend_schema(operation_id="auth_token_revoke", summary="Log out everywhere",
                    description="Every API token of the calling director stops working at once.",
-                   request=None, responses={200: s.RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
+                   request=None, responses={200: RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
     def post(self, request):
         revoked = auth_tokens_revoke(actor=self.actor)
-        return Response(s.RevokedSerializer({"revoked": revoked}).data)
+        return Response(RevokedSerializer({"revoked": revoked}).data)

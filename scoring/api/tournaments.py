@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.response import Response
+
+import games
 
 from scoring.selectors.tables import table_detail, table_list
 
@@ -19,98 +21,159 @@ from scoring.services.tournaments import entry_create, tournament_create, tourna
 from scoring.web import links
 from scoring.selectors.access import require_director
 from scoring.domain.errors import ValidationFailed
-from scoring.models import Player
-from scoring.api import serializers as s
+from scoring.domain.inputs import MAX_CURRENCY, MAX_SLUG, MAX_TOURNAMENT_NAME
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scoring.models import Entry, Player, Tournament
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.fields import (IdField, InputSerializer, MoneyField, OutputModelSerializer, SlugInputField,
+                                StrictBooleanField, TextField)
+from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, TableSerializer
+
+TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of {', '.join(TIE_BREAKS)} "
+                   f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
+
+
+class TournamentInputSerializer(InputSerializer):
+    club = IdField()
+    name = TextField(max_length=MAX_TOURNAMENT_NAME)
+    game = serializers.ChoiceField(choices=list(games.CATALOG))
+    variant = serializers.DictField(required=False, help_text="Rule options (ROUND_RECORD.md §6); defaults fill the rest.")
+    slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True)
+    public = StrictBooleanField(required=False, default=False)
+    require_confirmation = StrictBooleanField(required=False, default=False)
+    chip_value = MoneyField(required=False, default="0.00")
+    currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
+                                       required=False, help_text=TIE_BREAKS_HELP)
+
+
+class TournamentUpdateSerializer(InputSerializer):
+    name = TextField(max_length=MAX_TOURNAMENT_NAME, required=False)
+    variant = serializers.DictField(required=False)
+    public = StrictBooleanField(required=False)
+    require_confirmation = StrictBooleanField(required=False)
+    chip_value = MoneyField(required=False)
+    currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
+                                       required=False, help_text=TIE_BREAKS_HELP)
+
+
+class TournamentSerializer(OutputModelSerializer):
+    tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), read_only=True,
+                                       help_text=TIE_BREAKS_HELP)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
+                  "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
+
+
+class FinishInputSerializer(InputSerializer):
+    disputes_stay = StrictBooleanField(
+        required=False, default=False,
+        help_text="With disputes open, finishing is refused (400, `open_disputes`) unless this is true: a "
+                  "finished tournament can no longer settle them.")
+
+
+class EntryInputSerializer(InputSerializer):
+    player = IdField()
+
+
+class EntrySerializer(OutputModelSerializer):
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "tournament", "player", "name", "created_at"]
 
 
 class TournamentListView(ApiView):
     @extend_schema(operation_id="tournaments_list", summary="Tournaments of the clubs I direct",
-                   responses={200: s.TournamentSerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
+                   responses={200: TournamentSerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request):
         require_director(self.actor)
-        return self.paginated(tournament_list_for_director(request.user), s.TournamentSerializer)
+        return self.paginated(tournament_list_for_director(request.user), TournamentSerializer)
 
-    @extend_schema(operation_id="tournaments_create", request=s.TournamentInputSerializer,
-                   responses={201: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_create", request=TournamentInputSerializer,
+                   responses={201: TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request):
         require_director(self.actor)
-        data = self.parse(s.TournamentInputSerializer)
+        data = self.parse(TournamentInputSerializer)
         club = self.club(data.pop("club"))
         t = tournament_create(actor=self.actor, club=club, slug=data.pop("slug", None) or None, **data)
-        return Response(s.TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailView(ApiView):
-    @extend_schema(operation_id="tournaments_retrieve", responses={200: s.TournamentSerializer, **READ_ERRORS},
+    @extend_schema(operation_id="tournaments_retrieve", responses={200: TournamentSerializer, **READ_ERRORS},
                    tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return Response(s.TournamentSerializer(t).data)
+        return Response(TournamentSerializer(t).data)
 
-    @extend_schema(operation_id="tournaments_update", request=s.TournamentUpdateSerializer,
-                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_update", request=TournamentUpdateSerializer,
+                   responses={200: TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def patch(self, request, pk: int):
         t = self.tournament(pk)
-        data = self.parse(s.TournamentUpdateSerializer)
+        data = self.parse(TournamentUpdateSerializer)
         t = tournament_update(actor=self.actor, tournament=t, **data)
-        return Response(s.TournamentSerializer(t).data)
+        return Response(TournamentSerializer(t).data)
 
 
 class TournamentStartView(ApiView):
     @extend_schema(operation_id="tournaments_start", summary="draft → running", request=None,
-                   responses={200: s.TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
+                   responses={200: TournamentSerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = tournament_start(actor=self.actor, tournament=self.tournament(pk))
-        return Response(s.TournamentSerializer(t).data)
+        return Response(TournamentSerializer(t).data)
 
 
 class TournamentFinishView(ApiView):
     @extend_schema(operation_id="tournaments_finish", summary="running → finished (read-only)",
-                   request=s.FinishInputSerializer, responses={200: s.TournamentSerializer, **WRITE_ERRORS},
+                   request=FinishInputSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS},
                    tags=["tournaments"])
     def post(self, request, pk: int):
         t = self.tournament(pk)
-        data = self.parse(s.FinishInputSerializer)
+        data = self.parse(FinishInputSerializer)
         t = tournament_finish(actor=self.actor, tournament=t, disputes_stay=data["disputes_stay"])
-        return Response(s.TournamentSerializer(t).data)
+        return Response(TournamentSerializer(t).data)
 
 
 class TournamentEntriesView(ApiView):
     @extend_schema(operation_id="tournaments_entries_list",
-                   responses={200: s.EntrySerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
+                   responses={200: EntrySerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return self.paginated(entry_list(t), s.EntrySerializer)
+        return self.paginated(entry_list(t), EntrySerializer)
 
-    @extend_schema(operation_id="tournaments_entries_create", request=s.EntryInputSerializer,
-                   responses={201: s.EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_entries_create", request=EntryInputSerializer,
+                   responses={201: EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = self.tournament(pk)
-        data = self.parse(s.EntryInputSerializer)
+        data = self.parse(EntryInputSerializer)
         player = Player.objects.filter(pk=data["player"], club=t.club).first()
         if player is None:
             raise ValidationFailed("No such player in this club.", path="player", code="not_found")
         entry = entry_create(actor=self.actor, tournament=t, player=player)
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentTablesView(ApiView):
-    @extend_schema(operation_id="tournaments_tables_list", responses={200: s.TableSerializer(many=True), **LIST_ERRORS},
+    @extend_schema(operation_id="tournaments_tables_list", responses={200: TableSerializer(many=True), **LIST_ERRORS},
                    tags=["tables"])
     def get(self, request, pk: int):
         t = self.tournament(pk)
-        return self.paginated(table_list(t), s.TableSerializer,
+        return self.paginated(table_list(t), TableSerializer,
                               detail=lambda tables: [table_detail(table) for table in tables])
 
     @extend_schema(operation_id="tournaments_tables_create",
                    summary="Create a table (the scorer link is in this answer only)",
-                   request=s.TableInputSerializer, responses={201: s.TableCreatedSerializer, **WRITE_ERRORS},
+                   request=TableInputSerializer, responses={201: TableCreatedSerializer, **WRITE_ERRORS},
                    tags=["tables"])
     def post(self, request, pk: int):
         t = self.tournament(pk)
-        data = self.parse(s.TableInputSerializer)
+        data = self.parse(TableInputSerializer)
         table, token = table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
         body = {**table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
-        return Response(s.TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -46,7 +46,9 @@ from games import get_game
 
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import MAX_INT32, text_problem, unstorable
+from scoring.domain.inputs import (DATETIME, MAX_ACTOR_LABEL, MAX_CURRENCY, MAX_ENGINE_VERSION, MAX_INT32,
+                                   MAX_PLAYER_NAME, MAX_TABLE_NAME, MAX_TOURNAMENT_NAME, MAX_USERNAME, MONEY, NAME,
+                                   blank, is_int, text_problem, unstorable)
 from scoring.domain.records import is_seat, round_build_record
 
 FORMAT = "gupai-club.tournament"
@@ -74,12 +76,8 @@ KEYS = {
     "revision": ("number", "body", "record", "result", "engine_version", "actor", "reason", "created_at",
                  "prev_hash", "hash"),
 }
-#: A date and time as an export writes it (``datetime.isoformat``: seconds, maybe microseconds,
-#: the UTC offset; "Z" is read too). The calendar (30 February) is checked when it is read.
-DATETIME = (r"\A[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-            r"(?:\.[0-9]{6})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])\Z")
-#: The chip value as an export writes it: a decimal with up to two decimals, below 10**8.
-CHIP_VALUE = r"\A[0-9]{1,8}(?:\.[0-9]{1,2})?\Z"
+# The strict rules of its values (names, dates and times, the chip value, whole numbers, text
+# that can be stored) are scoring.domain.inputs's, which the API's fields share.
 
 
 def iso(value: datetime | None) -> str | None:
@@ -193,7 +191,7 @@ def _list(value: Any, path: str) -> list:
 
 
 def _int(value: Any, path: str, *, low: int = 1, high: int = MAX_INT32) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+    if not is_int(value, low, high):
         _fail(path, "bad_type", f"A whole number from {low} to {high} is expected here.")
     return value
 
@@ -207,7 +205,7 @@ def _bool(value: Any, path: str) -> bool:
 def _text(value: Any, path: str, *, max_length: int, required: bool = False) -> str:
     if not isinstance(value, str):
         _fail(path, "bad_type", "Text is expected here.")
-    if required and not value.strip():
+    if required and blank(value):
         _fail(path, "required", "This may not be empty.")
     if len(value) > max_length:
         _fail(path, "too_long", f"At most {max_length} characters.")
@@ -220,7 +218,7 @@ def _text(value: Any, path: str, *, max_length: int, required: bool = False) -> 
 def _name(value: Any, path: str, *, max_length: int) -> str:
     """A name as the services store it: stripped, not empty."""
     text = _text(value, path, max_length=max_length, required=True)
-    if text != text.strip():
+    if not re.match(NAME, text):   # not blank and storable already: so spaces at an end
         _fail(path, "bad_text", "A name has no leading or trailing spaces.")
     return text
 
@@ -266,7 +264,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
         p = f"{path}.players[{i}]"
         item = _object(item, p, "player")
         pid = _int(item.get("id"), f"{p}.id")
-        name = _name(item.get("name"), f"{p}.name", max_length=100)
+        name = _name(item.get("name"), f"{p}.name", max_length=MAX_PLAYER_NAME)
         if pid in out.players:
             _fail(f"{p}.id", "duplicate_id", "Another player has this id.")
         if name in names:
@@ -304,7 +302,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
         item = _object(item, p, "table")
         tid = _int(item.get("id"), f"{p}.id")
         session = _int(item.get("session"), f"{p}.session")
-        name = _name(item.get("name"), f"{p}.name", max_length=60)
+        name = _name(item.get("name"), f"{p}.name", max_length=MAX_TABLE_NAME)
         seats = _list(item.get("seats"), f"{p}.seats")
         if tid in tables:
             _fail(f"{p}.id", "duplicate_id", "Another table has this id.")
@@ -346,7 +344,7 @@ def read_document(document: Any, *, path: str = "document") -> Document:
 
 def _tournament(value: Any, path: str) -> DocTournament:
     t = _object(value, path, "tournament")
-    name = _name(t.get("name"), f"{path}.name", max_length=120)
+    name = _name(t.get("name"), f"{path}.name", max_length=MAX_TOURNAMENT_NAME)
     game = t.get("game")
     if not isinstance(game, str) or game not in games.CATALOG:
         _fail(f"{path}.game", "unknown_game", f"Unknown game; one of {', '.join(games.CATALOG)}.")
@@ -359,10 +357,10 @@ def _tournament(value: Any, path: str) -> DocTournament:
     if status not in TOURNAMENT_STATUSES:
         _fail(f"{path}.status", "invalid_choice", f"status is one of {', '.join(TOURNAMENT_STATUSES)}.")
     raw = t.get("chip_value")
-    chip_value = Decimal(raw) if isinstance(raw, str) and re.match(CHIP_VALUE, raw) else None
+    chip_value = Decimal(raw) if isinstance(raw, str) and re.match(MONEY, raw) else None
     if chip_value is None:
         _fail(f"{path}.chip_value", "bad_type", 'chip_value is a decimal number as text, like "0.50".')
-    currency = _text(t.get("currency"), f"{path}.currency", max_length=3)
+    currency = _text(t.get("currency"), f"{path}.currency", max_length=MAX_CURRENCY)
     started_at = _when(t.get("started_at"), f"{path}.started_at", nullable=True, required=status != "draft",
                        needed_by="the tournament has started")
     finished_at = _when(t.get("finished_at"), f"{path}.finished_at", nullable=True, required=status == "finished",
@@ -406,7 +404,7 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> Do
         _fail(f"{path}.confirmed_by", "same_seat", "The seat that entered the deal cannot confirm it.")
     director = r.get("confirmed_by_director")
     if director is not None:
-        _text(director, f"{path}.confirmed_by_director", max_length=150)
+        _text(director, f"{path}.confirmed_by_director", max_length=MAX_USERNAME)
     confirmed_at = _when(r.get("confirmed_at"), f"{path}.confirmed_at", nullable=True,
                          required=status == "confirmed", needed_by="the deal is confirmed")
     next_leader = built.position(latest.result.get("next_leader"))
@@ -435,8 +433,9 @@ def _revision(r: dict, path: str, *, number: int, round_id: int, prev_hash: str,
     for key in ("body", "record", "result"):
         _object(r.get(key), f"{path}.{key}")
     rev = DocRevision(number=number, body=r["body"], record=r["record"], result=r["result"],
-                      engine_version=_text(r.get("engine_version"), f"{path}.engine_version", max_length=40),
-                      actor=_text(r.get("actor"), f"{path}.actor", max_length=200),
+                      engine_version=_text(r.get("engine_version"), f"{path}.engine_version",
+                                           max_length=MAX_ENGINE_VERSION),
+                      actor=_text(r.get("actor"), f"{path}.actor", max_length=MAX_ACTOR_LABEL),
                       reason=_text(r.get("reason"), f"{path}.reason", max_length=MAX_NOTE),
                       created_at=_when(r.get("created_at"), f"{path}.created_at"))
     if r.get("prev_hash") != prev_hash:

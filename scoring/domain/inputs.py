@@ -1,6 +1,12 @@
-"""What the database can store, checked before anything reaches it: text without NUL
-characters or lone surrogates (PostgreSQL refuses both, and UTF-8 cannot encode the latter), and
-whole numbers within the columns' range. Shared by the JSON parser and the services."""
+"""What the database can store, checked before anything reaches it, and the shapes of input
+that the API's fields (``scoring.api.fields``), the tournament document
+(``scoring.domain.documents``) and the services all read the same way: each rule is written
+here once.
+
+Text: no NUL characters or lone surrogates (PostgreSQL refuses both, and UTF-8 cannot encode
+the latter), no longer than its column. Whole numbers: JSON integers within the columns' range.
+The patterns are written to mean the same in Python and in ECMA regular expressions (no ``\\s``,
+``\\d``, ``\\w``), so that the OpenAPI schema can show them as they are."""
 
 from __future__ import annotations
 
@@ -16,7 +22,51 @@ MAX_ID = 2**63 - 1
 #: How deep ``unstorable`` looks; the JSON parser refuses deeper bodies already.
 _MAX_DEPTH = 200
 
+#: The longest text of each kind, as its column holds it (``scoring.models``).
+MAX_CLUB_NAME = 120
+MAX_TOURNAMENT_NAME = 120
+MAX_PLAYER_NAME = 100
+MAX_TABLE_NAME = 60
+MAX_SLUG = 80
+MAX_CURRENCY = 3
+#: Who did it, as the revisions and the action log keep it (``Actor.label``, cut to fit).
+MAX_ACTOR_LABEL = 200
+#: A director's username (Django's ``User.username``).
+MAX_USERNAME = 150
+MAX_ENGINE_VERSION = 40
+
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+
+#: Whitespace as Python's str.strip() knows it (and so the services), spelled out so that a
+#: pattern means the same in Python and in ECMA regular expressions (which have another \s).
+WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+#: Text with something in it besides whitespace (and no NUL).
+NON_BLANK = rf"\A[^\x00]*[^\x00{WHITESPACE}][^\x00]*\Z"
+#: Any text without NUL, not empty.
+ANY_TEXT = r"\A[^\x00]+\Z"
+#: A name as the services store it: not blank, no leading or trailing whitespace, no NUL.
+NAME = rf"\A[^\x00{WHITESPACE}](?:[^\x00]*[^\x00{WHITESPACE}])?\Z"
+#: A date and time with seconds and its UTC offset ("Z" too), as ``datetime.isoformat`` writes
+#: an aware one (microseconds, when there are any). The calendar (30 February) is left to
+#: ``datetime.fromisoformat``.
+DATETIME = (r"\A[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+            r"(?:\.[0-9]{6})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])\Z")
+#: An amount of money (a chip value) as text: digits with up to two decimals, from 0 to
+#: 99999999.99 (the column: 10 digits, 2 of them decimals).
+MONEY = r"\A[0-9]{1,8}(?:\.[0-9]{1,2})?\Z"
+
+
+def is_int(value: Any, low: int | None = None, high: int | None = None) -> bool:
+    """A JSON integer (an int that is not a bool, which Python counts as one), from ``low`` to
+    ``high`` when they are given."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+def blank(text: str) -> bool:
+    """Nothing but whitespace (``WHITESPACE``), or nothing at all."""
+    return not text.strip()
 
 
 def text_problem(value: str) -> str | None:
@@ -59,7 +109,7 @@ def id_list_problems(ids: list, path: str, *, not_an_id: str, repeated: str) -> 
     (``bad_type``) or repeats an earlier one (``duplicate_entry``); the messages are the caller's."""
     out = []
     for i, value in enumerate(ids):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ID:
+        if not is_int(value, 1, MAX_ID):
             out.append(problem(f"{path}[{i}]", "bad_type", not_an_id))
         elif value in ids[:i]:
             out.append(problem(f"{path}[{i}]", "duplicate_entry", repeated))

@@ -21,6 +21,7 @@ import games
 from games import get_game
 
 from scoring.domain.errors import problem
+from scoring.domain.inputs import is_int
 
 #: Body fields that are the service's, not the engine's; stripped before evaluation.
 BODY_ONLY_FIELDS = ("leader", "banker", "entered_by", "reason")
@@ -36,7 +37,7 @@ _OUTCOME_FIELDS = ("winner", "next_leader", "next_banker", "blocked", "suanzhang
 
 def is_seat(value: Any, n: int) -> bool:
     """A table position at a table of ``n`` seats (``True`` is no seat)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+    return is_int(value, 0, n - 1)
 
 
 @dataclass
@@ -58,7 +59,7 @@ class BuiltRecord:
 
     def position(self, index: Any) -> Any:
         """Table position of a record seat index (other values unchanged)."""
-        if self.leader is None or not isinstance(index, int) or isinstance(index, bool):
+        if self.leader is None or not is_int(index):
             return index
         return (self.leader + index) % self.n
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from scoring.domain import inputs
+
 from scoring.models.tournaments import Tournament
 
 
@@ -42,7 +44,7 @@ class ActionLog(models.Model):
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
-    actor_label = models.CharField(max_length=200)
+    actor_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     action = models.CharField(max_length=60, choices=Action.choices)
     target_model = models.CharField(max_length=60, blank=True, default="")
     target_id = models.CharField(max_length=40, blank=True, default="")

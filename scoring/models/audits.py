@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from scoring.domain import inputs
+
 from scoring.models.tournaments import Tournament
 
 
@@ -30,14 +32,14 @@ class Audit(models.Model):
     chunk_count = models.PositiveIntegerField(default=0)
     chunks_done = models.PositiveIntegerField(default=0)
     #: The engine that re-evaluated the records.
-    engine_version = models.CharField(max_length=40)
+    engine_version = models.CharField(max_length=inputs.MAX_ENGINE_VERSION)
     #: Times the audit was found stalled and put back on the queue since its last progress.
     stalls = models.PositiveSmallIntegerField(default=0)
     #: Why the audit failed without finishing its checks (it gave up); empty otherwise.
     error = models.TextField(blank=True, default="")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="+")
-    requested_label = models.CharField(max_length=200)
+    requested_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     #: Set by every step (plan, chunk, finish): an audit left alone too long has stalled.

@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from scoring.domain import inputs
+
 
 class Club(models.Model):
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=inputs.MAX_CLUB_NAME)
+    slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -24,7 +26,7 @@ class Player(models.Model):
     (the engine needs distinct names at a table)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=inputs.MAX_PLAYER_NAME)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

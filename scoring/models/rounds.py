@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.domain import inputs
+
 from scoring.domain import statuses
 from scoring.models.tables import Table
 
@@ -73,10 +75,10 @@ class RoundRevision(models.Model):
     record = models.JSONField()
     #: The engine's result, exactly as returned.
     result = models.JSONField()
-    engine_version = models.CharField(max_length=40)
+    engine_version = models.CharField(max_length=inputs.MAX_ENGINE_VERSION)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
-    actor_label = models.CharField(max_length=200)
+    actor_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     reason = models.TextField(blank=True, default="")
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64, blank=True, default="")

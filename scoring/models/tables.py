@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.db import models
 
+from scoring.domain import inputs
+
 from scoring.models.tournaments import Entry, Session, Tournament
 
 
 class Table(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=inputs.MAX_TABLE_NAME)
     #: sha256 hex of the scorer token; the plain token is shown once (create / rotate) and never stored.
     scorer_token_hash = models.CharField(max_length=64, unique=True)
     scorer_token_created_at = models.DateTimeField()

@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
+from scoring.domain import inputs
 from scoring.domain import statuses
 from scoring.domain.standings import default_tie_breaks
 from scoring.models.clubs import Club, Player
@@ -32,8 +33,8 @@ class Tournament(models.Model):
         FINISHED = statuses.TOURNAMENT_FINISHED, _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=inputs.MAX_TOURNAMENT_NAME)
+    slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     #: The full variant (engine defaults merged with the director's choices), checked on create.
     variant = models.JSONField(default=dict, blank=True)
@@ -41,7 +42,7 @@ class Tournament(models.Model):
     public = models.BooleanField(default=False)
     require_confirmation = models.BooleanField(default=False)
     chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
-    currency = models.CharField(max_length=3, blank=True, default="")
+    currency = models.CharField(max_length=inputs.MAX_CURRENCY, blank=True, default="")
     #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
     #: tournament services).
     tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)

@@ -46,6 +46,7 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import MAX_ACTOR_LABEL, is_int
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
 from scoring.selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings
 from scoring.services.common import action_log, enqueue_on_commit
@@ -68,7 +69,7 @@ def audit_start(*, actor: Actor, tournament: Tournament, chunk_rounds: int | Non
     time: while one is queued or running, that one is returned."""
     require_director_of(actor, tournament.club)
     chunk_rounds = CHUNK_ROUNDS if chunk_rounds is None else chunk_rounds
-    if not isinstance(chunk_rounds, int) or isinstance(chunk_rounds, bool) or chunk_rounds < 1:
+    if not is_int(chunk_rounds, 1):
         raise ValidationFailed(gettext("chunk_rounds is a whole number of at least 1."), path="chunk_rounds", code="bad_value")
     with transaction.atomic():
         # Two clicks at once start one audit: the tournament's row orders them.
@@ -78,7 +79,7 @@ def audit_start(*, actor: Actor, tournament: Tournament, chunk_rounds: int | Non
             return active
         audit = Audit.objects.create(tournament=tournament, chunk_rounds=chunk_rounds,
                                      engine_version=games.ENGINE_VERSION, requested_by=actor.user_or_none,
-                                     requested_label=actor.label[:200], updated_at=timezone.now())
+                                     requested_label=actor.label[:MAX_ACTOR_LABEL], updated_at=timezone.now())
         action_log(actor, ActionLog.Action.AUDIT_START, audit, tournament=tournament,
                    data={"audit": audit.pk, "engine_version": audit.engine_version})
         enqueue_on_commit("scoring.audit_plan", audit.pk)

@@ -19,6 +19,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.chain import sha256_hex
+from scoring.domain.inputs import MAX_USERNAME
 from scoring.models import ActionLog, ApiToken, Club
 from scoring.services.common import action_log, require_text
 
@@ -33,7 +34,7 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
     """A director: a staff user in the "Directors" group, added as a director of ``clubs``."""
     actor = actor or Actor.system()
     require_director(actor)
-    username = require_text(username, "username", "A username", max_length=150)
+    username = require_text(username, "username", "A username", max_length=MAX_USERNAME)
     if not isinstance(password, str) or len(password) < 8:
         raise ValidationFailed(gettext("The password needs at least 8 characters."), path="password", code="too_short")
     User = get_user_model()

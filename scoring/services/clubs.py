@@ -12,6 +12,7 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director, require_director_of
 from scoring.domain.errors import Conflict
+from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player
 from scoring.services.common import action_log, require_text, unique_slug
 
@@ -19,7 +20,7 @@ from scoring.services.common import action_log, require_text, unique_slug
 def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
     """A club; the director who creates it becomes one of its directors."""
     require_director(actor)
-    name = require_text(name, "name", "A club name", max_length=120)
+    name = require_text(name, "name", "A club name", max_length=MAX_CLUB_NAME)
     with transaction.atomic():
         if slug:
             slug = slugify(slug)
@@ -42,7 +43,7 @@ def club_director_add(*, actor: Actor, club: Club, user: Any) -> None:
 
 def player_create(*, actor: Actor, club: Club, name: str) -> Player:
     require_director_of(actor, club)
-    name = require_text(name, "name", "A player name", max_length=100)
+    name = require_text(name, "name", "A player name", max_length=MAX_PLAYER_NAME)
     with transaction.atomic():
         if Player.objects.filter(club=club, name=name).exists():
             raise Conflict(f"{name} is already a player of this club.", path="name", code="exists")

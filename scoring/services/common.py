@@ -13,7 +13,7 @@ from django.utils.text import slugify
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import text_problem
+from scoring.domain.inputs import MAX_ACTOR_LABEL, blank, text_problem
 from scoring.models import ActionLog, Tournament
 
 logger = logging.getLogger("scoring")
@@ -24,7 +24,7 @@ def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, to
     """The audit row of a write: who (user or scorer link, and address), what, on what."""
     return ActionLog.objects.create(
         actor_user=actor.user_or_none,
-        actor_label=actor.label[:200],
+        actor_label=actor.label[:MAX_ACTOR_LABEL],
         action=action,
         target_model=type(target).__name__ if target is not None else "",
         target_id=str(target.pk) if target is not None and target.pk is not None else "",
@@ -58,7 +58,7 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:
     """Non-blank text, stripped, at most ``max_length`` characters, storable."""
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or blank(value):
         raise ValidationFailed(f"{what} is required.", path=path, code="required")
     return optional_text(value, path, what, max_length=max_length)
 

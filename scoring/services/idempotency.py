@@ -20,7 +20,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_table_access
 from scoring.domain.chain import canonical_json, sha256_hex
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
-from scoring.domain.inputs import text_problem
+from scoring.domain.inputs import blank, text_problem
 from scoring.models import ActionLog, IdempotencyKey, Table
 from scoring.selectors.rounds import round_detail
 from scoring.services.common import action_log, jsonable
@@ -62,7 +62,7 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) 
     IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
     again)."""
     require_table_access(actor, table)
-    if not isinstance(key, str) or not key.strip() or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
+    if not isinstance(key, str) or blank(key) or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
         raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces.",
                                path="", code="bad_idempotency_key")
     request_hash = idempotency_request_hash(body)

@@ -21,7 +21,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director_of, require_table_access
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
-from scoring.domain.inputs import MAX_INT32
+from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_INT32, is_int
 from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.selectors.rounds import table_round_preview
@@ -92,7 +92,7 @@ def _add_revision(*, round: Round, number: int, preview: RoundPreview, actor: Ac
     body, record, result = preview.body, preview.record, preview.result
     rev = RoundRevision(round=round, number=number, body=body, record=record, result=result,
                         engine_version=games.ENGINE_VERSION, actor_user=actor.user_or_none,
-                        actor_label=actor.label[:200], reason=reason, created_at=created_at, prev_hash=prev_hash)
+                        actor_label=actor.label[:MAX_ACTOR_LABEL], reason=reason, created_at=created_at, prev_hash=prev_hash)
     rev.hash = revision_hash(prev_hash=prev_hash, round_id=round.pk, number=number, body=body, record=record,
                              result=result, engine_version=rev.engine_version, actor_label=rev.actor_label,
                              reason=reason, created_at=created_at)
@@ -124,7 +124,7 @@ def _expected_number(body: Any) -> tuple[Any, int | None]:
     if not isinstance(body, dict) or "number" not in body:
         return body, None
     number = body["number"]
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_INT32:
+    if not is_int(number, 1, MAX_INT32):
         raise ValidationFailed(_("number is the deal number being recorded (1, 2, ...)."), path="number",
                                code="bad_type")
     return {k: v for k, v in body.items() if k != "number"}, number

@@ -20,7 +20,7 @@ from games import get_game
 from scoring.domain import seating
 from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director_of
-from scoring.domain.inputs import id_list_problems
+from scoring.domain.inputs import id_list_problems, is_int
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.models import ActionLog, Entry, Session, Table, Tournament
 from scoring.selectors.seating import seating_history
@@ -63,7 +63,7 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
     if method not in seating.METHODS:
         errors.append(problem("method", "invalid_choice", f"method is one of {', '.join(seating.METHODS)}."))
     counts = get_game(game).player_counts
-    if not isinstance(table_size, int) or isinstance(table_size, bool):
+    if not is_int(table_size):
         errors.append(problem("table_size", "bad_type", gettext("table_size is a number of players.")))
     else:
         wrong = get_game(game).player_count_error(table_size)

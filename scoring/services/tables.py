@@ -14,7 +14,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director_of
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
-from scoring.domain.inputs import MAX_INT32, id_list_problems
+from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, id_list_problems, is_int
 from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
 from scoring.services.common import action_log, require_text
 from scoring.services.lifecycle import require_not_finished
@@ -65,7 +65,7 @@ def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | S
         if latest is not None:
             return latest
         session = 1
-    elif not isinstance(session, int) or isinstance(session, bool) or not 1 <= session <= MAX_INT32:
+    elif not is_int(session, 1, MAX_INT32):
         raise ValidationFailed(gettext("session is a session number (1, 2, ...)."), path="session", code="bad_type")
     sess, created = Session.objects.get_or_create(tournament=tournament, number=session)
     if created:
@@ -83,7 +83,7 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
     """
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
-    name = require_text(name, "name", "A table name", max_length=60)
+    name = require_text(name, "name", "A table name", max_length=MAX_TABLE_NAME)
     ids = _entry_ids(entries, tournament.game)
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)

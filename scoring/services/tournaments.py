@@ -16,6 +16,7 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.errors import Conflict, ValidationFailed, problem
+from scoring.domain.inputs import MAX_CURRENCY, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import ActionLog, Club, Entry, Player, Round, Standing, Tournament
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
@@ -78,7 +79,7 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
                       slug: str | None = None, public: bool = False, require_confirmation: bool = False,
                       chip_value: Any = 0, currency: str = "", tie_breaks: Any = None) -> Tournament:
     require_director_of(actor, club)
-    name = require_text(name, "name", "A tournament name", max_length=120)
+    name = require_text(name, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME)
     full_variant = tournament_variant_check(game=game, variant=variant)
     tie_breaks = tournament_tie_breaks_check(tie_breaks)
     chips = _chip_value(chip_value)
@@ -107,7 +108,7 @@ SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
 
 def _currency(value: Any) -> str:
     currency = (value or "").strip().upper() if isinstance(value, str) or value is None else None
-    if currency is None or len(currency) > 3:
+    if currency is None or len(currency) > MAX_CURRENCY:
         raise ValidationFailed(gettext("currency is a 3-letter code like EUR."), path="currency", code="bad_currency")
     return currency
 
@@ -132,7 +133,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
         require_director_of(actor, t.club)
         require_not_finished(t, fresh=False)
         checks = {
-            "name": lambda v: require_text(v, "name", "A tournament name", max_length=120),
+            "name": lambda v: require_text(v, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME),
             "public": bool,
             "require_confirmation": bool,
             "chip_value": _chip_value,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.shortcuts import render
 
+from scoring.domain.inputs import MAX_USERNAME
 from scoring.web import throttling
 from scoring.web.auth import client_ip
 
@@ -22,7 +23,7 @@ class DirectorLoginView(auth_views.LoginView):
 
     def _keys(self):
         username = self.request.POST.get("username", "")
-        return client_ip(self.request) or "unknown", username.lower()[:150]
+        return client_ip(self.request) or "unknown", username.lower()[:MAX_USERNAME]
 
     def post(self, request, *args, **kwargs):
         address, account = self._keys()
