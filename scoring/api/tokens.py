@@ -29,23 +29,21 @@ class AuthTokenView(APIView):
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
                                "Each call makes a new token, shown only now; it expires (`expires_in` seconds). "
-                               "Failed logins are limited per account and per address (429 with Retry-After).",
+                               "Failed logins are limited per address and per account from an address (429 with "
+                               "Retry-After); the right password from an address that has not failed gets in.",
                    request=s.TokenInputSerializer,
                    responses={200: s.TokenOutputSerializer, **error_responses(400, 403, 429)},
                    tags=["auth"])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         username, address = data.get("username"), client_ip(request) or "unknown"
-        account = username.lower()[:150] if isinstance(username, str) else ""
-        limit(lambda: throttling.check(request, "login-address", address))
-        limit(lambda: throttling.check(request, "login-account", account))
+        limit(lambda: throttling.login_check(request, username, address))
         try:
             credentials = s.TokenInputSerializer(data=request.data)
             credentials.is_valid(raise_exception=True)
             token = auth_token_obtain(**credentials.validated_data, ip=address)
         except (ValidationFailed, exceptions.ValidationError):
-            throttling.count(request, "login-address", address)
-            throttling.count(request, "login-account", account)
+            throttling.login_failed(request, username, address)
             raise
         return Response(s.TokenOutputSerializer({"token": token,
                                                  "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
