@@ -192,6 +192,9 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# The guessing limits (scoring/web/throttling.py) step aside when the cache cannot count: refusing
+# every scorer because Redis died would be worse than a few more guesses.
+RATELIMIT_FAIL_OPEN = True
 CELERY_TASK_ACKS_LATE = True
 # Results are kept only by tasks that say so: sending a task then never needs the result store.
 CELERY_TASK_IGNORE_RESULT = True

@@ -136,4 +136,4 @@ def limit(call):
     try:
         call()
     except throttling.Limited as e:
-        raise exceptions.Throttled(wait=e.retry_after, detail=e.message) from None
+        raise e.throttled() from None

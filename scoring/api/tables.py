@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.selectors.rounds import round_details, round_list, table_round_preview
+from scoring.selectors.rounds import deal_stored_with_key, round_details, round_list, table_round_preview
 
 from scoring.selectors.tables import table_detail
 
@@ -125,9 +125,10 @@ class TableRoundsView(ApiView):
         responses={201: RoundSerializer, **WRITE_ERRORS, **error_responses(422)}, tags=["rounds"])
     def post(self, request, pk: int):
         table = self.table(pk)
-        if self.actor.is_scorer:
-            limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
         key = request.headers.get("Idempotency-Key")
+        # A retry of a stored deal is answered from the store: it is not one more deal.
+        if self.actor.is_scorer and not deal_stored_with_key(table, key):
+            limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
         if key is None:
             rnd = round_record(actor=self.actor, table=table, body=request.data)
             return _round_response(rnd, status.HTTP_201_CREATED)

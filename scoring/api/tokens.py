@@ -16,7 +16,7 @@ from scoring.services.auth import auth_token_obtain, auth_tokens_revoke
 from scoring.web import throttling
 from scoring.web.auth import client_ip
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import ANY_TEXT, MAX_USERNAME
+from scoring.domain.inputs import ANY_TEXT
 from scoring.api.base import ApiView, error_responses, limit
 from scoring.api.fields import DocumentedRegexValidator, InputSerializer, OutputSerializer, StrictCharField
 from scoring.api.parsers import SafeJSONParser
@@ -46,23 +46,21 @@ class AuthTokenView(APIView):
     @extend_schema(operation_id="auth_token", summary="Get a director's API token",
                    description="Send `{\"username\", \"password\"}`; use the answer as `Authorization: Token <token>`. "
                                "Each call makes a new token, shown only now; it expires (`expires_in` seconds). "
-                               "Failed logins are limited per account and per address (429 with Retry-After).",
+                               "Failed logins are limited per address and per account from an address (429 with "
+                               "Retry-After); the right password from an address that has not failed gets in.",
                    request=TokenInputSerializer,
                    responses={200: TokenOutputSerializer, **error_responses(400, 403, 429)},
                    tags=["auth"])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         username, address = data.get("username"), client_ip(request) or "unknown"
-        account = username.lower()[:MAX_USERNAME] if isinstance(username, str) else ""
-        limit(lambda: throttling.check(request, "login-address", address))
-        limit(lambda: throttling.check(request, "login-account", account))
+        limit(lambda: throttling.login_check(request, username, address))
         try:
             credentials = TokenInputSerializer(data=request.data)
             credentials.is_valid(raise_exception=True)
             token = auth_token_obtain(**credentials.validated_data, ip=address)
         except (ValidationFailed, exceptions.ValidationError):
-            throttling.count(request, "login-address", address)
-            throttling.count(request, "login-account", account)
+            throttling.login_failed(request, username, address)
             raise
         return Response(TokenOutputSerializer({"token": token,
                                                "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 
 from games import get_game
 from scoring.domain.errors import NotFound
-from scoring.models import Round, RoundRevision, Seat, Table, Tournament
+from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Table, Tournament
 from scoring.domain.records import RoundPreview, built_for_revision, result_by_position, round_preview
 from scoring.selectors.audits import verify_chain
 from scoring.domain.standings import counts_round
@@ -22,6 +22,12 @@ def round_get(round_id: Any) -> Round:
         return Round.objects.select_related("table__session__tournament__club", "current_revision").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
         raise NotFound(gettext("No such round.")) from None
+
+
+def deal_stored_with_key(table: Table, key: Any) -> bool:
+    """Whether a deal sent with this Idempotency-Key is stored for ``table`` (a retry of it gets
+    the stored answer)."""
+    return isinstance(key, str) and bool(key) and IdempotencyKey.objects.filter(table_id=table.pk, key=key).exists()
 
 
 def round_of_table(table: Table, round_id: Any) -> Round:

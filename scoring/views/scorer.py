@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
+from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round_rows, table_round_preview
 
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 
@@ -53,13 +53,11 @@ def _invalid_link(request):
 
 
 def _table_or_none(request, token: str):
-    """The link's table, or None for an unknown link; unknown links count against the address
-    (Limited past the allowance, before any look-up)."""
-    address = client_ip(request) or "unknown"
-    throttling.check(request, "scorer-token", address)
+    """The link's table, or None for an unknown link. Only unknown links count against the
+    address (Limited past the allowance): a valid one is never refused for others' guesses."""
     table = table_by_scorer_token(token)
     if table is None:
-        throttling.count(request, "scorer-token", address)
+        throttling.hit(request, "scorer-token", client_ip(request) or "unknown")
     return table
 
 
@@ -226,7 +224,8 @@ def _record(request, table, body, key, number):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
-    throttling.hit(request, "round-create", str(table.pk))
+    if not deal_stored_with_key(table, key):  # a retry of a stored deal is not one more deal
+        throttling.hit(request, "round-create", str(table.pk))
     return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
 
 

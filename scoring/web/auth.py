@@ -5,8 +5,9 @@ a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Tab
 ``Authorization: Token <token>`` authenticates a director by an API token (stored hashed, with
 an expiry; ``services.auth_token_obtain``); directors' pages use the session.
 
-Unknown tokens count against the sender's address (``throttling``): past the limit the answer
-is 429, before any look-up.
+A token is looked up first: a valid one always passes. Only unknown ones count against the
+sender's address (``throttling``), past the limit answered 429 instead of 401: at a venue every
+phone shares one address, and one guesser must not lock the others out.
 """
 
 from __future__ import annotations
@@ -65,14 +66,12 @@ class _KeywordTokenAuthentication(authentication.BaseAuthentication):
             token = auth[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed(self.unknown) from None
-        address = client_ip(request) or "unknown"
-        try:
-            throttling.check(request, self.guessing, address)
-        except throttling.Limited as e:
-            raise exceptions.Throttled(wait=e.retry_after, detail=e.message) from None
         found = self.resolve(token)
         if found is None:
-            throttling.count(request, self.guessing, address)
+            try:
+                throttling.hit(request, self.guessing, client_ip(request) or "unknown")
+            except throttling.Limited as e:
+                raise e.throttled() from None
             raise exceptions.AuthenticationFailed(self.unknown)
         return found
 

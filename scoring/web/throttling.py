@@ -1,9 +1,20 @@
-"""Limits on guessing and flooding, counted in the cache (Redis in production), at the HTTP edge.
+"""Limits on guessing and flooding, counted by django-ratelimit in the cache (Redis in
+production), at the HTTP edge.
 
-Failed logins count per account and per address; unknown scorer links and unknown API tokens per
-address; deals recorded per scorer link (generous: a table records a deal every minute or two,
-and a phone's burst of retries must still pass). When the cache is down the limits step aside
-(fail open): refusing every scorer because Redis died would be worse than a few more guesses.
+Only what a guesser does is counted, so that nobody is refused for someone else's failures (at a
+venue every phone shares one public address):
+
+- unknown scorer links and API tokens, per address: a token is looked up first, and a valid one
+  always passes, even from an address over its allowance of unknown ones;
+- failed logins, per (account, address) and per address; and per account from every address:
+  past that allowance only the addresses that have failed for the account themselves are refused,
+  so the right password from an address that has not been guessing gets in at once;
+- deals recorded per scorer link (generous: a table records a deal every minute or two); the
+  callers leave out the replay of a deal already stored (its Idempotency-Key known), which gets
+  the stored answer.
+
+When the cache is down the limits step aside (fail open): refusing every scorer because Redis
+died would be worse than a few more guesses.
 """
 
 from __future__ import annotations
@@ -11,38 +22,63 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.utils.translation import gettext_lazy, ngettext
-from django_ratelimit.core import _split_rate, get_usage
+from django.utils.translation import ngettext_lazy
+from django_ratelimit.core import get_usage
+from rest_framework import exceptions
+
+from scoring.domain.inputs import MAX_USERNAME
 
 logger = logging.getLogger("scoring")
 
 #: group -> rate ("count/period", periods like "m", "15m", "h"); ``settings.RATE_LIMITS`` may
 #: override any of them.
 RATES = {
-    "login-address": "30/15m",    # failed logins from one address
-    "login-account": "10/15m",    # failed logins for one account
-    "scorer-token": "30/m",       # unknown scorer links from one address
-    "director-token": "30/m",     # unknown API tokens from one address
-    "round-create": "30/m",       # deals recorded through one scorer link
+    "login-address": "30/15m",           # failed logins from one address, any accounts
+    "login-account": "10/15m",           # failed logins for one account from one address
+    "login-account-anywhere": "30/15m",  # failed logins for one account from every address
+    "scorer-token": "30/m",              # unknown scorer links from one address
+    "director-token": "30/m",            # unknown API tokens from one address
+    "round-create": "30/m",              # deals recorded through one scorer link
+}
+
+#: One sentence each, saying the wait once ("seconds" picks the plural form).
+MESSAGES = {
+    "login-address": ngettext_lazy(
+        "Too many failed logins from this address: try again in %(seconds)d second.",
+        "Too many failed logins from this address: try again in %(seconds)d seconds.", "seconds"),
+    "login-account": ngettext_lazy(
+        "Too many failed logins for this account from this address: try again in %(seconds)d second.",
+        "Too many failed logins for this account from this address: try again in %(seconds)d seconds.", "seconds"),
+    "login-account-anywhere": ngettext_lazy(
+        "Too many failed logins for this account, some from this address: try again in %(seconds)d second.",
+        "Too many failed logins for this account, some from this address: try again in %(seconds)d seconds.",
+        "seconds"),
+    "scorer-token": ngettext_lazy(
+        "Too many unknown scorer links from this address: try again in %(seconds)d second.",
+        "Too many unknown scorer links from this address: try again in %(seconds)d seconds.", "seconds"),
+    "director-token": ngettext_lazy(
+        "Too many unknown API tokens from this address: try again in %(seconds)d second.",
+        "Too many unknown API tokens from this address: try again in %(seconds)d seconds.", "seconds"),
+    "round-create": ngettext_lazy(
+        "Too many deals sent through this scorer link: try again in %(seconds)d second.",
+        "Too many deals sent through this scorer link: try again in %(seconds)d seconds.", "seconds"),
 }
 
 
 class Limited(Exception):
-    """Too many; try again in ``retry_after`` seconds."""
+    """Too many; try again in ``retry_after`` seconds (``message`` says so, once)."""
 
-    def __init__(self, retry_after: int, message: str):
-        super().__init__(message)
+    def __init__(self, group: str, retry_after: int):
         self.retry_after = max(1, int(retry_after))
-        self.message = message
+        self.message = MESSAGES[group] % {"seconds": self.retry_after}
+        super().__init__(self.message)
 
-
-MESSAGES = {
-    "login-address": gettext_lazy("Too many failed logins from this address."),
-    "login-account": gettext_lazy("Too many failed logins for this account."),
-    "scorer-token": gettext_lazy("Too many unknown scorer links from this address."),
-    "director-token": gettext_lazy("Too many unknown API tokens from this address."),
-    "round-create": gettext_lazy("Too many deals sent through this scorer link."),
-}
+    def throttled(self) -> exceptions.Throttled:
+        """The API's 429: DRF sends ``wait`` as Retry-After; given it as an argument, DRF would
+        add a second sentence saying the wait again."""
+        exc = exceptions.Throttled(detail=self.message)
+        exc.wait = self.retry_after
+        return exc
 
 
 def rate(group: str) -> str:
@@ -57,26 +93,43 @@ def _usage(request, group: str, value: str, *, increment: bool) -> dict | None:
         return None
 
 
-def _refuse(group: str, usage: dict) -> None:
-    seconds = max(1, usage["time_left"])
-    again = ngettext("Try again in %(seconds)d second.", "Try again in %(seconds)d seconds.", seconds)
-    raise Limited(usage["time_left"], f"{MESSAGES[group]} {again % {'seconds': seconds}}")
-
-
-def check(request, group: str, value: str) -> None:
-    """Raise Limited if ``value`` has used up its allowance in ``group`` (counts nothing)."""
-    usage = _usage(request, group, value, increment=False)
-    if usage is not None and usage["count"] >= _split_rate(rate(group))[0]:
-        _refuse(group, usage)
-
-
-def count(request, group: str, value: str) -> None:
-    """Count one (a failure, say) against ``value`` in ``group``."""
-    _usage(request, group, value, increment=True)
+def _used_up(usage: dict | None) -> bool:
+    """Whether the allowance is used up (checked before the next try, which is not counted)."""
+    return usage is not None and usage["count"] >= usage["limit"]
 
 
 def hit(request, group: str, value: str) -> None:
     """Count one and raise Limited if that went over the allowance."""
     usage = _usage(request, group, value, increment=True)
     if usage is not None and usage["should_limit"]:
-        _refuse(group, usage)
+        raise Limited(group, usage["time_left"])
+
+
+def _login_keys(username, address: str) -> tuple[str, str]:
+    account = username.lower()[:MAX_USERNAME] if isinstance(username, str) else ""
+    return account, f"{account}\n{address}"
+
+
+def login_check(request, username, address: str) -> None:
+    """Before a login is tried: Limited when this address, or this account from this address, has
+    used up its failures; or when the account has failed too often from everywhere and this
+    address is one of those that failed for it."""
+    account, pair = _login_keys(username, address)
+    usage = _usage(request, "login-address", address, increment=False)
+    if _used_up(usage):
+        raise Limited("login-address", usage["time_left"])
+    usage = _usage(request, "login-account", pair, increment=False)
+    if _used_up(usage):
+        raise Limited("login-account", usage["time_left"])
+    anywhere = _usage(request, "login-account-anywhere", account, increment=False)
+    if usage is not None and usage["count"] > 0 and _used_up(anywhere):
+        # Refused until either count starts over.
+        raise Limited("login-account-anywhere", min(usage["time_left"], anywhere["time_left"]))
+
+
+def login_failed(request, username, address: str) -> None:
+    """Count a failed login against the address, the account from it, and the account."""
+    account, pair = _login_keys(username, address)
+    _usage(request, "login-address", address, increment=True)
+    _usage(request, "login-account", pair, increment=True)
+    _usage(request, "login-account-anywhere", account, increment=True)

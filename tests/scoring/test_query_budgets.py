@@ -23,9 +23,10 @@ pytestmark = pytest.mark.django_db
 #: SAVEPOINT + table and seats (locked) + last deal + deal + revision 1 + the deal's current
 #: revision + the players' standings + audit row + RELEASE.
 RECORD = 9
-#: The table (from the scorer link, not read again) + SAVEPOINT + key + the same work as RECORD
+#: The table (from the scorer link, not read again) + whether the key is stored (a retry of a
+#: stored deal is not counted by the deal limit) + SAVEPOINT + key + the same work as RECORD
 #: without its savepoint + the key's stored answer + RELEASE.
-RECORD_OVER_HTTP = 12
+RECORD_OVER_HTTP = 13
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
