@@ -16,8 +16,8 @@ import games
 from scoring.selectors.exports import tournament_export
 
 from scoring.services.exports import tournament_import
-from scoring.domain.documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, MAX_NOTE, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
-from scoring.domain.inputs import MAX_INT32
+from scoring.domain.documents import CHIP_VALUE, DATETIME, FORMAT, KEYS, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
+from scoring.domain.inputs import MAX_INT32, MAX_NOTE
 from scoring.api.serializers import MAX_SEATS, MIN_SEATS, WHITESPACE, IdField, InputSerializer, OutputSerializer, TournamentSerializer, ecma
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
 

@@ -46,7 +46,7 @@ from games import get_game
 
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import MAX_INT32, text_problem, unstorable
+from scoring.domain.inputs import MAX_INT32, MAX_NOTE, text_problem, unstorable
 from scoring.domain.records import is_seat, round_build_record
 
 FORMAT = "gupai-club.tournament"
@@ -54,8 +54,6 @@ VERSION = 1
 
 TOURNAMENT_STATUSES = ("draft", "running", "finished")
 ROUND_STATUSES = ("recorded", "confirmed", "voided")
-#: Longest free text of a deal (reasons, dispute messages), as the services allow.
-MAX_NOTE = 2000
 
 #: The keys of each object of a document: an export writes every one, and an import wants every
 #: one and no other (a misspelt key would otherwise be dropped unseen). The API's schema for an
