@@ -12,7 +12,8 @@ from scoring.selectors.audits import round_verify_chain
 
 from scoring.selectors.rounds import round_detail, round_get, round_revisions
 
-from scoring.services.rounds import MAX_NOTE, round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
+from scoring.domain.inputs import MAX_NOTE
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
 from scoring.selectors.access import require_director_of
 from scoring.web.http import IF_MATCH, etag, parse_if_match
 from scoring.models import Round

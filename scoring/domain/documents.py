@@ -46,7 +46,7 @@ from games import get_game
 
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import (DATETIME, MAX_ACTOR_LABEL, MAX_CURRENCY, MAX_ENGINE_VERSION, MAX_INT32,
+from scoring.domain.inputs import (DATETIME, MAX_ACTOR_LABEL, MAX_CURRENCY, MAX_ENGINE_VERSION, MAX_INT32, MAX_NOTE,
                                    MAX_PLAYER_NAME, MAX_TABLE_NAME, MAX_TOURNAMENT_NAME, MAX_USERNAME, MONEY, NAME,
                                    blank, is_int, text_problem, unstorable)
 from scoring.domain.records import is_seat, round_build_record
@@ -56,8 +56,6 @@ VERSION = 1
 
 TOURNAMENT_STATUSES = ("draft", "running", "finished")
 ROUND_STATUSES = ("recorded", "confirmed", "voided")
-#: Longest free text of a deal (reasons, dispute messages), as the services allow.
-MAX_NOTE = 2000
 
 #: The keys of each object of a document: an export writes every one, and an import wants every
 #: one and no other (a misspelt key would otherwise be dropped unseen). The API's schema for an

@@ -19,6 +19,9 @@ from scoring.domain.errors import problem
 MAX_INT32 = 2**31 - 1
 #: The largest id of a row (a 64-bit key).
 MAX_ID = 2**63 - 1
+#: The longest reason, dispute message or note (a few sentences from a referee): the services
+#: refuse longer ones, the pages' inputs say so, exported documents are read with it.
+MAX_NOTE = 2000
 #: How deep ``unstorable`` looks; the JSON parser refuses deeper bodies already.
 _MAX_DEPTH = 200
 

@@ -2,19 +2,44 @@
 
 A tournament goes draft → running → finished (read-only). A deal is recorded, may be confirmed,
 and may be voided; independently it may be disputed and then resolved. Every round service
-asks ``round_guard`` whether its move is allowed from the deal's present state.
+asks ``round_guard`` whether its move is allowed from the deal's present state; the pages ask
+``round_moves_allowed`` (the same data, the same answer) which moves to offer.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, DomainError, PermissionDenied
 from scoring.models import Round, Tournament
 
 Status = Round.Status
+
+# ---------------------------------------------------------------------------------------------
+# Refusals
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is refused: the error it raises, its code (never translated) and its message,
+    in English and marked for the catalogs; ``text`` is the message in the active language."""
+
+    error: type[DomainError]
+    code: str
+    message: str
+
+    @property
+    def text(self) -> str:
+        return gettext(self.message)
+
+    def raise_(self) -> None:
+        raise self.error(self.text, code=self.code)
+
 
 # ---------------------------------------------------------------------------------------------
 # Tournaments
@@ -42,85 +67,127 @@ def fresh_status(tournament: Tournament) -> str:
     return tournament.status
 
 
-def _finished() -> Conflict:
-    return Conflict(gettext("This tournament is finished; it is read-only."), code="tournament_finished")
+_FINISHED = Refusal(Conflict, "tournament_finished", gettext_noop("This tournament is finished; it is read-only."))
+_NOT_RUNNING = Refusal(Conflict, "tournament_not_running",
+                       gettext_noop("This tournament has not started yet; start it before recording deals."))
+
+
+def tournament_refusal(status: str) -> Refusal | None:
+    """Why deals cannot be recorded or changed in a tournament of this status, or None."""
+    if status == Tournament.Status.FINISHED:
+        return _FINISHED
+    if status != Tournament.Status.RUNNING:
+        return _NOT_RUNNING
+    return None
 
 
 def require_not_finished(tournament: Tournament, *, fresh: bool = True) -> None:
     status = fresh_status(tournament) if fresh else tournament.status
     if status == Tournament.Status.FINISHED:
-        raise _finished()
+        _FINISHED.raise_()
 
 
 def require_running(tournament: Tournament, *, fresh: bool = True) -> None:
     """Deals are recorded and changed only while the tournament runs. ``fresh=False``: the
     caller has just read (and locked) the tournament itself."""
-    status = fresh_status(tournament) if fresh else tournament.status
-    if status == Tournament.Status.FINISHED:
-        raise _finished()
-    if status != Tournament.Status.RUNNING:
-        raise Conflict(gettext("This tournament has not started yet; start it before recording deals."),
-                       code="tournament_not_running")
+    refusal = tournament_refusal(fresh_status(tournament) if fresh else tournament.status)
+    if refusal is not None:
+        refusal.raise_()
 
 
 # ---------------------------------------------------------------------------------------------
 # Deals
 
 
-@dataclass(frozen=True)
-class Refusal:
-    error: type[DomainError]
-    code: str
-    message: str
-
-    def raise_(self) -> None:
-        raise self.error(self.message, code=self.code)
-
-
-_VOIDED = Refusal(Conflict, "round_voided", "This deal is voided.")
+_VOIDED = Refusal(Conflict, "round_voided", gettext_noop("This deal is voided."))
+#: The message and code of ``selectors.access.require_director_of``, which the services ask
+#: first: only a scorer link is told this here, by the moves it may not make at all.
+_DIRECTORS_ONLY = Refusal(PermissionDenied, "permission_denied", gettext_noop("Only a director of this club may do this."))
 
 
 @dataclass(frozen=True)
 class RoundMove:
     """``refused``: the statuses it cannot start from, and why; ``scorer_refused``: more of
     them for a scorer link; ``disputed``: the refusal when the deal is (or, with
-    ``needs_dispute``, is not) disputed — for scorers only unless ``needs_dispute``."""
+    ``needs_dispute``, is not) disputed — for scorers only unless ``needs_dispute``;
+    ``directors_only``: never from a scorer link."""
 
     refused: dict[str, Refusal] = field(default_factory=dict)
     scorer_refused: dict[str, Refusal] = field(default_factory=dict)
     disputed: Refusal | None = None
     needs_dispute: bool = False
+    directors_only: bool = False
 
 
 ROUND_MOVES: dict[str, RoundMove] = {
     "round_correct": RoundMove(
-        refused={Status.VOIDED: Refusal(Conflict, "round_voided", "This deal is voided; it cannot be corrected.")},
-        scorer_refused={Status.CONFIRMED: Refusal(PermissionDenied, "round_confirmed",
-                                                  "This deal is confirmed; only a director can correct it now.")}),
+        refused={Status.VOIDED: Refusal(Conflict, "round_voided",
+                                        gettext_noop("This deal is voided; it cannot be corrected."))},
+        scorer_refused={Status.CONFIRMED: Refusal(PermissionDenied, "round_confirmed", gettext_noop(
+            "This deal is confirmed; only a director can correct it now."))}),
     "round_confirm": RoundMove(
-        refused={Status.CONFIRMED: Refusal(Conflict, "already_confirmed", "This deal is already confirmed."),
+        refused={Status.CONFIRMED: Refusal(Conflict, "already_confirmed",
+                                           gettext_noop("This deal is already confirmed.")),
                  Status.VOIDED: _VOIDED},
-        disputed=Refusal(Conflict, "round_disputed", "This deal is disputed; a director must settle it.")),
+        disputed=Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it."))),
     "round_void": RoundMove(
-        refused={Status.VOIDED: Refusal(Conflict, "round_voided", "This deal is already voided.")}),
+        refused={Status.VOIDED: Refusal(Conflict, "round_voided", gettext_noop("This deal is already voided."))},
+        directors_only=True),
     "round_dispute": RoundMove(refused={Status.VOIDED: _VOIDED}),
     "round_dispute_resolve": RoundMove(
-        disputed=Refusal(Conflict, "not_disputed", "This deal is not disputed."), needs_dispute=True),
+        disputed=Refusal(Conflict, "not_disputed", gettext_noop("This deal is not disputed.")), needs_dispute=True,
+        directors_only=True),
 }
 
 
+def _round_refusal(move: RoundMove, *, status: str, disputed: bool, is_scorer: bool) -> Refusal | None:
+    if move.directors_only and is_scorer:
+        return _DIRECTORS_ONLY
+    refusal = move.refused.get(status)
+    if refusal is None and is_scorer:
+        refusal = move.scorer_refused.get(status)
+    if refusal is not None:
+        return refusal
+    if move.disputed is not None:
+        if move.needs_dispute and not disputed:
+            return move.disputed
+        if not move.needs_dispute and is_scorer and disputed:
+            return move.disputed
+    return None
+
+
+def round_moves_allowed(round: Round | Mapping[str, Any], actor: Actor, *,
+                        tournament: Tournament | None = None) -> dict[str, Refusal | None]:
+    """Each move of ``ROUND_MOVES`` on this deal now, for this kind of actor (director or scorer
+    link): None when allowed, else its refusal — a tournament that is not running first, then
+    the deal's own state. What the pages offer and what ``round_guard`` lets through.
+
+    ``round``: a Round, or a deal as the pages list it (a dict with ``status`` and ``disputed``,
+    ``tournament`` then given). Whose club it is, and the moves' inputs, are the services' to
+    check. ``tournament``: as read by the caller (not read again here)."""
+    if isinstance(round, Mapping):
+        status, disputed = round["status"], round["disputed"]
+    else:
+        status, disputed = round.status, round.disputed
+        tournament = tournament or round.table.session.tournament
+    if tournament is None:
+        raise TypeError("round_moves_allowed needs the tournament of a deal given as a dict")
+    blocked = tournament_refusal(tournament.status)
+    return {action: blocked or _round_refusal(move, status=status, disputed=disputed, is_scorer=actor.is_scorer)
+            for action, move in ROUND_MOVES.items()}
+
+
+def round_moves_open(round: Round | Mapping[str, Any], actor: Actor, *,
+                     tournament: Tournament | None = None) -> set[str]:
+    """The moves ``round_moves_allowed`` allows, by name (what a page offers)."""
+    return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament).items()
+            if refusal is None}
+
+
 def round_guard(*, action: str, round: Round, tournament: Tournament, actor: Actor, fresh: bool = True) -> None:
-    """Raise the refusal of ``action`` on this deal now, if any: a tournament that is not
-    running, a status the move cannot start from, a dispute in the way (or missing)."""
-    require_running(tournament, fresh=fresh)
-    move = ROUND_MOVES[action]
-    refusal = move.refused.get(round.status)
-    if refusal is None and actor.is_scorer:
-        refusal = move.scorer_refused.get(round.status)
+    """Raise the refusal of ``action`` on this deal now, if any (see ``round_moves_allowed``);
+    the tournament's status is read again unless ``fresh=False`` (the caller has just locked it)."""
+    require_running(tournament, fresh=fresh)  # the status read again (and set on ``tournament``)
+    refusal = round_moves_allowed(round, actor, tournament=tournament)[action]
     if refusal is not None:
         refusal.raise_()
-    if move.disputed is not None:
-        if move.needs_dispute and not round.disputed:
-            move.disputed.raise_()
-        if not move.needs_dispute and actor.is_scorer and round.disputed:
-            move.disputed.raise_()

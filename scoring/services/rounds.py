@@ -21,7 +21,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director_of, require_table_access
 from scoring.domain.chain import revision_hash
 from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
-from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_INT32, is_int
+from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_INT32, MAX_NOTE, is_int
 from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.selectors.rounds import table_round_preview
@@ -31,14 +31,22 @@ from scoring.services.common import action_log, optional_text
 from scoring.services.lifecycle import require_running, round_guard
 from scoring.services.standings import standings_follow
 
-#: Longest reason, dispute message or note (a few sentences from a referee).
-MAX_NOTE = 2000
+
+def _note(value: Any, path: str, too_long: str) -> str:
+    """A reason, message or note: text (anything else counts as empty), stripped, at most
+    ``MAX_NOTE`` characters (``too_long``: the refusal, translated, with ``%(max)s``)."""
+    if isinstance(value, str) and len(value.strip()) > MAX_NOTE:
+        raise ValidationFailed(too_long % {"max": MAX_NOTE}, path=path, code="too_long")
+    # The length is refused above, in the page's language; optional_text strips the text and
+    # checks that it can be stored.
+    return optional_text(value, path, path, max_length=MAX_NOTE)
+
 
 def _reason(reason: Any, ask: str) -> str:
-    """A required reason (``ask``: the refusal when there is none), checked and stripped."""
+    """A required reason (``ask``: the refusal when there is none, translated), checked and stripped."""
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationFailed(ask, path="reason", code="required")
-    return optional_text(reason, "reason", "The reason", max_length=MAX_NOTE)
+    return _note(reason, "reason", gettext("The reason has at most %(max)s characters."))
 
 
 #: The table's row locked, with its tournament's status and its seats (entry, player, name) — one
@@ -176,7 +184,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
     require_table_access(actor, table)
     if expected_revision is None:
         raise PreconditionRequired(gettext('Send If-Match: "<revision>" with the revision you are correcting.'))
-    reason = _reason(reason, "Say why the deal is corrected.")
+    reason = _reason(reason, gettext("Say why the deal is corrected."))
     with transaction.atomic():
         # Read the current revision only once the round is locked, by its id: joined into the
         # locking query, it could be the one from before a concurrent correction committed.
@@ -185,8 +193,8 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
         current = RoundRevision.objects.get(pk=rnd.current_revision_id)
         if expected_revision != current.number:
             raise PreconditionFailed(
-                f"The deal has changed: revision {current.number} is current, not {expected_revision}. "
-                "Reload and try again.")
+                gettext("The deal has changed: revision %(current)s is current, not %(expected)s. Reload and try "
+                        "again.") % {"current": current.number, "expected": expected_revision})
         preview = _evaluated_or_raise(table_round_preview(table=rnd.table, body=body, round=rnd))
         counted_before = counts_round(tournament, rnd)
         rev = _add_revision(round=rnd, number=current.number + 1, preview=preview, actor=actor,
@@ -213,8 +221,8 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
         round_guard(action="round_confirm", round=rnd, tournament=tournament, actor=actor, fresh=False)
         n = Seat.objects.filter(table=rnd.table_id).count()
         if confirmed_by is not None and not is_seat(confirmed_by, n):
-            raise ValidationFailed(f"confirmed_by is a seat position (0 to {n - 1}).", path="confirmed_by",
-                                   code="bad_seat")
+            raise ValidationFailed(gettext("confirmed_by is a seat position (0 to %(last)s).") % {"last": n - 1},
+                                   path="confirmed_by", code="bad_seat")
         if confirmed_by is not None and confirmed_by == rnd.entered_by:
             raise ValidationFailed(gettext("Another player than the one who entered the deal must confirm it."),
                                    path="confirmed_by", code="same_seat")
@@ -241,7 +249,7 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
 def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
     """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
     require_director_of(actor, round.table.session.tournament.club)
-    reason = _reason(reason, "Say why the deal is voided.")
+    reason = _reason(reason, gettext("Say why the deal is voided."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_void", round=rnd, tournament=tournament, actor=actor, fresh=False)
@@ -268,7 +276,7 @@ def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
         round_guard(action="round_dispute", round=rnd, tournament=tournament, actor=actor, fresh=False)
         if not isinstance(message, str) or not message.strip():
             raise ValidationFailed(_("Say what is wrong with the deal."), path="message", code="required")
-        message = optional_text(message, "message", "The message", max_length=MAX_NOTE)
+        message = _note(message, "message", gettext("The message has at most %(max)s characters."))
         rnd.disputed = True
         rnd.dispute_message = message
         rnd.disputed_at = timezone.now()
@@ -281,7 +289,7 @@ def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
 def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Round:
     """A director settles a dispute (correct or void the deal first if needed)."""
     require_director_of(actor, round.table.session.tournament.club)
-    note = optional_text(note, "note", "The note", max_length=MAX_NOTE)
+    note = _note(note, "note", gettext("The note has at most %(max)s characters."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
         round_guard(action="round_dispute_resolve", round=rnd, tournament=tournament, actor=actor, fresh=False)

@@ -4,7 +4,9 @@ Thin views: read the form (``scoring.web.deal_form``), authorise through the lin
 one table; rotated or unknown → a 404 page), call a service or selector, render. The deal form
 is posted by the page's script (static/js/deal-drafts.js: a draft kept on the phone, fetch,
 retries with one Idempotency-Key) and answered in JSON; without JavaScript every POST answers
-with a redirect (Post/Redirect/Get), a refusal or preview shown by the GET that follows.
+with a redirect (Post/Redirect/Get), a refusal or preview shown by the GET that follows. Both
+are one flow (``deal_post``); only the answer differs (``scoring.web.scorer_answers``). The
+moves each deal offers are the ones the services allow (``lifecycle.round_moves_allowed``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from functools import wraps
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.utils.translation import gettext
@@ -26,17 +27,19 @@ from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 
 from scoring.services import idempotency as idempotency_services, rounds as rounds_services
+from scoring.services.lifecycle import round_moves_allowed
 
 from scoring.web import throttling
 from scoring.web.http import parse_if_match, status_of
 from scoring.web.auth import actor_from_request, client_ip
 from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired, ValidationFailed
+from scoring.domain.inputs import MAX_NOTE
 from scoring.web.deal_form import DealForm
-from scoring.web.presentation import describe_deal, describe_rows
-from scoring.web.rule_messages import error_message, translate_problems
+from scoring.web.deal_moves import move_failure, with_moves
+from scoring.web.presentation import describe_rows
+from scoring.web.rule_messages import error_message
+from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
 from scoring.views.login import limited_page
-
-RECENT_DEALS = 10
 
 
 def _wants_json(request) -> bool:
@@ -89,20 +92,13 @@ def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats
                     data=data, initial=initial, require_entered_by=require_entered_by)
 
 
-def preview_context(preview, game: str) -> dict:
-    """What the preview card shows: seats with nets, who pays whom, notes, warnings."""
-    if preview is None or not preview.ok:
-        return {}
-    return {"described": describe_deal(game, preview.players, preview.outcome),
-            "warnings": translate_problems(preview.warnings)}
-
-
-def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), round_errors=None,
+def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
           status=200, saved=None):
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     seats = table_seats(table)
     deals = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
+    with_moves(deals, actor_from_request(request, table=table), tournament, failed=failed)
     defaults = round_defaults(table)
     if form is None:
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
@@ -124,7 +120,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "preview": preview_context(preview, tournament.game),
         "idem_key": idem_key or uuid.uuid4().hex,
         "problems": list(problems),
-        "round_errors": round_errors or {},
+        "max_note": MAX_NOTE,
         "page_url": reverse("scorer-table", args=[token]),
     }, status=status)
 
@@ -137,20 +133,6 @@ def _positive_int(raw) -> int | None:
     return value if value > 0 else None
 
 
-#: The session key of a refused or previewed form of the no-JavaScript path, shown by the GET
-#: that follows (Post/Redirect/Get: Back and reload never post the form again).
-def _stash_key(table) -> str:
-    return f"scorer-form:{table.pk}"
-
-
-def _json(status_word: str, http_status: int, **data) -> JsonResponse:
-    return JsonResponse({"status": status_word, **data}, status=http_status)
-
-
-def _form_errors(form) -> dict:
-    return {"errors": form.errors, "section_errors": form.section_errors()}
-
-
 @never_cache
 @require_http_methods(["GET", "POST"])
 @_limited_or_invalid
@@ -159,13 +141,13 @@ def table_page(request, token: str):
     if table is None:
         return _invalid_link(request)
     if request.method == "GET":
-        stash = request.session.pop(_stash_key(table), None)
+        stash = request.session.pop(stash_key(table), None)
         if stash:
             return _stashed_page(request, table, token, stash)
         return _page(request, table, token, saved=_positive_int(request.GET.get("saved")))
-    if _wants_json(request):
-        return _post_json(request, table, token)
-    return _post_form(request, table, token)
+    posted = deal_post(request, table)
+    answer = answer_json if _wants_json(request) else answer_redirect
+    return answer(request, table, token, posted)
 
 
 def _stashed_page(request, table, token, stash: dict):
@@ -184,40 +166,32 @@ def _stashed_page(request, table, token, stash: dict):
                  preview=preview if stash.get("action") == "preview" else None)
 
 
-def _post_form(request, table, token):
-    """The no-JavaScript path: every answer is a redirect (a refusal or a preview is stashed in
-    the session and shown by the GET)."""
-    key = (request.POST.get("idem_key") or "").strip()
-    data = {k: request.POST.get(k, "") for k in request.POST if k not in ("csrfmiddlewaretoken", "action")}
-    action = request.POST.get("action", "preview")
-    page_url = reverse("scorer-table", args=[token])
-
-    def again(problems=()):
-        request.session[_stash_key(table)] = {"data": data, "key": key, "action": action, "problems": list(problems)}
-        return redirect(page_url + "#result")
-
+def deal_post(request, table) -> DealPost:
+    """A POST of the deal form, with or without JavaScript: read it, check it, record the deal
+    exactly once per form (its idempotency key); what came of it, for either answer."""
     writable, notice = _state(table.session.tournament)
     if not writable:
-        return again([notice])
+        return DealPost("closed", message=notice)
     form = _deal_form(table, data=request.POST)
     body = form.body()
-    if body is None or action != "submit":
-        return again()
+    if body is None:
+        return DealPost("invalid", form=form)
+    if request.POST.get("action") != "submit":
+        return DealPost("preview", form=form, body=body)
+    key = (request.POST.get("idem_key") or "").strip()
     if not key:
-        return again([gettext("This form is out of date: check it and submit again.")])
+        return DealPost("stale", form=form)
     number = _positive_int(request.POST.get("number"))
     try:
         outcome = _record(request, table, body, key, number)
-    except ValidationFailed:
-        return again()
-    except IdempotencyKeyReused:
-        key = uuid.uuid4().hex
-        return again([gettext("This form had already recorded a deal (see the list below). If this is another "
-                              "deal, check it and submit again.")])
-    except DomainError as e:  # a deal number taken meanwhile: the page now shows the next one
-        return again([error_message(e)])
+    except ValidationFailed as e:
+        return DealPost("invalid", form=form, error=e)
+    except IdempotencyKeyReused as e:
+        return DealPost("key_reused", form=form, error=e)
+    except DomainError as e:
+        return DealPost("refused", form=form, body=body, error=e, number=number)
     _saved_message(request, outcome)
-    return redirect(page_url + f"?saved={outcome.body.get('number')}#saved")
+    return DealPost("saved", outcome=outcome)
 
 
 def _record(request, table, body, key, number):
@@ -236,62 +210,6 @@ def _saved_message(request, outcome) -> None:
                                        "twice.") % {"number": number})
     else:
         messages.success(request, gettext("Deal %(number)s recorded.") % {"number": number})
-
-
-def _post_json(request, table, token):
-    """The page's script (deal-drafts.js): preview or submit, answered in JSON. The draft stays
-    on the phone until the answer says "saved"."""
-    tournament = table.session.tournament
-    writable, notice = _state(tournament)
-    if not writable:
-        return _json("closed", 409, message=notice)
-    form = _deal_form(table, data=request.POST)
-    body = form.body()
-    if body is None:
-        return _json("invalid", 400, **_form_errors(form))
-    if request.POST.get("action") != "submit":
-        preview = table_round_preview(table=table, body=body)
-        if not preview.ok:
-            form.add_service_errors(preview.errors)
-            return _json("invalid", 400, **_form_errors(form))
-        html = render_to_string("scoring/_preview.html", {"preview": preview_context(preview, tournament.game)},
-                                request=request)
-        return _json("preview", 200, html=html)
-    key = (request.POST.get("idem_key") or "").strip()
-    number = _positive_int(request.POST.get("number"))
-    if not key:
-        return _json("error", 400, message=gettext("This form is out of date: reload the page."))
-    try:
-        outcome = _record(request, table, body, key, number)
-    except ValidationFailed as e:
-        form.add_service_errors(e.errors)
-        return _json("invalid", 400, **_form_errors(form))
-    except IdempotencyKeyReused:
-        return _json("key_reused", 409, message=gettext(
-            "This deal was already recorded from this phone (see the list below) and has been changed since. "
-            "If it is another deal, submit it again."))
-    except DomainError as e:
-        if any(x.get("code") == "deal_number_taken" for x in e.errors):
-            return _taken(request, table, body, number, e)
-        return _json("error", status_of(e), message=error_message(e))
-    _saved_message(request, outcome)
-    number = outcome.body.get("number")
-    return _json("saved", outcome.status, number=number, replayed=outcome.replayed,
-                 redirect=reverse("scorer-table", args=[token]) + f"?saved={number}#saved")
-
-
-def _taken(request, table, body, number, error):
-    """409: another device recorded this deal number meanwhile. Both deals side by side, so the
-    scorer can drop their copy or record it, on purpose, as the next deal."""
-    tournament = table.session.tournament
-    seats = table_seats(table)
-    rows = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
-    other = next((d for d in rows if d["number"] == number), None)
-    mine = table_round_preview(table=table, body=body, seats=seats)
-    html = render_to_string("scorer/_taken.html", {
-        "other": other, "number": number, "next": round_defaults(table)["number"],
-        "mine": preview_context(mine, tournament.game)}, request=request)
-    return _json("taken", 409, message=error.message, html=html, next=round_defaults(table)["number"])
 
 
 def _table_and_round(request, token: str, round_id: int):
@@ -324,19 +242,17 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     (``rounds_services.round_correct`` with ``expected_revision``: a concurrent change is a conflict)."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
-    problems = [notice] if notice else []
-    if rnd.status == rnd.Status.VOIDED:
-        problems.append(gettext("This deal is voided; it cannot be corrected."))
-    elif rnd.status == rnd.Status.CONFIRMED and actor.is_scorer:
-        problems.append(gettext("This deal is confirmed; only a director can correct it now."))
+    refused = round_moves_allowed(rnd, actor, tournament=tournament)["round_correct"]
+    # A tournament not running: the scorer's own words for it (``_state``), else the refusal's.
+    problems = [notice] if notice else [refused.text] if refused else []
     ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
            "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,
-           "preview": {}, "reason": "", "revision": rnd.current_revision.number}
+           "preview": {}, "reason": "", "revision": rnd.current_revision.number, "max_note": MAX_NOTE}
     if request.method == "GET":
         form = _deal_form(table, initial=rnd.current_revision.body, require_entered_by=False)
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()})
     form = _deal_form(table, data=request.POST, require_entered_by=False)
-    reason = (request.POST.get("reason") or "").strip()[:2000]
+    reason = (request.POST.get("reason") or "").strip()  # too long: the service says so under the field
     revision = request.POST.get("revision", "")
     ctx.update(reason=reason, revision=revision)
     if problems:
@@ -368,7 +284,9 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     return redirect(page_url + f"#deal-{rnd.number}")
 
 
-def _round_action(request, token, round_id, call, done: str):
+def _round_action(request, token, round_id, call, done: str, *, field: str | None = None):
+    """A deal's move from its row; refused, the page again with the errors at the row (those of
+    the move's text input ``field`` under it, with what was typed)."""
     table, rnd = _table_and_round(request, token, round_id)
     if rnd is None:
         return _invalid_link(request)
@@ -376,8 +294,8 @@ def _round_action(request, token, round_id, call, done: str):
     try:
         call(actor, rnd)
     except DomainError as e:
-        return _page(request, table, token, round_errors={rnd.pk: [x["message"] for x in e.errors]},
-                     status=status_of(e))
+        failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
+        return _page(request, table, token, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
@@ -403,10 +321,10 @@ def round_confirm(request, token: str, round_id: int):
 @require_POST
 @_limited_or_invalid
 def round_dispute(request, token: str, round_id: int):
-    message = (request.POST.get("message") or "")[:2000]
+    message = request.POST.get("message") or ""
     return _round_action(request, token, round_id,
                          lambda actor, rnd: rounds_services.round_dispute(actor=actor, round=rnd, message=message),
-                         gettext("Deal %(number)s is flagged for the referee."))
+                         gettext("Deal %(number)s is flagged for the referee."), field="message")
 
 
-__all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "preview_context"]
+__all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "deal_post"]

@@ -51,6 +51,28 @@ def test_scorer_page_in_chinese(client, jie_long):
 
 
 @pytest.mark.django_db
+def test_a_refused_move_is_said_in_chinese_on_the_scorer_page(client, jie_long):
+    """The lifecycle's refusals are translated (their codes are not): confirming a deal twice,
+    by a hand-made POST (the page offers no second Confirm)."""
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    confirm = f"/s/{jie_long.token}/deals/{rnd.pk}/confirm/"
+    assert client.post(confirm, {"confirmed_by": "2"}, **HANS).status_code == 302
+    again = client.post(confirm, {"confirmed_by": "3"}, **HANS)
+    assert again.status_code == 409
+    assert "这一局已经确认过了。" in again.content.decode()
+    hant = client.post(confirm, {"confirmed_by": "3"}, **HANT).content.decode()
+    assert "這一局已經確認過了。" in hant
+    assert "This deal is already confirmed." in client.post(confirm, {"confirmed_by": "3"}).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_too_long_dispute_message_is_refused_in_chinese(client, jie_long):
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    page = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/dispute/", {"message": "x" * 2001}, **HANS)
+    assert page.status_code == 400 and "问题说明最多 2000 个字符。" in page.content.decode()
+
+
+@pytest.mark.django_db
 def test_public_standings_in_chinese(client, jie_long):
     round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
     page = client.get(f"/t/{jie_long.tournament.slug}/", **HANS).content.decode()

@@ -8,7 +8,7 @@ import pytest
 from scoring.services.tables import table_scorer_token_rotate
 from scoring.models import Round
 
-from .test_views_scorer import field_block, jie_long_points, record, url
+from .test_views_scorer import field_block, jie_long_points, jie_long_tiles, record, url
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +93,44 @@ def test_a_dispute_needs_a_message(client, jie_long):
 
 def test_field_block_still_finds_fields(client, jie_long):
     assert 'name="points_0"' in field_block(client.get(url(jie_long)).content.decode(), "points_0")
+
+
+# --- one flow, two answers ------------------------------------------------------------------------
+
+def test_a_closed_table_is_said_both_ways(client, jie_long):
+    from scoring.services.tournaments import tournament_finish
+
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    r = client.post(url(jie_long), jie_long_points(action="submit", number="1"), **JSON)
+    assert r.status_code == 409 and r.json()["status"] == "closed" and "finished" in r.json()["message"]
+    r = client.post(url(jie_long), jie_long_points(action="submit", number="1"))
+    assert r.status_code == 302 and "the table is read-only" in client.get(r["Location"]).content.decode()
+    assert Round.objects.count() == 0
+
+
+def test_a_form_without_its_key_is_out_of_date_both_ways(client, jie_long):
+    r = client.post(url(jie_long), jie_long_points(action="submit", idem_key=""), **JSON)
+    assert r.status_code == 400 and r.json() == {"status": "error",
+                                                 "message": "This form is out of date: reload the page."}
+    r = client.post(url(jie_long), jie_long_points(action="submit", idem_key=""))
+    assert r.status_code == 302
+    assert "This form is out of date: check it and submit again." in client.get(r["Location"]).content.decode()
+    assert Round.objects.count() == 0
+
+
+def test_a_key_used_for_another_deal_is_said_both_ways(client, jie_long):
+    assert client.post(url(jie_long), jie_long_points(action="submit"), **JSON).status_code == 201
+    r = client.post(url(jie_long), jie_long_points(action="submit", points_0="0"), **JSON)
+    assert r.status_code == 409 and r.json()["status"] == "key_reused"
+    r = client.post(url(jie_long), jie_long_points(action="submit", points_0="0"))
+    page = client.get(r["Location"]).content.decode()
+    assert "already recorded a deal" in page and 'name="idem_key" value="key-1"' not in page  # a new key
+    assert Round.objects.count() == 1
+
+
+def test_an_engine_refusal_at_submit_is_said_both_ways(client, jie_long):
+    r = client.post(url(jie_long), jie_long_tiles(action="submit", tiles_1="6:4 6:4 6:4 6:4 6:4"), **JSON)
+    assert r.status_code == 400 and r.json()["status"] == "invalid" and "tiles_1" in r.json()["errors"]
+    r = client.post(url(jie_long), jie_long_tiles(action="submit", tiles_1="6:4 6:4 6:4 6:4 6:4"))
+    assert "has-error" in field_block(client.get(r["Location"]).content.decode(), "tiles_1")
+    assert Round.objects.count() == 0

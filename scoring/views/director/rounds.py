@@ -10,19 +10,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.services import rounds as rounds_services
 from scoring.domain.errors import DomainError
+from scoring.web.deal_moves import move_failure
 from scoring.web.http import status_of
 from scoring.views.scorer import correction_page
 from scoring.views.director.access import _round, director_required
 from scoring.views.director.tables import _table_page
 
 
-def _round_action(request, actor, round_id, call, done):
+def _round_action(request, actor, round_id, call, done, *, field: str | None = None):
+    """A deal's move from the table page; refused, the page again with the errors at the deal
+    (those of the move's text input ``field`` under it, with what was typed)."""
     rnd = _round(actor, round_id)
     try:
         call(rnd)
     except DomainError as e:
-        return _table_page(request, rnd.table, round_errors={rnd.pk: [x["message"] for x in e.errors]},
-                           status=status_of(e))
+        failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
+        return _table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number, "table": rnd.table.name})
     return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
 
@@ -33,7 +36,7 @@ def round_void(request, actor, round_id: int):
     reason = request.POST.get("reason", "")
     return _round_action(request, actor, round_id,
                          lambda rnd: rounds_services.round_void(actor=actor, round=rnd, reason=reason),
-                         gettext("Deal %(number)s of %(table)s voided."))
+                         gettext("Deal %(number)s of %(table)s voided."), field="reason")
 
 
 @director_required
@@ -42,7 +45,7 @@ def round_resolve(request, actor, round_id: int):
     note = request.POST.get("note", "")
     return _round_action(request, actor, round_id,
                          lambda rnd: rounds_services.round_dispute_resolve(actor=actor, round=rnd, note=note),
-                         gettext("The dispute about deal %(number)s of %(table)s is settled."))
+                         gettext("The dispute about deal %(number)s of %(table)s is settled."), field="note")
 
 
 @director_required

@@ -20,8 +20,10 @@ from scoring.services import tables as tables_services
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
+from scoring.domain.inputs import MAX_NOTE
 from scoring.web.http import status_of
 from scoring.models import Table
+from scoring.web.deal_moves import with_moves
 from scoring.web.presentation import describe_rows
 from scoring.views.director.access import _table, _tournament, director_required
 from scoring.views.director.tournaments import _dashboard
@@ -127,14 +129,16 @@ def table_link(request, actor, table_id: int):
 @require_GET
 def table_page(request, actor, table_id: int):
     table = _table(actor, table_id)
-    return _table_page(request, table)
+    return _table_page(request, actor, table)
 
 
-def _table_page(request, table, *, round_errors=None, status=200):
+def _table_page(request, actor, table, *, failed=None, status=200):
+    """``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal."""
     tournament = table.session.tournament
+    deals = describe_rows(tournament.game, table_history(table))
     return render(request, "director/table.html", {
-        "table": table, "tournament": tournament, "writable": tournament.is_running,
+        "table": table, "tournament": tournament,
         "totals": table_running_totals(table),
-        "deals": describe_rows(tournament.game, table_history(table)),
-        "round_errors": round_errors or {},
+        "deals": with_moves(deals, actor, tournament, failed=failed),
+        "max_note": MAX_NOTE,
     }, status=status)

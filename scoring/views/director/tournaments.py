@@ -24,6 +24,7 @@ from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
 from scoring.web.http import status_of
 from scoring.models import Player
+from scoring.web.deal_moves import with_moves
 from scoring.web.presentation import describe_deal
 from scoring.views.public import LIVE_EVERY_MS, live_answer
 from scoring.views.director.access import _tournament, director_required
@@ -37,17 +38,17 @@ SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")
                      ("smaller_tables", gettext_lazy("Smaller tables"))]
 
 
-def _dashboard_data(tournament) -> dict:
+def _dashboard_data(actor, tournament) -> dict:
     data = tournament_dashboard(tournament)
     tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
-    for d in data["disputed"]:
+    for d in with_moves(data["disputed"], actor, tournament):
         d["table_obj"] = tables.get(d["table"])
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
     return data
 
 
 def _dashboard(request, actor, tournament, *, status=200, **extra):
-    data = _dashboard_data(tournament)
+    data = _dashboard_data(actor, tournament)
     counts = get_game(tournament.game).player_counts
     ctx = {
         **data,
@@ -100,7 +101,7 @@ def tournament_live(request, actor, tournament_id: int):
     while no deal has changed (see ``views.public`` for why it polls)."""
     tournament = _tournament(actor, tournament_id)
     return live_answer(request, tournament_version(tournament),
-                       lambda: render(request, "director/_live.html", _dashboard_data(tournament)))
+                       lambda: render(request, "director/_live.html", _dashboard_data(actor, tournament)))
 
 
 @director_required
