@@ -1,10 +1,11 @@
-# The two commands of the README: `make run` and `make test`.
+# The commands of the README: `make run` (a quick local trial), `make test`, and `make club` (a club
+# night on the local network).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install demo serve bench clean messages
+.PHONY: run club test install demo serve bench clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,20 +29,22 @@ messages: $(STAMP)
 
 install: $(STAMP) $(MO)
 
-# A working site with the demo tournament at http://127.0.0.1:8000. On the club's local network
-# (phones scanning the tables' QR codes): `make run HOST=0.0.0.0` — any host name is then
-# accepted unless ALLOWED_HOSTS names the computer's address (e.g. ALLOWED_HOSTS=192.168.1.20).
-HOST ?= 127.0.0.1
+# A quick local trial: the development server (DEBUG on) with the demo tournament, on this
+# computer only, at http://127.0.0.1:8000. For the club's network, `make club` below.
 PORT ?= 8000
-ifneq ($(HOST),127.0.0.1)
-ALLOWED_HOSTS ?= *
-export ALLOWED_HOSTS
-endif
 
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py load_demo
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# A club night on the local network (phones scan the tables' QR codes), served as in production:
+# gunicorn with gupai_site/gunicorn.conf.py, DEBUG off, static files collected, a secret key kept
+# in .club/, the computer's LAN address found once and kept there (SITE_URL: scorer links and QR
+# codes use it, and only that host is accepted), the club's database migrated (no demo), and a
+# Celery worker and beat when Redis answers at REDIS_URL. All in scripts/club.py.
+club: install
+	$(BIN)/python scripts/club.py --port $(PORT)
 
 # axe-core for the accessibility test (tests/browser/test_accessibility.py), pinned in
 # package-lock.json; installed again only when missing or when the lock is newer.
@@ -57,5 +60,6 @@ test: install node_modules/axe-core/axe.min.js
 bench: install
 	$(BIN)/python bench/engine.py
 
+# .club/ (a club night's key, address and database, `make club`) is never removed here.
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

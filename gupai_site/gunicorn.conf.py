@@ -15,6 +15,12 @@ BEHIND_PROXY      1: a reverse proxy is in front; then, and only then, its X-For
                   X-Forwarded-For are believed (from FORWARDED_ALLOW_IPS, default any address: the
                   proxy must be the only way in)
 
+gunicorn's own refusals, before Django (plain text, not the API's JSON), at limits set here
+explicitly so that no real client meets them: a request line over 8190 bytes (gunicorn's
+maximum; its default is 4094) answers 414, more than 100 header fields or one over 8190 bytes
+answers 431. The longest real request line is a scorer's correction page with its token, far
+under 200 bytes; phones send some 15 headers. See docs/reliability.md.
+
 Every log line has scorer tokens masked (``/s/****/``) and credentials left out
 (``gupai_site.gunicorn_logging.MaskingLogger``): see docs/reliability.md.
 """
@@ -40,6 +46,12 @@ graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 # Restart workers now and then, so that a slow leak never grows large (jittered: not all at once).
 max_requests = _env_int("GUNICORN_MAX_REQUESTS", 2000)
 max_requests_jitter = max_requests // 10
+
+# gunicorn's limits on a request's head (see the docstring): the largest it allows for the line,
+# its defaults for the headers, written out so that they are a decision rather than an accident.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
 
 logger_class = "gupai_site.gunicorn_logging.MaskingLogger"
 accesslog = os.environ.get("ACCESS_LOG", "-") or None

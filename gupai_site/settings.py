@@ -6,6 +6,9 @@ REDIS_URL     when set: Celery broker/result backend and the cache; when unset: 
 SECRET_KEY    required when DEBUG is off
 DEBUG         1/0, true/false (default: off, production-safe)
 ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
+SITE_URL      the site's address as phones reach it, e.g. http://192.168.1.20:8000 (`make club`
+              sets it): scorer links and QR codes are built from it, whatever Host a request
+              names; unset: from the request's (ALLOWED_HOSTS) host
 
 Production (DEBUG off), see README "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
@@ -25,6 +28,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -65,6 +69,26 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if (DEBUG or TESTING) else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+
+def site_url(raw: str) -> str:
+    """``SITE_URL`` checked: a scheme, a host and maybe a port, nothing after (scorer links
+    append their path)."""
+    value = raw.strip().rstrip("/")
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    try:
+        parts.port  # raises on a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query \
+            or parts.fragment or parts.username or parts.password:
+        raise ImproperlyConfigured(f"SITE_URL must be like http://192.168.1.20:8000 (no path), not {raw!r}")
+    return value
+
+
+SITE_URL = site_url(os.environ.get("SITE_URL", ""))
+
 INSTALLED_APPS = [
     "gupai_site.apps.GupaiSiteConfig",
     "gupai_site.admin.GupaiAdminConfig",
@@ -99,6 +123,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so the first to see a view's exception: a database that does not answer gives a 503
+    # (the API's error shape under /api/, a page elsewhere) instead of a 500.
+    "scoring.web.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "gupai_site.urls"
@@ -123,6 +150,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=0 if TESTING else 60,
+        # A persistent connection is checked before a request uses it, so that a worker drops one
+        # the database closed (a restart) instead of failing its next request with it.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

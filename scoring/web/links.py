@@ -8,6 +8,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 import segno
+from django.conf import settings
 from django.urls import reverse
 
 
@@ -17,7 +18,12 @@ def scorer_path(token: str) -> str:
 
 
 def scorer_url(token: str, request=None) -> str:
+    """The full link a phone opens: on the configured site address (``SITE_URL``, which
+    ``make club`` sets) when there is one, whatever ``Host`` the request named; else on the
+    request's own address (a host ``ALLOWED_HOSTS`` admitted); the path alone without either."""
     path = scorer_path(token)
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
     return request.build_absolute_uri(path) if request is not None else path
 
 

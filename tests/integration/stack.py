@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -66,6 +68,77 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait(timeout=10)
             self.proc = None
+
+
+def _pg_bindir() -> Path | None:
+    """Where initdb and pg_ctl are (Debian keeps them off PATH, in /usr/lib/postgresql/N/bin)."""
+    if shutil.which("initdb") and shutil.which("pg_ctl"):
+        return Path(shutil.which("initdb")).resolve().parent
+    try:
+        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return Path(out) if (Path(out) / "initdb").is_file() else None
+
+
+class PostgresCluster:
+    """A PostgreSQL cluster of the test's own (initdb in a temporary folder, a free port, trust
+    authentication on 127.0.0.1), which the test may stop, start and restart — never the
+    machine's shared server. As root, its processes run as the ``postgres`` user (PostgreSQL
+    refuses to run as root)."""
+
+    def __init__(self) -> None:
+        bindir = _pg_bindir()
+        if bindir is None:
+            raise RuntimeError("initdb and pg_ctl not found")
+        self.bindir = bindir
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="gupai-pg-"))
+        self.data = self.root / "data"
+        self.as_owner: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres")
+            self.as_owner = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale",
+                  "--no-sync")
+
+    @staticmethod
+    def available() -> str | None:
+        """Why a cluster cannot be made here, or None when it can."""
+        if _pg_bindir() is None:
+            return "needs PostgreSQL's initdb and pg_ctl (Debian's postgresql package)"
+        if os.geteuid() == 0 and not shutil.which("runuser"):
+            return "running as root needs runuser to start PostgreSQL as the postgres user"
+        return None
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run([*self.as_owner, str(self.bindir / tool), *args], check=True, cwd=self.root,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
+
+    def stop(self) -> None:
+        """A fast shutdown: PostgreSQL ends every session ("terminating connection due to
+        administrator command"), as a restart of the real server does."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def create_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def remove(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            subprocess.run([*self.as_owner, str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                            "-w", "stop"], cwd=self.root, capture_output=True, timeout=60)
+        shutil.rmtree(self.root, ignore_errors=True)
 
 
 class Site:

@@ -31,6 +31,22 @@ def add_players(setup, names):
         entry_create(actor=setup.director_actor, tournament=setup.tournament, player=player)
 
 
+def test_the_sheet_links_to_site_url_whatever_host_the_request_named(settings, dclient, make_setup):
+    """With SITE_URL (``make club``), a request with another Host still prints links and QR codes
+    that phones open at SITE_URL."""
+    settings.SITE_URL = "http://192.168.1.20:8000"
+    settings.ALLOWED_HOSTS = ["*"]
+    s = make_setup("jie_long")
+    add_players(s, ["Eve", "Frank", "Grace", "Heidi"])
+    response = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/",
+                            {"method": "random", "table_size": "4", "leftovers": "sit_out", "seed": "7",
+                             "next_session": "2"}, HTTP_HOST="evil.example")
+    page = response.content.decode()
+    found = re.findall(r'href="(http://192\.168\.1\.20:8000/s/[^"/]+/)"', page)
+    assert len(found) == 2 and page.count("<svg") == 2 and "evil.example/s/" not in page
+    assert 'id="loopback-warning"' not in page
+
+
 def test_the_form_offers_what_the_game_allows(dclient, make_setup):
     dn = make_setup("ding_niu")
     page = dclient.get(f"/director/tournaments/{dn.tournament.pk}/").content.decode()

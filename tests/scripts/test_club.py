@@ -1,0 +1,162 @@
+"""``make club`` (scripts/club.py): what it runs and with which settings, and the real thing
+serving a page on a free port."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+import club
+
+from .conftest import SCRIPTS
+
+ROOT = SCRIPTS.parent
+LAN = "192.168.1.20"
+
+
+def make_plan(tmp_path, environ=None, *, detect=lambda: LAN, redis=False, port=8000):
+    return club.plan(tmp_path / "club", port, dict(environ or {}), detect=detect, redis_check=lambda url: redis)
+
+
+def test_gunicorn_with_its_configuration_and_debug_off(tmp_path):
+    p = make_plan(tmp_path)
+    assert p.server[1:] == ["-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.wsgi:application"]
+    assert p.env["DEBUG"] == "0"
+    assert p.url == p.env["SITE_URL"] == f"http://{LAN}:8000"
+    assert p.env["ALLOWED_HOSTS"] == LAN and p.env["GUNICORN_BIND"] == "0.0.0.0:8000"
+    # plain http on the club's network
+    assert (p.env["SECURE_SSL_REDIRECT"], p.env["SECURE_COOKIES"], p.env["SECURE_HSTS_SECONDS"]) == ("0", "0", "0")
+    assert p.env["DATABASE_URL"] == f"sqlite:///{tmp_path / 'club' / 'club.sqlite3'}"
+
+
+def test_static_files_collected_migrations_applied_and_no_demo(tmp_path):
+    p = make_plan(tmp_path)
+    commands = [" ".join(step[1:]) for step in p.steps]
+    assert commands == ["manage.py collectstatic --noinput --verbosity 0", "manage.py migrate --noinput"]
+    assert not any("load_demo" in " ".join(cmd) for cmd in [*p.steps, *p.services, p.server])
+
+
+def test_the_secret_key_is_made_once_and_kept_private(tmp_path):
+    key = make_plan(tmp_path).env["SECRET_KEY"]
+    path = tmp_path / "club" / "secret_key"
+    assert len(key) >= 50 and path.read_text().strip() == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert make_plan(tmp_path).env["SECRET_KEY"] == key
+    assert make_plan(tmp_path / "elsewhere").env["SECRET_KEY"] != key
+
+
+def test_the_address_is_found_once_and_kept(tmp_path):
+    first = make_plan(tmp_path)
+    assert (tmp_path / "club" / "site_url").read_text().strip() == first.url
+    # A later run keeps it, whatever the detection would say now (printed QR codes carry it).
+    assert make_plan(tmp_path, detect=lambda: "10.0.0.9", port=9000).url == first.url
+    # SITE_URL from the environment wins, and is kept for the next runs.
+    given = make_plan(tmp_path, {"SITE_URL": "http://club.example:8080/"})
+    assert given.url == "http://club.example:8080" and given.env["ALLOWED_HOSTS"] == "club.example"
+    assert given.env["GUNICORN_BIND"] == "0.0.0.0:8080"
+    assert make_plan(tmp_path).url == "http://club.example:8080"
+    with pytest.raises(SystemExit, match="SITE_URL"):  # refused before it is kept
+        make_plan(tmp_path, {"SITE_URL": "192.168.1.30:8000"})
+    assert make_plan(tmp_path).url == "http://club.example:8080"
+
+
+def test_a_loopback_address_is_pointed_out(tmp_path):
+    p = make_plan(tmp_path, detect=lambda: "127.0.0.1")
+    assert p.env["ALLOWED_HOSTS"] == "127.0.0.1"
+    assert any("phones cannot open the links" in note for note in p.notes)
+
+
+def test_celery_worker_and_beat_run_beside_only_when_redis_answers(tmp_path):
+    redis_url = "redis://:s3cret@127.0.0.1:6379/0"
+    with_redis = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=True)
+    assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"],
+                                                         ["-m", "celery", "-A", "gupai_site", "beat"]]
+    assert with_redis.env["REDIS_URL"] == redis_url
+    silent = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=False)
+    assert silent.services == [] and "REDIS_URL" not in silent.env  # tasks run in-process
+    assert any("Redis does not answer at 127.0.0.1:6379" in note for note in silent.notes)
+    assert not any("s3cret" in note for note in [*with_redis.notes, *silent.notes])  # the notes are printed
+    assert make_plan(tmp_path).services == []
+
+
+def test_the_banner_says_where_the_director_goes_and_how_to_create_one(tmp_path):
+    text = club.banner(make_plan(tmp_path))
+    assert f"http://{LAN}:8000/director/" in text
+    assert "scripts/club.py manage create_director NAME --password PASS" in text
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_club_runs_the_script_and_make_run_stays_on_loopback():
+    def dry_run(target: str) -> str:
+        return subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True,
+                              timeout=60).stdout
+
+    assert ".venv/bin/python scripts/club.py --port 8000" in dry_run("club").splitlines()
+    run = dry_run("run")
+    assert "runserver 127.0.0.1:8000" in run and "0.0.0.0" not in run and "ALLOWED_HOSTS" not in run
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port: int, path: str, host: str) -> tuple[int, dict, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def test_the_club_site_serves_its_address_only(tmp_path):
+    """The script itself, as ``make club`` runs it: migrations, collectstatic, gunicorn."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL")
+           and not k.startswith(("PYTEST", "DJANGO_"))}
+    env.update(SITE_URL=f"http://127.0.0.1:{port}", STATIC_ROOT=str(tmp_path / "static"), GUNICORN_WORKERS="1")
+    log = open(tmp_path / "club.log", "w")
+    proc = subprocess.Popen([sys.executable, str(SCRIPTS / "club.py"), "--dir", str(tmp_path / "club")], cwd=ROOT,
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                status, headers, page = _get(port, "/", f"127.0.0.1:{port}")
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "club.log").read_text()
+                time.sleep(0.5)
+        assert status == 200 and "Director login" in page
+        css = f"/static/css/site.{page.split('/static/css/site.')[1].split('.css')[0]}.css"  # the hashed file
+        assert _get(port, css, f"127.0.0.1:{port}")[0] == 200
+        assert _get(port, "/", "evil.example")[0] == 400  # a forged Host
+        status, _, page = _get(port, "/no/such/page/", f"127.0.0.1:{port}")
+        assert status == 404 and "URLconf" not in page and "Traceback" not in page  # DEBUG off
+        assert "Gupai Club on the local network" in (tmp_path / "club.log").read_text()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+        log.close()
+
+
+def test_redis_that_does_not_answer_is_no_redis():
+    started = time.monotonic()
+    assert club.redis_answers("") is False
+    assert club.redis_answers(f"redis://127.0.0.1:{_free_port()}/0") is False  # nothing listens there
+    assert time.monotonic() - started < 5
