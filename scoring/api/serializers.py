@@ -290,12 +290,20 @@ TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of 
                    f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
 
 
+TOURNAMENT_SLUG_HELP = (
+    "The public page's address, `/t/<slug>/` (made from the name when left out). 409 `slug_taken` only when a "
+    "tournament of the same club, or one that anyone may see (public and started), has it: other clubs' private "
+    "and draft tournaments never count, so whether they exist cannot be learnt from here. Should another "
+    "tournament become visible with the slug before this one does, this one gets the next free slug (`-2`, `-3` "
+    "…) when it becomes visible (start, or `public` set once started).")
+
+
 class TournamentInputSerializer(InputSerializer):
     club = IdField()
     name = TextField(max_length=120)
     game = serializers.ChoiceField(choices=list(games.CATALOG))
     variant = serializers.DictField(required=False, help_text="Rule options (ROUND_RECORD.md §6); defaults fill the rest.")
-    slug = SlugInputField(max_length=80, required=False, allow_blank=True)
+    slug = SlugInputField(max_length=80, required=False, allow_blank=True, help_text=TOURNAMENT_SLUG_HELP)
     public = StrictBooleanField(required=False, default=False)
     require_confirmation = StrictBooleanField(required=False, default=False)
     chip_value = MoneyField(required=False, default="0.00")

@@ -21,7 +21,7 @@ from scoring.selectors.access import require_director
 from scoring.domain.errors import ValidationFailed
 from scoring.models import Player
 from scoring.api import serializers as s
-from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView
 
 
 class TournamentListView(ApiView):
@@ -113,4 +113,4 @@ class TournamentTablesView(ApiView):
         table, token = table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
         body = {**table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
-        return Response(s.TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(s.TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED, headers=NO_STORE)
