@@ -197,3 +197,25 @@ def scorer_client_for():
         return c
 
     return make
+
+
+@pytest.fixture
+def postgres_refuses_nul():
+    """PostgreSQL refuses a NUL in text (psycopg raises ValueError: a 500) and ``\\u0000`` in a
+    jsonb value; SQLite stores both. With this fixture, a query that sends one fails on SQLite
+    too, so that a test of "refused before the database" can fail here."""
+    from django.db import connection
+
+    def values(params, many):
+        rows = params if many else [params]
+        for row in rows or ():
+            yield from (row.values() if isinstance(row, dict) else row or ())
+
+    def refuse(execute, sql, params, many, context):
+        for value in values(params, many):
+            if isinstance(value, str) and ("\x00" in value or "\\u0000" in value):
+                raise ValueError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(refuse):
+        yield

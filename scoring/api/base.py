@@ -53,6 +53,11 @@ LIST_ERRORS = error_responses(400, 401, 403, 404, 429)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 429)
 
 
+#: The headers of an answer that carries a secret in plain text (a scorer link, an API token),
+#: shown once: no browser, proxy or history keeps it.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
 def etag_header(code: int) -> OpenApiParameter:
     return OpenApiParameter("ETag", str, OpenApiParameter.HEADER, response=[code], required=True,
                             description='The revision of the deal, like `"2"`: send it as If-Match to correct it.')

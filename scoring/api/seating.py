@@ -16,7 +16,7 @@ from scoring.web import links
 
 from scoring.domain import seating
 from scoring.services.seating import MAX_SEED, SeatedSession
-from scoring.api.base import WRITE_ERRORS, ApiView
+from scoring.api.base import NO_STORE, WRITE_ERRORS, ApiView
 from scoring.api.fields import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField,
                                 TextField, UniqueListField)
 
@@ -107,4 +107,4 @@ class TournamentSessionsView(ApiView):
                                        table_size=data["table_size"], leftovers=data["leftovers"],
                                        seed=data.get("seed"), entries=data.get("entries"))
         body = SeatedSessionSerializer(seated_session_data(seated, request)).data
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Cache-Control": "no-store"})
+        return Response(body, status=status.HTTP_201_CREATED, headers=NO_STORE)

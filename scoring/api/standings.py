@@ -1,8 +1,9 @@
 """Standings and payouts over the API: ``/tournaments/{id}/standings/`` (JSON),
 ``…/standings.csv`` and ``…/payouts/`` (``?session=N`` for one session).
 
-Readable by the tournament's directors, and by anyone — no login — when the tournament is
-public. A private tournament answers 404 to everyone else, like an unknown id.
+Readable by the tournament's directors, and by anyone — no login — when the public may see the
+tournament (public and started: the public pages' rule, ``models.PUBLICLY_VISIBLE``). A private
+tournament or a draft answers 404 to everyone else, like an unknown id.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
@@ -25,7 +27,7 @@ from scoring.selectors.payouts import payouts_for
 from scoring.selectors.standings import place_count, standings_table
 
 from scoring.selectors.tournaments import tournament_get
-from scoring.selectors.access import require_club_visible
+from scoring.selectors.access import require_tournament_readable
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_INT32
 from scoring.domain.standings import TIE_BREAK_ORDER, TIE_BREAKS
@@ -146,8 +148,7 @@ class TournamentReadView(ApiView):
 
     def readable_tournament(self, pk) -> Tournament:
         t = tournament_get(pk)
-        if not t.public:
-            require_club_visible(self.actor, t.club, "tournament")
+        require_tournament_readable(self.actor, t)
         return t
 
 
@@ -180,10 +181,31 @@ class CSVRenderer(BaseRenderer):
         return out.getvalue().encode(self.charset)
 
 
+#: What makes a spreadsheet read a cell as a formula when it starts it; the full-width forms
+#: (＝ ＋ － ＠) fold to these (NFKC), and some spreadsheets take them as well.
+FORMULA_STARTS = frozenset("=+-@\t\r")
+#: Where a spreadsheet may begin a new cell or row inside a text: the separators of CSV dialects
+#: (a ";" locale reads this comma file split at each ";") and line breaks.
+CELL_SPLITS = frozenset(";,|\t\r\n")
+
+
 def cell(text: str) -> str:
-    """Text for a spreadsheet cell: one starting like a formula (= + - @, tab, CR) gets a
-    leading apostrophe, so that a player's name is never run as one (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A text for a spreadsheet cell that no spreadsheet runs as a formula (CSV injection). A
+    formula sign (``FORMULA_STARTS``, full-width forms included) at the start or right after a
+    separator (``CELL_SPLITS`` or a space) marks the text: it gets a leading apostrophe, and each
+    sign right after a ``CELL_SPLITS`` character gets one too, since a spreadsheet that splits
+    there starts a cell with it. Other texts are kept as they are; numbers never come here
+    (a net of -12 stays a number)."""
+    out, marked, before = [], False, ""
+    for c in text:
+        folded = unicodedata.normalize("NFKC", c)[:1] or c
+        if folded in FORMULA_STARTS and (not before or before in CELL_SPLITS or before.isspace()):
+            marked = True
+            if before in CELL_SPLITS:
+                out.append("'")
+        out.append(c)
+        before = folded
+    return "'" + "".join(out) if marked else text
 
 
 def standings_csv(table: dict, places: int) -> str:
@@ -217,10 +239,13 @@ class TournamentStandingsCSVView(TournamentReadView):
         super().initial(request, *args, **kwargs)
 
     @extend_schema(operation_id="tournaments_standings_csv", summary="Standings as CSV",
-                   description="The standings' rows as CSV (UTF-8, a header row; names that look like a formula "
-                               "start with an apostrophe). Columns: rank, tied, entry, player, name, deals, net, "
-                               "wins, average_place, place_1 … place_N (N: the most seats the game has), "
-                               "last_deal_at, money.",
+                   description="The standings' rows as CSV (UTF-8, a header row). A name holding a formula sign "
+                               "(= + - @, tab, CR, or their full-width forms) at its start or after a separator "
+                               "(; , | a space or a line break) starts with an apostrophe, and a sign right after "
+                               "; , | a tab or a line break gets one before it too, so that no spreadsheet runs it, "
+                               "whatever it splits cells on. Numbers are left as they are. Columns: rank, tied, "
+                               "entry, player, name, deals, net, wins, average_place, place_1 … place_N (N: the "
+                               "most seats the game has), last_deal_at, money.",
                    responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="A CSV file."),
                               **READ_ERRORS, **error_responses(400), **CSV_ERRORS},
                    tags=["tournaments"])

@@ -23,7 +23,7 @@ from scoring.web import links
 from scoring.web import throttling
 from scoring.web.http import etag
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
-from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
+from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
 from scoring.api.fields import (MAX_SEATS, MIN_SEATS, DateTimeField, ErrorsSerializer, IdField, InputSerializer,
                                 OutputSerializer, StrictIntegerField, TextField, UniqueListField, ecma)
 from scoring.api.rounds import (ROUND_BODY_DOC, ROUND_EXAMPLE, RoundBodySerializer, RoundCreateSerializer,
@@ -93,7 +93,7 @@ class TableScorerTokenView(ApiView):
         table = self.table(pk)
         token = table_scorer_token_rotate(actor=self.actor, table=table)
         return Response(ScorerTokenSerializer({"scorer_url": links.scorer_url(token, request),
-                                               "scorer_token": token}).data)
+                                               "scorer_token": token}).data, headers=NO_STORE)
 
 
 class TableRoundsView(ApiView):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,7 +18,7 @@ from scoring.web import throttling
 from scoring.web.auth import client_ip
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import ANY_TEXT
-from scoring.api.base import ApiView, error_responses, limit
+from scoring.api.base import NO_STORE, ApiView, error_responses, limit
 from scoring.api.fields import DocumentedRegexValidator, InputSerializer, OutputSerializer, StrictCharField
 from scoring.api.parsers import SafeJSONParser
 
@@ -63,13 +64,19 @@ class AuthTokenView(APIView):
             throttling.login_failed(request, username, address)
             raise
         return Response(TokenOutputSerializer({"token": token,
-                                               "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data)
+                                                 "expires_in": int(settings.API_TOKEN_TTL.total_seconds())}).data,
+                        headers=NO_STORE)
 
 
 class AuthTokenRevokeView(ApiView):
     @extend_schema(operation_id="auth_token_revoke", summary="Log out everywhere",
-                   description="Every API token of the calling director stops working at once.",
+                   description="Every API token of the calling director stops working at once, and every "
+                               "browser session of theirs ends (the director's pages ask for a login again), "
+                               "but the browser session that sent this request, if it was one.",
                    request=None, responses={200: RevokedSerializer, **error_responses(401, 403, 429)}, tags=["auth"])
     def post(self, request):
-        revoked = auth_tokens_revoke(actor=self.actor)
+        # Sent from a logged-in browser (session authentication): that browser stays logged in.
+        by_session = isinstance(request.successful_authenticator, SessionAuthentication)
+        keep = request.session.session_key if by_session else None
+        revoked = auth_tokens_revoke(actor=self.actor, keep_session=keep)
         return Response(RevokedSerializer({"revoked": revoked}).data)

@@ -24,7 +24,7 @@ from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CURRENCY, MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import Entry, Player, Tournament
-from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView
 from scoring.api.fields import (IdField, InputSerializer, MoneyField, OutputModelSerializer, SlugInputField,
                                 StrictBooleanField, TextField)
 from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, TableSerializer
@@ -32,13 +32,20 @@ from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, Tab
 TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of {', '.join(TIE_BREAKS)} "
                    f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
 
+TOURNAMENT_SLUG_HELP = (
+    "The public page's address, `/t/<slug>/` (made from the name when left out). 409 `slug_taken` only when a "
+    "tournament of the same club, or one that anyone may see (public and started), has it: other clubs' private "
+    "and draft tournaments never count, so whether they exist cannot be learnt from here. Should another "
+    "tournament become visible with the slug before this one does, this one gets the next free slug (`-2`, `-3` "
+    "…) when it becomes visible (start, or `public` set once started).")
+
 
 class TournamentInputSerializer(InputSerializer):
     club = IdField()
     name = TextField(max_length=MAX_TOURNAMENT_NAME)
     game = serializers.ChoiceField(choices=list(games.CATALOG))
     variant = serializers.DictField(required=False, help_text="Rule options (ROUND_RECORD.md §6); defaults fill the rest.")
-    slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True)
+    slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True, help_text=TOURNAMENT_SLUG_HELP)
     public = StrictBooleanField(required=False, default=False)
     require_confirmation = StrictBooleanField(required=False, default=False)
     chip_value = MoneyField(required=False, default="0.00")
@@ -176,4 +183,4 @@ class TournamentTablesView(ApiView):
         table, token = table_create(actor=self.actor, tournament=t, name=data["name"],
                                              entries=data["entries"], session=data.get("session"))
         body = {**table_detail(table), "scorer_url": links.scorer_url(token, request), "scorer_token": token}
-        return Response(TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED, headers=NO_STORE)

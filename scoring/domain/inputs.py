@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext
+
 from scoring.domain.errors import problem
 
 #: The largest value of a 32-bit integer column (PositiveIntegerField on PostgreSQL).
@@ -78,8 +80,8 @@ def text_problem(value: str) -> str | None:
     if m is None:
         return None
     if m.group() == "\x00":
-        return "Text may not contain NUL characters."
-    return "Text may not contain a lone surrogate (\\ud800–\\udfff); send valid Unicode."
+        return gettext("Text may not contain NUL characters.")
+    return gettext("Text may not contain a lone surrogate (\\ud800–\\udfff); send valid Unicode.")
 
 
 def unstorable(value: Any, path: str = "", depth: int = 0) -> dict | None:

@@ -22,7 +22,7 @@ from scoring.models.idempotency import IdempotencyKey
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.standings import Standing
 from scoring.models.tables import Seat, Table
-from scoring.models.tournaments import GAME_CHOICES, Entry, Session, Tournament, game_name
+from scoring.models.tournaments import GAME_CHOICES, PUBLICLY_VISIBLE, Entry, Session, Tournament, game_name
 
 __all__ = [
     "GAME_CHOICES",
@@ -34,6 +34,7 @@ __all__ = [
     "Club",
     "Entry",
     "IdempotencyKey",
+    "PUBLICLY_VISIBLE",
     "Player",
     "Round",
     "RoundRevision",

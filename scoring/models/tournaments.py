@@ -26,6 +26,12 @@ def game_name(key: str) -> str:
 GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.values()]
 
 
+#: Which tournaments anyone may see, with no login: public ones that have started (a draft is
+#: still being set up). The one rule of the public pages, the home page's list and the API's
+#: anonymous reads; ``Tournament.publicly_visible`` says the same of one tournament.
+PUBLICLY_VISIBLE = Q(public=True) & ~Q(status=statuses.TOURNAMENT_DRAFT)
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = statuses.TOURNAMENT_DRAFT, _("Draft")
@@ -34,7 +40,9 @@ class Tournament(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=inputs.MAX_TOURNAMENT_NAME)
-    slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
+    #: Unique within the club, and among the tournaments anyone may see (their address
+    #: ``/t/<slug>/``); a tournament that only its club sees claims no slug from other clubs.
+    slug = models.SlugField(max_length=inputs.MAX_SLUG)
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     #: The full variant (engine defaults merged with the director's choices), checked on create.
     variant = models.JSONField(default=dict, blank=True)
@@ -57,6 +65,8 @@ class Tournament(models.Model):
                                    name="tournament_status_valid"),
             models.CheckConstraint(condition=Q(game__in=list(games.CATALOG)), name="tournament_game_valid"),
             models.CheckConstraint(condition=Q(chip_value__gte=0), name="tournament_chip_value_not_negative"),
+            models.UniqueConstraint(fields=["club", "slug"], name="tournament_unique_slug_per_club"),
+            models.UniqueConstraint(fields=["slug"], condition=PUBLICLY_VISIBLE, name="tournament_unique_public_slug"),
         ]
 
     def __str__(self) -> str:
@@ -69,6 +79,11 @@ class Tournament(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
+
+    @property
+    def publicly_visible(self) -> bool:
+        """``PUBLICLY_VISIBLE``, of this tournament."""
+        return self.public and self.status != self.Status.DRAFT
 
 
 class Entry(models.Model):

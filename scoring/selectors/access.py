@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import NotFound, PermissionDenied
-from scoring.models import Club, Table
+from scoring.models import Club, Table, Tournament
 
 
 def is_director_of(actor: Actor, club: Club) -> bool:
@@ -56,3 +56,11 @@ def require_table_visible(actor: Actor, table: Table, what: str = "table") -> No
     """NotFound unless the actor may use this table (its scorer link, or a director of its club)."""
     if not can_access_table(actor, table):
         raise NotFound(f"No such {what}.")
+
+
+def require_tournament_readable(actor: Actor, tournament: Tournament) -> None:
+    """NotFound ("No such tournament.") unless anyone may see the tournament
+    (``models.PUBLICLY_VISIBLE``: public and started, as on the public pages) or the actor directs
+    its club: a draft's standings are no more the public's over the API than on the pages."""
+    if not tournament.publicly_visible:
+        require_club_visible(actor, tournament.club, "tournament")

@@ -17,7 +17,7 @@ from django.db.models import Count, Max
 
 from games import get_game
 from scoring.domain.errors import NotFound
-from scoring.models import Entry, Round, Seat, Table, Tournament
+from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Table, Tournament
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.selectors.rounds import round_detail, round_list
@@ -26,10 +26,10 @@ from scoring.selectors.tables import table_seats
 
 
 def public_tournament(slug: Any) -> Tournament:
-    """A public, running or finished tournament; NotFound for anything else."""
+    """A tournament anyone may see (``PUBLICLY_VISIBLE``: public, running or finished; its slug
+    is unique among those); NotFound for anything else."""
     try:
-        return (Tournament.objects.select_related("club")
-                .exclude(status=Tournament.Status.DRAFT).get(slug=str(slug), public=True))
+        return Tournament.objects.select_related("club").filter(PUBLICLY_VISIBLE).get(slug=str(slug))
     except Tournament.DoesNotExist:
         raise NotFound(gettext("No such tournament.")) from None
 

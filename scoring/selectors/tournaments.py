@@ -8,20 +8,13 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from scoring.domain.errors import NotFound
-from scoring.models import Club, Entry, Player, Round, Tournament
+from scoring.models import PUBLICLY_VISIBLE, Club, Entry, Player, Round, Tournament
 
 
 def tournament_get(tournament_id: Any) -> Tournament:
     try:
         return Tournament.objects.select_related("club").get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise NotFound(gettext("No such tournament.")) from None
-
-
-def tournament_by_slug(slug: str) -> Tournament:
-    try:
-        return Tournament.objects.select_related("club").get(slug=slug)
-    except Tournament.DoesNotExist:
         raise NotFound(gettext("No such tournament.")) from None
 
 
@@ -35,7 +28,7 @@ def tournament_list_for_director(user) -> QuerySet[Tournament]:
 def tournament_list_for_home(user=None) -> list[Tournament]:
     """Public tournaments that are running or finished (running first, newest first), plus, for a
     logged-in director, every tournament of their clubs. Each has ``entry_count``."""
-    cond = Q(public=True) & ~Q(status=Tournament.Status.DRAFT)
+    cond = PUBLICLY_VISIBLE
     if user is not None and getattr(user, "is_authenticated", False):
         cond |= Q(pk__in=tournament_list_for_director(user).values("pk"))
     qs = (Tournament.objects.filter(cond).select_related("club")

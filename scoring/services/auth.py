@@ -6,10 +6,11 @@ from django.utils.translation import gettext
 from typing import Any, Iterable
 
 import secrets
+from importlib import import_module
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import SESSION_KEY, authenticate, get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
@@ -19,7 +20,7 @@ from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.chain import sha256_hex
-from scoring.domain.inputs import MAX_USERNAME
+from scoring.domain.inputs import MAX_USERNAME, text_problem
 from scoring.models import ActionLog, ApiToken, Club
 from scoring.services.common import action_log, require_text
 
@@ -55,6 +56,9 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     Returns the plain token: only its hash is stored, so it cannot be shown again."""
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
         raise ValidationFailed(gettext("Send a username and a password."), path="", code="required")
+    why = text_problem(username)   # the look-up would send it to the database
+    if why:
+        raise ValidationFailed(why, path="username", code="bad_text")
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise ValidationFailed(gettext("Wrong username or password."), path="", code="bad_credentials")
@@ -69,16 +73,36 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     return token
 
 
-def auth_tokens_revoke(*, actor: Actor) -> int:
-    """Log out everywhere: every API token of the acting director stops working at once.
-    Returns how many were revoked."""
+def auth_tokens_revoke(*, actor: Actor, keep_session: str | None = None) -> int:
+    """Log out everywhere: every API token of the acting director stops working at once, and
+    every browser session of theirs ends, but ``keep_session`` (the session key of the browser
+    that asked, which stays logged in). Returns how many tokens were revoked; the log row says
+    how many sessions ended too."""
     require_director(actor)
     if actor.user_or_none is None:
         raise PermissionDenied(gettext("Only a director's own tokens can be revoked."))
     with transaction.atomic():
         revoked, _ = ApiToken.objects.filter(user=actor.user).delete()
-        action_log(actor, ActionLog.Action.AUTH_TOKENS_REVOKE, actor.user, data={"revoked": revoked})
+        ended = _end_browser_sessions(actor.user, keep=keep_session)
+        action_log(actor, ActionLog.Action.AUTH_TOKENS_REVOKE, actor.user,
+                   data={"revoked": revoked, "sessions_ended": ended})
     return revoked
+
+
+def _end_browser_sessions(user: Any, *, keep: str | None) -> int:
+    """End the user's browser sessions (all but ``keep``); how many. Sessions are stored by key,
+    not by user, so each live one is read; the store's own ``delete`` removes it (from the cache
+    too, with ``cached_db``). A session engine without rows (cache only, signed cookies) has
+    nothing to list: none is ended there (settings use the database)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store, "get_model_class"):
+        return 0
+    user_id, ended = str(user.pk), 0
+    for row in store.get_model_class().objects.filter(expire_date__gt=timezone.now()).exclude(session_key=keep):
+        if row.get_decoded().get(SESSION_KEY) == user_id:
+            store(session_key=row.session_key).delete()
+            ended += 1
+    return ended
 
 
 def auth_tokens_cleanup(*, actor: Actor | None = None) -> int:

@@ -26,7 +26,8 @@ def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
             slug = slugify(slug)
             if not slug or Club.objects.filter(slug=slug).exists():
                 raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
-        club = Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
+        slug = slug or unique_slug(name, lambda s: Club.objects.filter(slug=s).exists())
+        club = Club.objects.create(name=name, slug=slug)
         if actor.user_or_none is not None:
             club.directors.add(actor.user)
         action_log(actor, ActionLog.Action.CLUB_CREATE, club, data={"name": name, "slug": club.slug})

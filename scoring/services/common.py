@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from celery import current_app
 from django.core.serializers.json import DjangoJSONEncoder
@@ -75,10 +75,11 @@ def optional_text(value: Any, path: str, what: str, *, max_length: int) -> str:
     return value
 
 
-def unique_slug(model, base: str, *, max_length: int = 80) -> str:
+def unique_slug(base: str, taken: Callable[[str], bool], *, max_length: int = 80) -> str:
+    """``base`` as a slug, with ``-2``, ``-3`` … added until ``taken`` says it is free."""
     base = (slugify(base) or "x")[: max_length - 8]
     slug, i = base, 2
-    while model.objects.filter(slug=slug).exists():
+    while taken(slug):
         slug = f"{base}-{i}"
         i += 1
     return slug

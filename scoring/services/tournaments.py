@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
@@ -16,9 +17,9 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.errors import Conflict, ValidationFailed, problem
-from scoring.domain.inputs import MAX_CURRENCY, MAX_TOURNAMENT_NAME
+from scoring.domain.inputs import MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
-from scoring.models import ActionLog, Club, Entry, Player, Round, Standing, Tournament
+from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Tournament
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
 from scoring.services.standings import standings_recompute
@@ -75,6 +76,27 @@ def tournament_tie_breaks_check(value: Any) -> list[str]:
     return list(value)
 
 
+def _slug_taken(slug: str, *, club: Club, exclude: int | None = None) -> bool:
+    """Whether another tournament of ``club``, or one that anyone may see, has ``slug``. The slug
+    of a tournament that only its club sees counts against that club alone: another club's
+    director learns nothing of it (not even that it exists), and since it is nobody's public
+    address, nothing can clash with it there (``models.Tournament.slug``)."""
+    return Tournament.objects.filter(Q(club=club) | PUBLICLY_VISIBLE, slug=slug).exclude(pk=exclude).exists()
+
+
+def _claim_public_slug(t: Tournament) -> dict | None:
+    """A tournament that has just become visible to anyone (started while public, made public once
+    started) keeps its slug unless another visible tournament took it first (its slug was free
+    when it was made, but it may have become visible since): then it takes the next free one
+    (``-2``, ``-3`` …). Who holds a public address is no secret. ``{"before", "after"}`` when
+    the slug changed (set on ``t``, saved by the caller with the change that shows it), else None."""
+    if not t.publicly_visible or not _slug_taken(t.slug, club=t.club, exclude=t.pk):
+        return None
+    before = t.slug
+    t.slug = unique_slug(before, lambda slug: _slug_taken(slug, club=t.club, exclude=t.pk))
+    return {"before": before, "after": t.slug}
+
+
 def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant: dict | None = None,
                       slug: str | None = None, public: bool = False, require_confirmation: bool = False,
                       chip_value: Any = 0, currency: str = "", tie_breaks: Any = None) -> Tournament:
@@ -85,14 +107,16 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
     chips = _chip_value(chip_value)
     currency = _currency(currency)
     with transaction.atomic():
+        # Refused (409) only when the club itself has the slug, or a tournament that anyone may
+        # see does: other clubs' unseen tournaments never count (``_slug_taken``).
         if slug:
             slug = slugify(slug)
-            if not slug or Tournament.objects.filter(slug=slug).exists():
+            if not slug or _slug_taken(slug, club=club):
                 raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
+        slug = slug or unique_slug(name, lambda s: _slug_taken(s, club=club))
         t = Tournament.objects.create(
-            club=club, name=name, slug=slug or unique_slug(Tournament, name), game=game, variant=full_variant,
-            public=bool(public), require_confirmation=bool(require_confirmation), chip_value=chips,
-            currency=currency, tie_breaks=tie_breaks)
+            club=club, name=name, slug=slug, game=game, variant=full_variant, public=bool(public),
+            require_confirmation=bool(require_confirmation), chip_value=chips, currency=currency, tie_breaks=tie_breaks)
         action_log(actor, ActionLog.Action.TOURNAMENT_CREATE, t, tournament=t,
                    data={"name": name, "game": game, "variant": full_variant, "public": t.public,
                          "require_confirmation": t.require_confirmation, "chip_value": str(chips),
@@ -110,6 +134,9 @@ def _currency(value: Any) -> str:
     currency = (value or "").strip().upper() if isinstance(value, str) or value is None else None
     if currency is None or len(currency) > MAX_CURRENCY:
         raise ValidationFailed(gettext("currency is a 3-letter code like EUR."), path="currency", code="bad_currency")
+    why = text_problem(currency)   # a NUL fits in 3 characters, and PostgreSQL refuses it
+    if why:
+        raise ValidationFailed(why, path="currency", code="bad_text")
     return currency
 
 
@@ -167,6 +194,9 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             return t
         for field, change in changed.items():
             setattr(t, field, change["after"])
+        renamed = _claim_public_slug(t) if "public" in changed else None
+        if renamed:
+            changed["slug"] = renamed
         t.save(update_fields=list(changed))
         if "require_confirmation" in changed:
             standings_recompute(tournament=t)  # which deals count has changed
@@ -190,12 +220,13 @@ def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> To
                            code="bad_status")
         t.status = move.target
         setattr(t, move.stamp, timezone.now())
-        t.save(update_fields=["status", move.stamp])
-        action_log(actor, ActionLog.Action(action), t, tournament=t)
+        renamed = _claim_public_slug(t)
+        t.save(update_fields=["status", move.stamp, *(["slug"] if renamed else [])])
+        action_log(actor, ActionLog.Action(action), t, tournament=t, data={"slug": renamed} if renamed else None)
         if move.target == Tournament.Status.FINISHED:
             # A last check of the kept standings, in the background; they are exact already.
             enqueue_on_commit("scoring.standings_refresh", t.pk)
-    tournament.status = t.status
+    tournament.status, tournament.slug = t.status, t.slug
     setattr(tournament, move.stamp, getattr(t, move.stamp))
     return t
 

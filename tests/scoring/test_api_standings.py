@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from rest_framework.test import APIClient
@@ -14,7 +15,7 @@ from scoring.services.clubs import player_create
 
 from scoring.services.rounds import round_record
 
-from scoring.services.tournaments import entry_create, tournament_update
+from scoring.services.tournaments import entry_create, tournament_start, tournament_update
 
 from .bodies import JIE_LONG
 
@@ -80,6 +81,38 @@ def test_the_csv(played, director_client, club, director_actor):
     assert missing.status_code == 404 and missing.content.decode().splitlines()[1] == ",not_found,No such tournament."
 
 
+SLY_NAMES = ["x;=cmd|' /C calc'!A0", "＝1+1", "＋1", "－1", "＠SUM(A1)", "a,=1+1", "T\t=1", "b|@x", "c\r-2",
+             "d；＝1", "Jean - Luc"]
+#: Where a spreadsheet may cut a line of this file into cells: the file's own commas, and the
+#: separators of other locales and import settings.
+SPLITTERS = [",", ";", "\t", "|"]
+
+
+def test_no_cell_of_the_csv_starts_like_a_formula_whatever_splits_it(played, director_client, club,
+                                                                     director_actor):
+    """Issue 16: a name with a formula after a ";" (a spreadsheet of a ";" locale splits there)
+    or in full-width signs was written as it was."""
+    import unicodedata
+
+    t = played.tournament
+    for name in SLY_NAMES:
+        entry_create(actor=director_actor, tournament=t, player=player_create(actor=director_actor, club=club,
+                                                                               name=name))
+    text = director_client.get(url(t, "standings.csv")).content.decode()
+    number = re.compile(r"-?\d+(\.\d+)?")
+    for splitter in SPLITTERS:   # the most naive reader: rows at every line break, no quoting
+        for line in re.split(r"[\r\n]+", text):
+            for c in (part.strip(' "') for part in line.split(splitter)):
+                first = unicodedata.normalize("NFKC", c)[:1]
+                assert first not in ("=", "+", "-", "@") or number.fullmatch(c), (splitter, c)
+    names = {r[4] for r in csv.reader(io.StringIO(text))}
+    assert {"'x;'=cmd|' /C calc'!A0", "'＝1+1", "'－1", "'a,'=1+1", "'T\t'=1", "'b|'@x", "'c\r'-2", "'d；'＝1",
+            "'Jean - Luc", "Anna"} <= names
+    # Numbers stay numbers: a negative net is written as it is.
+    rows = {r[4]: r for r in csv.reader(io.StringIO(text))}
+    assert int(rows["Celine"][6]) < 0 and f",{rows['Celine'][6]}," in text
+
+
 def test_the_payouts_answer(played, director_client):
     body = director_client.get(url(played.tournament, "payouts/")).json()
     assert set(body) == {"chip_value", "currency", "session", "players", "transfers", "rounding"}
@@ -135,6 +168,25 @@ def test_a_private_tournament_is_its_directors_alone(played, anon_client, strang
             assert r.status_code == 404 and r.json()["errors"][0]["code"] == "not_found", what
         # Like an id that does not exist.
         assert anon_client.get(f"/api/v1/tournaments/999999/{what}").status_code == 404
+
+
+def test_a_public_draft_is_its_directors_alone_as_on_the_public_pages(make_setup, anon_client, stranger_client,
+                                                                        director_client, client):
+    """Issue 16: a public draft's standings were readable over the API while its public page was
+    404. Both follow one rule now (``models.PUBLICLY_VISIBLE``)."""
+    draft = make_setup("jie_long", start=False)
+    t = draft.tournament
+    assert t.public and t.status == "draft"
+    assert client.get(f"/t/{t.slug}/").status_code == 404
+    for what in READS:
+        assert director_client.get(url(t, what)).status_code == 200, what
+        for reader in (anon_client, stranger_client):
+            r = reader.get(url(t, what))
+            assert r.status_code == 404 and r.json()["errors"][0]["code"] == "not_found", what
+    tournament_start(actor=draft.director_actor, tournament=t)
+    assert client.get(f"/t/{t.slug}/").status_code == 200
+    for what in READS:
+        assert anon_client.get(url(t, what)).status_code == 200, what
 
 
 def test_reads_only(played, anon_client, director_client):

@@ -61,3 +61,40 @@ def test_table_access(jie_long, make_setup, director, other_director):
     assert can_access_table(Actor(user=director), jie_long.table)
     assert not can_access_table(Actor(user=other_director), jie_long.table)
     assert not can_access_table(Actor(), jie_long.table)
+
+
+# --- "Log out everywhere" ends the browser sessions too (issue 16) -----------------------------------
+
+def _browser(username: str):
+    from django.test import Client
+
+    browser = Client()
+    response = browser.post("/director/login/", {"username": username, "password": f"{username}-secret-1"})
+    assert response.status_code == 302
+    assert browser.get("/director/").status_code == 200
+    return browser
+
+
+def _logged_out(browser) -> bool:
+    response = browser.get("/director/")
+    return response.status_code == 302 and response["Location"].startswith("/director/login/")
+
+
+def test_log_out_everywhere_with_a_token_ends_every_browser_session(director, director_client, other_director):
+    from scoring.models import ActionLog
+
+    laptop, phone, theirs = _browser("alice"), _browser("alice"), _browser("bruno")
+    r = director_client.post("/api/v1/auth/token/revoke/")
+    assert r.status_code == 200 and r.json() == {"revoked": 1}
+    assert _logged_out(laptop) and _logged_out(phone)
+    assert theirs.get("/director/").status_code == 200   # another director's session stays
+    assert ActionLog.objects.get(action="auth_tokens_revoke").data == {"revoked": 1, "sessions_ended": 2}
+    assert director_client.get("/api/v1/tournaments/").status_code == 401
+
+
+def test_log_out_everywhere_from_a_browser_keeps_that_browser(director):
+    laptop, phone = _browser("alice"), _browser("alice")
+    r = laptop.post("/api/v1/auth/token/revoke/", content_type="application/json")
+    assert r.status_code == 200
+    assert _logged_out(phone)
+    assert laptop.get("/director/").status_code == 200   # the one that asked

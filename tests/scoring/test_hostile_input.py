@@ -5,12 +5,13 @@ hypothesis can make of JSON (arbitrary, and near-valid deals)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import Round, RoundRevision
+from scoring.models import ActionLog, Club, Player, Round, RoundRevision, Table, Tournament
 
 from .bodies import JIE_LONG
 
@@ -103,6 +104,83 @@ def test_a_nul_in_a_form_login_is_refused_before_the_database(anon_client, direc
     assert r.status_code == 415
     r = anon_client.post("/api/v1/auth/token/", {"username": "al\x00ice", "password": "x"}, format="json")
     assert r.status_code == 400 and errors_of(r) == [("username", "bad_text")]
+
+
+# --- a NUL in the director's page forms (issue 16) ----------------------------------------------
+# PostgreSQL refuses a NUL in text: the pages answered 500 where the API refuses with a path.
+# ``postgres_refuses_nul`` makes SQLite refuse it too, so each test fails where the NUL would
+# reach the database.
+
+NUL_REFUSED = "Text may not contain NUL characters."
+
+
+@pytest.fixture
+def dclient(client, director, postgres_refuses_nul):
+    client.force_login(director)
+    return client
+
+
+def field_has_error(page: str, field_id: str) -> bool:
+    """The form field labelled ``field_id`` is marked and carries the NUL refusal below it."""
+    m = re.search(rf'<div class="field[^"]* has-error"><label for="{field_id}">(.*?)</div>', page, re.S)
+    return bool(m) and NUL_REFUSED in m.group(1)
+
+
+@pytest.mark.parametrize("field", ["name", "currency"])
+def test_a_nul_in_the_new_tournament_form_is_refused_under_its_field(dclient, club, field):
+    form = {"name": "Spring open", "game": "jie_long", "currency": "EUR", field: "E\x00R"}
+    r = dclient.post(f"/director/clubs/{club.pk}/tournaments/new/", form)
+    assert r.status_code == 400 and field_has_error(r.content.decode(), f"t-{field}")
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("field", ["name", "currency"])
+def test_a_nul_in_the_settings_form_is_refused_under_its_field(dclient, jie_long, field):
+    t = jie_long.tournament
+    form = {"name": t.name, "public": "on", "chip_value": "0.50", "currency": "EUR", "tie_break_0": "net",
+            field: "E\x00R"}
+    r = dclient.post(f"/director/tournaments/{t.pk}/settings/", form)
+    assert r.status_code == 400 and field_has_error(r.content.decode(), f"s-{field}")
+    t.refresh_from_db()
+    assert (t.name, t.currency) == ("jie_long open 1", "EUR")
+    assert not ActionLog.objects.filter(action="tournament_update").exists()
+
+
+def test_a_nul_in_the_table_form_is_refused_under_its_field(dclient, make_setup):
+    setup = make_setup("jie_long", start=False)
+    seats = {f"seat_{i}": e.pk for i, e in enumerate(setup.entries)}
+    r = dclient.post(f"/director/tournaments/{setup.tournament.pk}/tables/new/", {"name": "T\x002", **seats})
+    assert r.status_code == 400 and field_has_error(r.content.decode(), "table-name")
+    assert Table.objects.count() == 1
+
+
+def test_a_nul_in_the_club_player_and_seating_forms_is_refused(dclient, club, jie_long):
+    r = dclient.post("/director/clubs/new/", {"name": "Jade\x00"})
+    assert r.status_code == 400 and field_has_error(r.content.decode(), "club-name")
+    r = dclient.post(f"/director/clubs/{club.pk}/players/", {"names": "Wu\x00\nXi"})
+    assert r.status_code == 400 and NUL_REFUSED in r.content.decode()
+    assert Club.objects.count() == 1 and list(Player.objects.filter(name__startswith="Wu")) == []
+    r = dclient.post(f"/director/tournaments/{jie_long.tournament.pk}/sessions/new/",
+                     {"method": "random", "table_size": "4", "leftovers": "sit_out", "seed": "4\x002",
+                      "next_session": "2"})
+    assert r.status_code == 400 and field_has_error(r.content.decode(), "seat-seed")
+    assert jie_long.tournament.sessions.count() == 1
+
+
+def test_the_services_refuse_a_nul_whoever_calls_them(director_actor, club, postgres_refuses_nul):
+    """The API's parser refuses a NUL before any service; a page, a command or a task does not
+    go through it, so the services refuse it themselves, with the field's path."""
+    from scoring.domain.errors import ValidationFailed
+    from scoring.services.auth import auth_token_obtain
+    from scoring.services.tournaments import tournament_create
+
+    with pytest.raises(ValidationFailed) as e:
+        tournament_create(actor=director_actor, club=club, name="Open", game="jie_long", currency="\x00")
+    assert [(x["path"], x["code"]) for x in e.value.errors] == [("currency", "bad_text")]
+    with pytest.raises(ValidationFailed) as e:
+        auth_token_obtain(username="al\x00ice", password="alice-secret-1")
+    assert [(x["path"], x["code"]) for x in e.value.errors] == [("username", "bad_text")]
+    assert not Tournament.objects.exists()
 
 
 @pytest.mark.parametrize("path", ["/api/v1/tournaments/%0A/standings/", "/api/v1/tables/1%0A/",

@@ -20,7 +20,7 @@ from scoring.services import tables as tables_services
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_NOTE
+from scoring.domain.inputs import MAX_NOTE, text_problem
 from scoring.web.http import status_of
 from scoring.models import Table
 from scoring.web.deal_moves import with_moves
@@ -45,8 +45,8 @@ def _link_page(request, table, *, token: str | None = None, notice: str = "", st
 def _created_by_this_form(tournament, name: str, entries: list):
     """The table that this very form already created (same name, same entries in the same seats),
     when it is sent again; else None."""
-    if not all(isinstance(e, int) for e in entries):
-        return None
+    if not all(isinstance(e, int) for e in entries) or text_problem(name):
+        return None   # a name the service refused as unstorable is not looked up (PostgreSQL: 500)
     for table in Table.objects.filter(session__tournament=tournament, name=name.strip()):
         if [seat.entry_id for seat in table_seats(table)] == entries:
             return table
