@@ -8,7 +8,7 @@
      the words it shows (data-t-*, translated in the template);
    - input[data-tiles]: a list of tiles (data-count: exactly so many, data-most: at most so many;
      data-source + data-declared: a bull chosen among another input's tiles, "-" for none);
-   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (forms.parse_moves reads it).
+   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (scoring/web/deal_text.py parse_moves reads it).
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered
    anywhere in the deal (inputs of the level not chosen are hidden and do not count).
    Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}).
