@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
@@ -26,13 +25,10 @@ from scoring.selectors.standings import place_count, standings_table
 from scoring.selectors.tournaments import tournament_get
 from scoring.selectors.access import require_club_visible
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import MAX_INT32
+from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.models import Tournament
 from scoring.api import standings_serializers as s
 from scoring.api.base import READ_ERRORS, ApiView, error_responses
-
-#: A session number in a query: digits without a leading zero (at most ten: 2**31 - 1 has ten).
-SESSION = re.compile(r"[1-9][0-9]{0,9}")
 
 
 class TournamentReadView(ApiView):
@@ -133,11 +129,11 @@ def session_number(request) -> int | None:
     values = request.query_params.getlist("session")
     if not values:
         return None
-    raw = values[0]
-    if len(values) > 1 or not SESSION.fullmatch(raw) or int(raw) > MAX_INT32:
+    number = parse_whole_number(values[0], low=1, high=MAX_INT32, canonical=True)
+    if len(values) > 1 or number is None:
         raise ValidationFailed(_("session must be one session number: digits, from 1 to %(max)d.") % {"max": MAX_INT32},
                                path="session", code="bad_session")
-    return int(raw)
+    return number
 
 
 class TournamentPayoutsView(TournamentReadView):

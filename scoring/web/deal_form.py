@@ -16,8 +16,6 @@ module nor the template knows any game by name.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -25,6 +23,7 @@ from django.utils.translation import gettext, gettext_noop
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 
+from scoring.domain.inputs import MAX_TYPED, parse_whole_number
 from scoring.web.deal_paths import field_for_path
 from scoring.web.deal_text import declared_text, moves_text, parse_declared, parse_moves, parse_tiles, tiles_text
 from scoring.web.rule_messages import translate_message
@@ -38,24 +37,19 @@ CATALOG_WORDS = (gettext_noop("Hand (5 tiles)"), gettext_noop("Table tiles (2)")
 MAX_TEXT = 200
 #: A move log is one line for the whole deal: up to 32 moves of about 7 characters.
 MAX_MOVES_TEXT = 1000
-WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,7}$")
 
 
 def _int_or_error(raw: str) -> tuple[int | None, str | None]:
-    raw = unicodedata.normalize("NFKC", raw or "").strip()
-    if raw == "":
+    if (raw or "").strip() == "":
         return None, None
-    if not WHOLE_NUMBER.match(raw):
+    value = parse_whole_number(raw, low=-MAX_TYPED, high=MAX_TYPED, signed=True)  # the engine says its range
+    if value is None:
         return None, gettext("Enter a whole number.")
-    return int(raw), None
+    return value, None
 
 
 def _seat_value(raw: Any, n: int) -> int | None:
-    try:
-        v = int(str(raw))
-    except (TypeError, ValueError):
-        return None
-    return v if 0 <= v < n else None
+    return parse_whole_number(raw, low=0, high=n - 1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -51,3 +51,25 @@ def test_form_round_trips_simulated_deals(game, players):
             body["entered_by"] = 1
             form = DealForm(game=game, variant={}, seats=seats, initial=body)
             assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "１", "1e3", "12345678", "1.5"])
+def test_points_are_ascii_digits(typed):
+    """A number field takes ASCII digits (``inputmode=numeric`` keyboards type them); anything
+    else is refused at its field, as text the engine could not read."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    data = {"level": "points", "leader": "0", "entered_by": "1", "points_0": typed, "points_1": "12",
+            "points_2": "34", "points_3": "18"}
+    form = DealForm(game="jie_long", variant={}, seats=seats, data=data)
+    assert form.body() is None and form.errors == {"points_0": ["Enter a whole number."]}
+    assert DealForm(game="jie_long", variant={}, seats=seats, data={**data, "points_0": " 2 "}).body() == {
+        "leader": 0, "points": [2, 12, 34, 18], "entered_by": 1}
+
+
+@pytest.mark.parametrize("typed", ["٣", "１", "4", "-1", "1e0"])
+def test_a_seat_choice_is_a_seat_of_the_table(typed):
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    data = {"level": "points", "leader": typed, "entered_by": "1", "points_0": "2", "points_1": "12",
+            "points_2": "34", "points_3": "18"}
+    form = DealForm(game="jie_long", variant={}, seats=seats, data=data)
+    assert form.body() is None and list(form.errors) == ["leader"]
