@@ -1,7 +1,8 @@
 """The scorer's deal form of each game, as plain data (``Game.entry`` in the catalog).
 
-``scoring/web/deal_form.py`` builds its inputs, reads them back into a body and places the engine's
-errors from these descriptions alone; nothing here knows Django or HTML.
+``scoring/web/deal_form.py`` builds its inputs and reads them back into a body, and
+``scoring/web/deal_paths.py`` places the engine's errors, from these descriptions alone; nothing
+here knows Django or HTML.
 
 A top input appears once; a seat input once per seat, named ``{name}_{position}``. An entry
 lists its inputs in the order their fields go into the body. Every input says which body

@@ -101,7 +101,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "django_htmx",
     "csp",
     "scoring",
 ]
@@ -122,7 +121,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
     # Last, so the first to see a view's exception: a database that does not answer gives a 503
     # (the API's error shape under /api/, a page elsewhere) instead of a 500.
     "scoring.web.unavailable.DatabaseUnavailableMiddleware",
@@ -343,6 +341,8 @@ if not REDIS_URL:
 # Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
 CELERY_BEAT_SCHEDULE = {
     "idempotency-keys-cleanup": {"task": "scoring.idempotency_keys_cleanup", "schedule": 3600.0},
+    # Expired director API tokens no longer work; the rows go, once a day.
+    "auth-tokens-cleanup": {"task": "scoring.auth_tokens_cleanup", "schedule": crontab(hour=2, minute=30)},
     # Kept standings are exact by construction; this is the check that would find (and repair)
     # a drift, and it catches up any check missed while the broker was down.
     "standings-check": {"task": "scoring.standings_check", "schedule": crontab(hour=4, minute=0)},

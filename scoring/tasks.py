@@ -9,7 +9,8 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
 
-from scoring.services import audits as audits_services, idempotency as idempotency_services, standings as standings_services
+from scoring.services import (audits as audits_services, auth as auth_services, idempotency as idempotency_services,
+                              standings as standings_services)
 from scoring.models import Audit, Tournament
 from scoring.services.audits import STALE_AFTER
 
@@ -35,6 +36,12 @@ def standings_check() -> int:
 def idempotency_keys_cleanup() -> int:
     """Delete Idempotency-Key answers older than 24 hours (Celery beat runs it hourly)."""
     return idempotency_services.idempotency_keys_cleanup()
+
+
+@shared_task(name="scoring.auth_tokens_cleanup", ignore_result=False)
+def auth_tokens_cleanup() -> int:
+    """Delete director API tokens expired for over a day (Celery beat runs it daily)."""
+    return auth_services.auth_tokens_cleanup()
 
 
 # --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------

@@ -1,13 +1,10 @@
 """The API's pages: ``{"count", "next", "previous", "results"}``."""
 
-import re
-
 from rest_framework.pagination import PageNumberPagination
 
 from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import parse_whole_number
 
-#: A page number or size as the schema documents it: a whole number from 1, in digits.
-POSITIVE = re.compile(r"\A[1-9][0-9]*\Z")
 #: Digits beyond which a number is only "very large" (Python refuses to read very long ones).
 MAX_DIGITS = 18
 
@@ -29,9 +26,12 @@ class Pagination(PageNumberPagination):
         values = request.query_params.getlist(name)
         if not values:
             return None
-        if len(values) > 1 or not POSITIVE.match(values[0]):
+        # As the schema documents it: a whole number from 1, in digits; a very large one reads
+        # as 10**MAX_DIGITS.
+        number = parse_whole_number(values[0], low=1, high=10**MAX_DIGITS, clamp=True, canonical=True)
+        if len(values) > 1 or number is None:
             raise ValidationFailed(f"{name} must be one whole number from 1.", path="", code=f"bad_{name}")
-        return int(values[0]) if len(values[0]) <= MAX_DIGITS else 10**MAX_DIGITS
+        return number
 
     def get_page_size(self, request):
         size = self._query_number(request, self.page_size_query_param)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import unicodedata
 
 from django.http import HttpResponse
@@ -29,7 +28,7 @@ from scoring.selectors.standings import place_count, standings_table
 from scoring.selectors.tournaments import tournament_get
 from scoring.selectors.access import require_tournament_readable
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import MAX_INT32
+from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.standings import TIE_BREAK_ORDER, TIE_BREAKS
 from scoring.models import Tournament
 from scoring.api.base import READ_ERRORS, ApiView, error_responses
@@ -137,9 +136,6 @@ class PayoutsSerializer(OutputSerializer):
                                                         "balance; summing exactly to the nets.")
     rounding = RoundingSerializer()
 
-
-#: A session number in a query: digits without a leading zero (at most ten: 2**31 - 1 has ten).
-SESSION = re.compile(r"[1-9][0-9]{0,9}")
 
 
 class TournamentReadView(ApiView):
@@ -263,11 +259,11 @@ def session_number(request) -> int | None:
     values = request.query_params.getlist("session")
     if not values:
         return None
-    raw = values[0]
-    if len(values) > 1 or not SESSION.fullmatch(raw) or int(raw) > MAX_INT32:
+    number = parse_whole_number(values[0], low=1, high=MAX_INT32, canonical=True)
+    if len(values) > 1 or number is None:
         raise ValidationFailed(_("session must be one session number: digits, from 1 to %(max)d.") % {"max": MAX_INT32},
                                path="session", code="bad_session")
-    return int(raw)
+    return number
 
 
 class TournamentPayoutsView(TournamentReadView):

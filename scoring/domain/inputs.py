@@ -1,7 +1,8 @@
 """What the database can store, checked before anything reaches it, and the shapes of input
 that the API's fields (``scoring.api.fields``), the tournament document
 (``scoring.domain.documents``) and the services all read the same way: each rule is written
-here once.
+here once. And the one reading of a whole number typed in a form, a query string or a URL
+(``parse_whole_number``).
 
 Text: no NUL characters or lone surrogates (PostgreSQL refuses both, and UTF-8 cannot encode
 the latter), no longer than its column. Whole numbers: JSON integers within the columns' range.
@@ -24,6 +25,10 @@ MAX_ID = 2**63 - 1
 #: The longest reason, dispute message or note (a few sentences from a referee): the services
 #: refuse longer ones, the pages' inputs say so, exported documents are read with it.
 MAX_NOTE = 2000
+
+#: The largest whole number typed in a form's number field (seven digits: points, stakes, rule
+#: options); the engine says which range each one takes.
+MAX_TYPED = 9_999_999
 #: How deep ``unstorable`` looks; the JSON parser refuses deeper bodies already.
 _MAX_DEPTH = 200
 
@@ -41,6 +46,11 @@ MAX_USERNAME = 150
 MAX_ENGINE_VERSION = 40
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+#: A whole number as text: ASCII digits only. ``\d`` and ``str.isdigit`` also take "٣" and "１"
+#: (which ``int`` reads) and "²" (which ``int`` refuses): a form sending them answered 500.
+_WHOLE = re.compile(r"\A([+-]?)([0-9]+)\Z")
+#: A decimal as text ("0.50", "2", ".5"), ASCII digits only; its range is the caller's to check.
+DECIMAL_TEXT = re.compile(r"\A[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 
 #: Whitespace as Python's str.strip() knows it (and so the services), spelled out so that a
 #: pattern means the same in Python and in ECMA regular expressions (which have another \s).
@@ -119,3 +129,37 @@ def id_list_problems(ids: list, path: str, *, not_an_id: str, repeated: str) -> 
         elif value in ids[:i]:
             out.append(problem(f"{path}[{i}]", "duplicate_entry", repeated))
     return out
+
+
+def parse_whole_number(text: Any, *, low: int, high: int, signed: bool = False, clamp: bool = False,
+                       canonical: bool = False) -> int | None:
+    """The whole number ``text`` spells, when it lies between ``low`` and ``high``; else None.
+
+    Only ASCII digits count (``"²"``, ``"٣"``, ``"１"``, ``"1e3"``, ``"1_000"`` and ``""`` are no
+    number), with a leading ``+`` or ``-`` only when ``signed``; spaces around are ignored and
+    leading zeros are no error, unless ``canonical`` (the API's query parameters: the one
+    spelling of the schema's integers, ``"7"`` and not ``"07"`` or ``" 7"``). With ``clamp``, a
+    number above ``high`` reads as ``high`` (a page size asked too large). A number too long for
+    the range is refused without being read (``int`` refuses more than 4300 digits)."""
+    if not isinstance(text, str):
+        return None
+    m = _WHOLE.match(text if canonical else text.strip())
+    if m is None or (m.group(1) and not signed):
+        return None
+    if canonical and (m.group(1) == "+" or (len(m.group(2)) > 1 and m.group(2)[0] == "0")):
+        return None
+    negative = m.group(1) == "-"
+    digits = m.group(2).lstrip("0") or "0"
+    if len(digits) > len(str(max(abs(low), abs(high)))):
+        return high if clamp and not negative else None
+    value = -int(digits) if negative else int(digits)
+    if value > high and clamp:
+        return high
+    return value if low <= value <= high else None
+
+
+def whole_number_or_text(text: Any, *, low: int, high: int, signed: bool = False) -> Any:
+    """``parse_whole_number``'s number, or else ``text`` as it came: for the service or the engine
+    to refuse with its own message at its own path (a form's error under its field)."""
+    value = parse_whole_number(text, low=low, high=high, signed=signed)
+    return text if value is None else value

@@ -35,6 +35,7 @@ class ActionLog(models.Model):
         ROUND_DISPUTE_RESOLVE = "round_dispute_resolve"
         AUTH_TOKENS_REVOKE = "auth_tokens_revoke"
         IDEMPOTENCY_KEYS_CLEANUP = "idempotency_keys_cleanup"
+        AUTH_TOKENS_CLEANUP = "auth_tokens_cleanup"
         STANDINGS_REPAIR = "standings_repair"
         SESSION_SEAT = "session_seat"
         TOURNAMENT_IMPORT = "tournament_import"

@@ -17,6 +17,7 @@ from django.db.models import Count, Max
 
 from games import get_game
 from scoring.domain.errors import NotFound
+from scoring.domain.inputs import MAX_ID, parse_whole_number
 from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Table, Tournament
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
@@ -34,19 +35,25 @@ def public_tournament(slug: Any) -> Tournament:
         raise NotFound(gettext("No such tournament.")) from None
 
 
+def _row_id(value: Any) -> int:
+    """A row id as given (an int from the URL, or its text); 0, which no row has, for anything
+    else, among them ids larger than the database holds (SQLite refuses to compare with them)."""
+    return parse_whole_number(str(value), low=1, high=MAX_ID) or 0
+
+
 def public_entry(tournament: Tournament, player_id: Any) -> Entry:
     """The tournament's entry of this player (by player id); NotFound otherwise."""
     try:
-        return Entry.objects.select_related("player").get(tournament=tournament, player_id=int(player_id))
-    except (Entry.DoesNotExist, ValueError, TypeError):
+        return Entry.objects.select_related("player").get(tournament=tournament, player_id=_row_id(player_id))
+    except Entry.DoesNotExist:
         raise NotFound(gettext("No such player in this tournament.")) from None
 
 
 def public_table(tournament: Tournament, table_id: Any) -> Table:
     """A table of this tournament; NotFound otherwise."""
     try:
-        return Table.objects.select_related("session").get(pk=int(table_id), session__tournament=tournament)
-    except (Table.DoesNotExist, ValueError, TypeError):
+        return Table.objects.select_related("session").get(pk=_row_id(table_id), session__tournament=tournament)
+    except Table.DoesNotExist:
         raise NotFound(gettext("No such table in this tournament.")) from None
 
 

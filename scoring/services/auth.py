@@ -106,6 +106,11 @@ def _end_browser_sessions(user: Any, *, keep: str | None) -> int:
 
 
 def auth_tokens_cleanup(*, actor: Actor | None = None) -> int:
-    """Delete expired API tokens (they no longer work anyway). Returns how many."""
-    deleted, _ = ApiToken.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
+    """Delete API tokens expired for over a day (they no longer work anyway; Celery beat runs
+    this daily). Returns how many."""
+    actor = actor or Actor.system()
+    with transaction.atomic():
+        deleted, _ = ApiToken.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
+        if deleted:  # as idempotency_keys_cleanup: a daily run that finds nothing leaves no row
+            action_log(actor, ActionLog.Action.AUTH_TOKENS_CLEANUP, None, data={"deleted": deleted})
     return deleted

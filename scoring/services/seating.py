@@ -20,7 +20,7 @@ from games import get_game
 from scoring.domain import seating
 from scoring.domain.actors import Actor
 from scoring.selectors.access import require_director_of
-from scoring.domain.inputs import id_list_problems, is_int
+from scoring.domain.inputs import MAX_INT32, id_list_problems, is_int
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.models import ActionLog, Entry, Session, Table, Tournament
 from scoring.selectors.seating import seating_history
@@ -57,9 +57,14 @@ def _seed(value: Any) -> str:
     return text or str(secrets.randbelow(1_000_000))
 
 
-def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, entries: Any) -> None:
+def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, entries: Any,
+                   expected_number: Any = None) -> None:
     """Every problem of the request's shape at once, each at its path (no queries)."""
     errors = []
+    if expected_number is not None and (not isinstance(expected_number, int) or isinstance(expected_number, bool)
+                                        or not 1 <= expected_number <= MAX_INT32):
+        errors.append(problem("expected_number", "bad_type",
+                              gettext("This form is out of date: reload the page and seat the session again.")))
     if method not in seating.METHODS:
         errors.append(problem("method", "invalid_choice", f"method is one of {', '.join(seating.METHODS)}."))
     counts = get_game(game).player_counts
@@ -85,7 +90,7 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
 
 
 def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_size: Any, leftovers: Any,
-                 seed: Any = None, entries: Any = None, expected_number: int | None = None) -> SeatedSession:
+                 seed: Any = None, entries: Any = None, expected_number: Any = None) -> SeatedSession:
     """Seat the next session of ``tournament``: a new session with one table per group of the
     plan (``scoring.domain.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
     ``standings``), each with its seats and a new scorer link.
@@ -95,7 +100,8 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
     form sent twice is refused with a Conflict instead of seating another session)."""
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
-    _check_request(game=tournament.game, method=method, table_size=table_size, leftovers=leftovers, entries=entries)
+    _check_request(game=tournament.game, method=method, table_size=table_size, leftovers=leftovers, entries=entries,
+                   expected_number=expected_number)
     seed = _seed(seed)
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)

@@ -17,7 +17,7 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.errors import Conflict, ValidationFailed, problem
-from scoring.domain.inputs import MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
+from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Tournament
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
@@ -40,6 +40,9 @@ def tournament_variant_check(*, game: str, variant: Any) -> dict:
 
 
 def _chip_value(value: Any) -> Decimal:
+    # Typed text in ASCII digits only: Decimal() would also read "٣", "１" and "1e3".
+    if isinstance(value, str) and not DECIMAL_TEXT.match(value.strip()):
+        raise ValidationFailed(gettext("chip_value must be a number."), path="chip_value", code="bad_type")
     try:
         d = Decimal(str(value))
     except (InvalidOperation, ValueError):

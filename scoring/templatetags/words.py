@@ -31,6 +31,7 @@ ACTION_WORDS = {
     "round_correct": _("deal corrected"), "round_confirm": _("deal confirmed"), "round_void": _("deal voided"),
     "round_dispute": _("referee called"), "round_dispute_resolve": _("dispute settled"),
     "auth_tokens_revoke": _("API tokens revoked"), "idempotency_keys_cleanup": _("old retry keys removed"),
+    "auth_tokens_cleanup": _("expired API tokens removed"),
     "standings_repair": _("standings repaired"), "session_seat": _("session seated"),
     "tournament_import": _("tournament imported"), "audit_start": _("audit asked"),
     "audit_resume": _("audit resumed"), "audit_finish": _("audit finished"),

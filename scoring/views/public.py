@@ -38,6 +38,7 @@ from scoring.selectors.standings import place_count, standings_for
 from scoring.selectors.tournaments import tournament_list_for_home
 from scoring.web.charts import step_chart
 from scoring.domain.errors import NotFound, ValidationFailed
+from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.web.deal_form import DealForm
 from scoring.domain.standings import DEFAULT_TIE_BREAKS
 from scoring.web.presentation import describe_deal, describe_result
@@ -75,10 +76,7 @@ def _builder(request) -> tuple[DealForm | None, str, int, str]:
     seats named "Seat 1" …; (None, game, players, problem) when none is asked or they do not fit."""
     data = request.POST if request.method == "POST" else request.GET
     key = data.get("game", "")
-    try:
-        n = int(data.get("players", ""))
-    except ValueError:
-        n = 0
+    n = parse_whole_number(data.get("players"), low=0, high=MAX_INT32) or 0
     if key not in games.CATALOG:
         return None, "", n, ""
     game = games.get_game(key)
@@ -203,9 +201,9 @@ def payouts_page(request, tournament):
     session = None
     sessions = list(tournament.sessions.values_list("number", flat=True))
     if raw:
-        if not raw.isdigit() or int(raw) not in sessions:
+        session = parse_whole_number(raw, low=1, high=MAX_INT32)
+        if session not in sessions:
             raise Http404(_("No such session."))
-        session = int(raw)
     try:
         payouts = payouts_for(tournament, session=session)
     except (NotFound, ValidationFailed):

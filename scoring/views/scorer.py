@@ -33,7 +33,7 @@ from scoring.web import throttling
 from scoring.web.http import parse_if_match, status_of
 from scoring.web.auth import actor_from_request, client_ip
 from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired, ValidationFailed
-from scoring.domain.inputs import MAX_NOTE
+from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure, with_moves
 from scoring.web.presentation import describe_rows
@@ -125,12 +125,11 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
     }, status=status)
 
 
-def _positive_int(raw) -> int | None:
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return value if value > 0 else None
+def _optional_number(raw, *, low: int) -> int | str | None:
+    """An optional number of the form (a deal number, a seat): None when not sent; the text as
+    sent when it is no number, for the service to refuse at its path (nothing is stored)."""
+    raw = (raw or "").strip()
+    return whole_number_or_text(raw, low=low, high=MAX_INT32) if raw else None
 
 
 @never_cache
@@ -144,7 +143,7 @@ def table_page(request, token: str):
         stash = request.session.pop(stash_key(table), None)
         if stash:
             return _stashed_page(request, table, token, stash)
-        return _page(request, table, token, saved=_positive_int(request.GET.get("saved")))
+        return _page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
     posted = deal_post(request, table)
     answer = answer_json if _wants_json(request) else answer_redirect
     return answer(request, table, token, posted)
@@ -181,7 +180,7 @@ def deal_post(request, table) -> DealPost:
     key = (request.POST.get("idem_key") or "").strip()
     if not key:
         return DealPost("stale", form=form)
-    number = _positive_int(request.POST.get("number"))
+    number = _optional_number(request.POST.get("number"), low=1)
     try:
         outcome = _record(request, table, body, key, number)
     except ValidationFailed as e:
@@ -300,18 +299,11 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
 
-def _seat_or_none(raw):
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        return None
-
-
 @never_cache
 @require_POST
 @_limited_or_invalid
 def round_confirm(request, token: str, round_id: int):
-    confirmed_by = _seat_or_none(request.POST.get("confirmed_by"))
+    confirmed_by = _optional_number(request.POST.get("confirmed_by"), low=0)
     return _round_action(request, token, round_id,
                          lambda actor, rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
                          gettext("Deal %(number)s confirmed."))

@@ -4,7 +4,8 @@ A body is what ``services.round_build_record`` reads: the round record without g
 and seats, per-seat lists by **table position**, plus ``leader`` / ``banker`` / ``entered_by``.
 This module only reshapes text; the rules (is 7:1 a tile, can a seat have 5 points, ...) are
 the engine's, reached through ``services.round_preview`` and friends. Their error paths
-(``points[2]``, ``unplayed_tiles[1][0]``, ``leader``) are mapped back to the inputs here.
+(``points[2]``, ``unplayed_tiles[1][0]``, ``leader``) are mapped back to the inputs by
+``scoring.web.deal_paths``; the typed text of tiles and moves is read by ``scoring.web.deal_text``.
 
 Everything is plain data: the inputs of each game come from its description in the catalog
 (``games.get_game(game).entry``, see games/entry.py), and ``DealForm.context()`` gives the
@@ -15,8 +16,6 @@ module nor the template knows any game by name.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -24,6 +23,9 @@ from django.utils.translation import gettext, gettext_noop
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
 
+from scoring.domain.inputs import MAX_TYPED, parse_whole_number
+from scoring.web.deal_paths import field_for_path
+from scoring.web.deal_text import declared_text, moves_text, parse_declared, parse_moves, parse_tiles, tiles_text
 from scoring.web.rule_messages import translate_message
 
 #: The form's words that games.catalog builds with a number in them, as they read (gettext
@@ -35,178 +37,19 @@ CATALOG_WORDS = (gettext_noop("Hand (5 tiles)"), gettext_noop("Table tiles (2)")
 MAX_TEXT = 200
 #: A move log is one line for the whole deal: up to 32 moves of about 7 characters.
 MAX_MOVES_TEXT = 1000
-_SPLIT = re.compile(r"[\s,;、，；]+")
-_TILE = re.compile(r"^\[?\(?([1-6])\s*[:\-/.|xX]?\s*([1-6])\)?\]?$")
-WHOLE_NUMBER = re.compile(r"^[+-]?\d{1,7}$")
-_PATH = re.compile(r"^([a-z_]+)(?:\[(\d+)\])?(?:\[(\d+)\])?(?:\[(\d+)\])?(?:\.([a-z_]+))?")
-
-NON_FIELD = "__all__"
-
-
-# ---------------------------------------------------------------------------------------------
-# Typed text
-
-def parse_tiles(text: Any) -> list[str]:
-    """``"6:4 3:1"``, ``"[6:4],[3:1]"``, ``"64 31"``, ``"6-4; 1:3"`` → ``["6:4", "3:1"]``.
-
-    Separators: spaces, commas, semicolons (also full-width). A tile may be written ``6:4``,
-    ``[6:4]``, ``64``, ``6-4``, ``6/4``, either half first. A token that is no tile is passed on
-    as typed, so the engine names it (with its path) and the page shows it at its field."""
-    if not isinstance(text, str):
-        return []
-    text = unicodedata.normalize("NFKC", text).strip()
-    out = []
-    for token in _SPLIT.split(text):
-        if not token:
-            continue
-        m = _TILE.match(token)
-        if m:
-            a, b = int(m.group(1)), int(m.group(2))
-            out.append(f"{max(a, b)}:{min(a, b)}")
-        else:
-            out.append(token)
-    return out
-
-
-#: A move as typed: an optional pass mark (x, or p), a tile, an optional "@pip".
-_MOVE = re.compile(r"^([xXpP-])?(.+?)(?:@([1-6]))?$")
-#: Said for a declaration of "no bull".
-NO_BULL = "-"
-
-
-def parse_moves(text: Any) -> list:
-    """``"6:4@4 4:4@4 x3:1 6:1"`` → ``[{"play": "6:4", "open": 4}, {"play": "4:4", "to": 4},
-    {"pass": "3:1"}, {"play": "6:1"}]``.
-
-    ``@p`` on the lead names the pip left open (one arm), on a later play the open pip it goes
-    to (two arms). The tile is read as in ``parse_tiles``; what cannot be read is passed on as
-    typed, so the engine names the move (``moves[3].play``)."""
-    out: list = []
-    for token in parse_tiles(text):
-        m = _MOVE.match(token)
-        if not m:  # never: the pattern accepts any token
-            out.append({"play": token})
-            continue
-        mark, tile, pip = m.groups()
-        tiles = parse_tiles(tile)
-        tile = tiles[0] if len(tiles) == 1 else tile
-        if mark:
-            out.append({"pass": tile})
-            continue
-        move: dict[str, Any] = {"play": tile}
-        if pip is not None:
-            move["open" if not out else "to"] = int(pip)
-        out.append(move)
-    return out
-
-
-def moves_text(moves: Any) -> str:
-    """A move log back to the line a scorer types (``parse_moves`` reads it back)."""
-    if not isinstance(moves, list):
-        return ""
-    words = []
-    for move in moves:
-        if not isinstance(move, dict):
-            continue
-        if "pass" in move:
-            words.append(f"x{move['pass']}")
-            continue
-        pip = move.get("open", move.get("to"))
-        words.append(f"{move.get('play')}" + (f"@{pip}" if pip is not None else ""))
-    return " ".join(words)
-
-
-def parse_declared(text: Any) -> dict | None:
-    """A declaration as typed: tiles → ``{"bull": [...]}``, ``-`` → ``{"bull": None}``, empty → None."""
-    if not isinstance(text, str):
-        return None
-    text = unicodedata.normalize("NFKC", text).strip()
-    if text == "":
-        return None
-    if text in (NO_BULL, "0"):
-        return {"bull": None}
-    return {"bull": parse_tiles(text)}
-
-
-def declared_text(value: Any) -> str:
-    if not isinstance(value, dict) or "bull" not in value:
-        return ""
-    return NO_BULL if value["bull"] is None else tiles_text(value["bull"])
-
-
-def tiles_text(tiles: Any) -> str:
-    """A list of tiles back to the text a scorer types."""
-    if not isinstance(tiles, list):
-        return ""
-    return " ".join(str(t) for t in tiles)
 
 
 def _int_or_error(raw: str) -> tuple[int | None, str | None]:
-    raw = unicodedata.normalize("NFKC", raw or "").strip()
-    if raw == "":
+    if (raw or "").strip() == "":
         return None, None
-    if not WHOLE_NUMBER.match(raw):
+    value = parse_whole_number(raw, low=-MAX_TYPED, high=MAX_TYPED, signed=True)  # the engine says its range
+    if value is None:
         return None, gettext("Enter a whole number.")
-    return int(raw), None
+    return value, None
 
 
 def _seat_value(raw: Any, n: int) -> int | None:
-    try:
-        v = int(str(raw))
-    except (TypeError, ValueError):
-        return None
-    return v if 0 <= v < n else None
-
-
-# ---------------------------------------------------------------------------------------------
-# Error paths → inputs
-
-def _inputs_by_field() -> dict[str, list[Input]]:
-    """Body field → the inputs its errors belong at, from every game's form. The games name
-    their inputs alike (``hand_2`` is always ``hands[2]``), so one table serves them all."""
-    table: dict[str, list[Input]] = {}
-    for game in games.CATALOG.values():
-        for inp in game.entry.inputs:
-            for name in (inp.fills, *inp.also):
-                found = table.setdefault(name, [])
-                if all(other.name != inp.name for other in found):
-                    found.append(inp)
-    return table
-
-
-_INPUTS_BY_FIELD = _inputs_by_field()
-#: Inputs of every form, beside the games' own.
-_FORM_INPUTS = ("entered_by", "level")
-
-
-def field_for_path(path: str, game: str) -> str:
-    """The form input a body-relative error path points at (``NON_FIELD`` when none does).
-
-    A path into a per-seat list names that seat's input (``points[2]`` → ``points_2``); a path
-    to the whole list keeps the list's name (``points``), shown above the seats. Every game
-    names its inputs alike, so the path alone decides; an input the ``game``'s form lacks ends
-    up above the seats too (``DealForm.section_errors``)."""
-    if not path:
-        return NON_FIELD
-    m = _PATH.match(path)
-    if not m:
-        return NON_FIELD
-    key, i, j = m.group(1), m.group(2), m.group(3)
-    if key in _FORM_INPUTS:
-        return key
-    inputs = _INPUTS_BY_FIELD.get(key)
-    if not inputs:
-        return NON_FIELD
-    inp = inputs[0]
-    if not inp.per_seat:
-        return inp.name
-    if i is None:
-        return inp.fills
-    if j is not None and inp.part is not None:  # groups[1][2]: the seat's third group
-        inp = next((x for x in inputs if x.part == int(j)), None)
-        if inp is None:
-            return NON_FIELD
-    return f"{inp.name}_{i}"
+    return parse_whole_number(raw, low=0, high=n - 1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 import games
 
-from scoring.web.deal_form import WHOLE_NUMBER
+from scoring.domain.inputs import MAX_TYPED, whole_number_or_text
 
 #: The standings' keys in the director's words.
 TIE_BREAK_LABELS = {
@@ -68,8 +68,7 @@ def variant_fields(game: str, values: dict, errors: dict[str, list[str]], *, pre
 
 def _whole_or_text(raw: str) -> Any:
     """A whole number, or the text itself for the engine to refuse with its message."""
-    raw = (raw or "").strip()
-    return int(raw) if WHOLE_NUMBER.match(raw) else raw
+    return whole_number_or_text((raw or "").strip(), low=-MAX_TYPED, high=MAX_TYPED, signed=True)
 
 
 def variant_from_post(game: str, post, *, prefix: str = "variant") -> dict:

@@ -8,8 +8,8 @@
      the words it shows (data-t-*, translated in the template);
    - input[data-tiles]: a list of tiles (data-count: exactly so many, data-most: at most so many;
      data-source + data-declared: a bull chosen among another input's tiles, "-" for none);
-   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (forms.parse_moves reads it).
-   Typed text is read as the server reads it (scoring/forms.py: NFKC, "6:5", "65", "[6-5]", ...),
+   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (scoring/web/deal_text.py parse_moves reads it).
+   Typed text is read as the server reads it (scoring/web/deal_text.py: NFKC, "6:5", "65", "[6-5]", ...),
    and that reading is window.GupaiTiles (parseTiles, readTile, readTiles, readMoves,
    readDeclared) for the tests that hold it to the server's (tests/browser/test_tile_text.py).
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered

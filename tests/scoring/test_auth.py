@@ -98,3 +98,25 @@ def test_log_out_everywhere_from_a_browser_keeps_that_browser(director):
     assert r.status_code == 200
     assert _logged_out(phone)
     assert laptop.get("/director/").status_code == 200   # the one that asked
+
+
+def test_auth_tokens_cleanup_deletes_the_expired_tokens_and_logs_it(director, other_director):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import ActionLog, ApiToken
+    from scoring.selectors.auth import user_by_api_token
+    from scoring.services.auth import auth_token_obtain, auth_tokens_cleanup
+
+    for _ in range(2):
+        auth_token_obtain(username="alice", password="alice-secret-1")
+    live = auth_token_obtain(username="bruno", password="bruno-secret-1")
+    ApiToken.objects.filter(user=director).update(expires_at=timezone.now() - timedelta(days=2))
+    assert auth_tokens_cleanup() == 2
+    assert list(ApiToken.objects.values_list("user", flat=True)) == [other_director.pk]
+    assert user_by_api_token(live) == other_director
+    log = ActionLog.objects.get(action=ActionLog.Action.AUTH_TOKENS_CLEANUP)
+    assert log.data == {"deleted": 2} and log.actor_label == "system"
+    assert auth_tokens_cleanup() == 0   # nothing left to delete: no second row
+    assert ActionLog.objects.filter(action=ActionLog.Action.AUTH_TOKENS_CLEANUP).count() == 1

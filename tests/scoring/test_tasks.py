@@ -70,3 +70,22 @@ def test_beat_schedule_runs_the_standings_check():
     from django.conf import settings
     assert any(e["task"] == "scoring.standings_check" for e in settings.CELERY_BEAT_SCHEDULE.values())
 
+
+
+def test_auth_tokens_cleanup_task_runs_daily_in_beat(director):
+    from celery.schedules import crontab
+    from django.conf import settings
+
+    from gupai_site.celery import app
+    from scoring.models import ApiToken
+    from scoring.services.auth import auth_token_obtain
+
+    auth_token_obtain(username="alice", password="alice-secret-1")
+    ApiToken.objects.update(expires_at=timezone.now() - timedelta(days=2))
+    assert "scoring.auth_tokens_cleanup" in app.tasks
+    assert tasks.auth_tokens_cleanup.delay().get() == 1
+    assert not ApiToken.objects.exists()
+    assert ActionLog.objects.filter(action=ActionLog.Action.AUTH_TOKENS_CLEANUP, data__deleted=1).count() == 1
+    entries = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "scoring.auth_tokens_cleanup"]
+    assert len(entries) == 1 and isinstance(entries[0]["schedule"], crontab)
+    assert entries[0]["schedule"].remaining_estimate(timezone.now()) <= timedelta(days=1)

@@ -12,7 +12,7 @@ from scoring.services.rounds import round_correct, round_record
 from scoring.services.tables import table_scorer_token_rotate
 
 from scoring.services.tournaments import tournament_finish
-from scoring.web.deal_form import DealForm, field_for_path, moves_text, parse_moves, parse_tiles
+from scoring.web.deal_text import moves_text
 from scoring.models import Round
 
 from .bodies import JIE_LONG, TAU_NGAU_V1
@@ -319,91 +319,6 @@ def test_dispute(client, jie_long):
 def test_get_only_where_it_should_be(client, jie_long):
     rnd = record(jie_long)
     assert client.get(f"/s/{jie_long.token}/deals/{rnd.pk}/confirm/").status_code == 405
-
-
-# --- parsing --------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("text, tiles", [
-    ("6:4 3:1", ["6:4", "3:1"]),
-    ("[6:4],[1:3]", ["6:4", "3:1"]),
-    ("64 31", ["6:4", "3:1"]),
-    (" 6-4 ;  4/6 ", ["6:4", "6:4"]),
-    ("６：４", ["6:4"]),
-    ("", []),
-    ("7:1 6:4", ["7:1", "6:4"]),
-])
-def test_parse_tiles(text, tiles):
-    assert parse_tiles(text) == tiles
-
-
-@pytest.mark.parametrize("path, field", [
-    ("points[2]", "points_2"), ("unplayed[0]", "unplayed_0"), ("unplayed_tiles[1][0]", "tiles_1"),
-    ("unplayed", "unplayed"), ("leader", "leader"), ("suanzhang.seat", "suanzhang"), ("hands[3][4]", "hand_3"),
-    ("stakes[1]", "stake_1"), ("table[0]", "table_tiles"), ("groups[1][2][0]", "group3_1"), ("", "__all__"),
-    ("entered_by", "entered_by"), ("moves[3].play", "moves"), ("left_in_hand[2]", "left_2"),
-    ("declared[1].bull", "bull_1"),
-])
-def test_error_paths_map_to_inputs(path, field):
-    assert field_for_path(path, "jie_long") == field
-
-
-@pytest.mark.parametrize("text, moves", [
-    ("6:4@4 4:4@4 x3:1 6:1", [{"play": "6:4", "open": 4}, {"play": "4:4", "to": 4}, {"pass": "3:1"},
-                              {"play": "6:1"}]),
-    ("[4:6], 46@6 ; p13", [{"play": "6:4"}, {"play": "6:4", "to": 6}, {"pass": "3:1"}]),
-    ("", []),
-    ("7:1 x9:9 6:4@8", [{"play": "7:1"}, {"pass": "9:9"}, {"play": "6:4@8"}]),  # the engine names them
-])
-def test_parse_moves(text, moves):
-    assert parse_moves(text) == moves
-    if text and "7" not in text:
-        assert parse_moves(moves_text(moves)) == moves
-
-
-@pytest.mark.parametrize("game, body", [
-    ("ding_niu", {"leader": 1, "moves": [{"play": "6:4"}, {"play": "6:4", "to": 6}, {"pass": "3:1"}],
-                  "left_in_hand": [[], ["1:1"], [], []], "entered_by": 0}),
-    ("jie_long", {"leader": 0, "moves": [{"play": "6:4", "open": 4}, {"play": "4:4"}], "entered_by": 2}),
-    ("ce_deng", {"leader": 3, "redeal": True, "hands": [["6:6", "5:5"], ["1:1"], [], ["2:2"]], "entered_by": 0}),
-    ("tau_ngau", {"banker": 0, "hands": [["6:6"], ["5:5"], ["1:1"], ["2:2"]], "stakes": [None, 1, 2, 3],
-                  "declared": [None, {"bull": None}, {"bull": ["6:4", "3:1", "5:5"]}, None], "entered_by": 0}),
-])
-def test_a_correction_keeps_the_deals_level(game, body):
-    """A move log, a redeal, a declared bull come back into the form as they were entered."""
-    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
-    form = DealForm(game=game, variant={}, seats=seats, initial=body)
-    assert form.note == ""
-    assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
-
-
-def test_form_round_trips_a_body():
-    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
-    body = {"leader": 2, "unplayed_tiles": [["6:4"], [], ["3:1", "1:1"], []], "suanzhang": {"seat": 3}, "entered_by": 1}
-    form = DealForm(game="ding_niu", variant={}, seats=seats, initial=body)
-    assert form.values["level"] == "unplayed_tiles" and form.values["tiles_2"] == "3:1 1:1"
-    again = DealForm(game="ding_niu", variant={}, seats=seats, data=form.values)
-    assert again.body() == body
-
-
-@pytest.mark.parametrize("game, players", [("jie_long", 4), ("ce_deng", 4), ("kko_li_but_i_gi", 3), ("ding_niu", 4),
-                                           ("tau_ngau", 5), ("da_ling", 3)])
-def test_form_round_trips_simulated_deals(game, players):
-    """Every simulated deal, written into the form and read back, is the same body."""
-    import games
-    from games.simulate import simulate
-
-    seats = [{"position": i, "name": f"S{i}"} for i in range(players)]
-    levels = ["points", "unplayed_tiles", "moves"] if game in games.CONNECTING_GAMES else [None]
-    for level in levels:
-        for rec in simulate(game, deals=6, seed=5, players=players, **({"level": level} if level else {})):
-            if not any(rec.get("left_in_hand") or []):
-                rec.pop("left_in_hand", None)  # all empty: the form leaves it out
-            body = {k: v for k, v in rec.items() if k not in ("game", "variant", "seats")}
-            if game in games.CONNECTING_GAMES:
-                body["leader"] = 0
-            body["entered_by"] = 1
-            form = DealForm(game=game, variant={}, seats=seats, initial=body)
-            assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
 
 
 def test_page_views_never_write_models_directly():

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.services import rounds as rounds_services
 from scoring.domain.errors import DomainError
 from scoring.web.deal_moves import move_failure
+from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.web.http import status_of
 from scoring.views.scorer import correction_page
 from scoring.views.director.access import _round, director_required
@@ -51,8 +52,9 @@ def round_resolve(request, actor, round_id: int):
 @director_required
 @require_POST
 def round_confirm(request, actor, round_id: int):
-    raw = request.POST.get("confirmed_by", "")
-    confirmed_by = int(raw) if raw.isdigit() else None
+    raw = request.POST.get("confirmed_by", "").strip()
+    # Optional for a director; a seat that is none goes to the service, which refuses it (400).
+    confirmed_by = whole_number_or_text(raw, low=0, high=MAX_INT32) if raw else None
     return _round_action(request, actor, round_id,
                          lambda rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
                          gettext("Deal %(number)s of %(table)s confirmed."))

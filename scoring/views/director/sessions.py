@@ -15,6 +15,7 @@ from scoring.services import seating as seating_services, tables as tables_servi
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
+from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.web.http import status_of
 from scoring.views.director.access import _errors_by_field, _tournament, director_required
 from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
@@ -33,12 +34,14 @@ def session_seat(request, actor, tournament_id: int):
         return redirect(reverse("director-tournament", args=[tournament.pk]) + "#seat-session")
     p = request.POST
     form = {key: p.get(key, "") for key in ("method", "table_size", "leftovers", "seed")}
-    size, expected = form["table_size"].strip(), p.get("next_session", "")
+    # A number that is none goes to the service as sent: it refuses it at its field (400).
+    size = whole_number_or_text(form["table_size"].strip(), low=0, high=MAX_INT32)
+    expected = p.get("next_session", "").strip()
     try:
         seated = seating_services.session_seat(
-            actor=actor, tournament=tournament, method=form["method"],
-            table_size=int(size) if size.isdigit() else size, leftovers=form["leftovers"], seed=form["seed"] or None,
-            expected_number=int(expected) if expected.isdigit() else None)
+            actor=actor, tournament=tournament, method=form["method"], table_size=size,
+            leftovers=form["leftovers"], seed=form["seed"] or None,
+            expected_number=whole_number_or_text(expected, low=1, high=MAX_INT32) if expected else None)
     except DomainError as e:
         return _dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
                           seat_errors=_errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))

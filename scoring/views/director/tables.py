@@ -20,7 +20,7 @@ from scoring.services import tables as tables_services
 
 from scoring.web import links
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_NOTE, text_problem
+from scoring.domain.inputs import MAX_ID, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
 from scoring.web.http import status_of
 from scoring.models import Table
 from scoring.web.deal_moves import with_moves
@@ -62,7 +62,8 @@ def table_create(request, actor, tournament_id: int):
     name = request.POST.get("name", "")
     raw = [request.POST.get(f"seat_{i}", "") for i in range(get_game(tournament.game).player_counts[-1])]
     chosen = [(i, r) for i, r in enumerate(raw) if r.strip()]
-    entries = [int(r) if r.isdigit() else r for _, r in chosen]
+    # What is no id goes to the service as sent: refused at its seat.
+    entries = [whole_number_or_text(r.strip(), low=1, high=MAX_ID) for _, r in chosen]
     try:
         table, token = tables_services.table_create(actor=actor, tournament=tournament, name=name, entries=entries)
     except DomainError as e:
@@ -77,8 +78,9 @@ def table_create(request, actor, tournament_id: int):
             key = "general"
             if path == "name":
                 key = "name"
-            elif path.startswith("entries[") and path[8:-1].isdigit() and int(path[8:-1]) < len(chosen):
-                key = f"seat_{chosen[int(path[8:-1])][0]}"
+            elif path.startswith("entries["):
+                i = parse_whole_number(path[8:-1], low=0, high=len(chosen) - 1)
+                key = "general" if i is None else f"seat_{chosen[i][0]}"
             errors.setdefault(key, []).append(err.get("message", ""))
         return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
                           table_form={"name": name, "seats": raw})

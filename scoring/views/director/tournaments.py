@@ -22,6 +22,7 @@ from scoring.services import tournaments as tournaments_services
 
 from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
+from scoring.domain.inputs import MAX_ID, parse_whole_number
 from scoring.web.http import status_of
 from scoring.models import Player
 from scoring.web.deal_moves import with_moves
@@ -109,9 +110,10 @@ def tournament_live(request, actor, tournament_id: int):
 def entries_add(request, actor, tournament_id: int):
     tournament = _tournament(actor, tournament_id)
     ids = request.POST.getlist("player")
-    players = {str(p.pk): p for p in Player.objects.filter(club=tournament.club, pk__in=[i for i in ids if i.isdigit()])}
+    wanted = [parse_whole_number(i, low=1, high=MAX_ID) for i in ids]   # None: no player's id
+    players = Player.objects.filter(club=tournament.club, pk__in=[i for i in wanted if i is not None]).in_bulk()
     added, errors = [], []
-    for pid in ids:
+    for pid in wanted:
         player = players.get(pid)
         if player is None:
             errors.append(gettext("No such player in this club."))

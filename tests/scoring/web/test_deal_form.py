@@ -1,0 +1,75 @@
+"""The deal form alone: a body into its inputs and back (scoring.web.deal_form)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.web.deal_form import DealForm
+
+
+@pytest.mark.parametrize("game, body", [
+    ("ding_niu", {"leader": 1, "moves": [{"play": "6:4"}, {"play": "6:4", "to": 6}, {"pass": "3:1"}],
+                  "left_in_hand": [[], ["1:1"], [], []], "entered_by": 0}),
+    ("jie_long", {"leader": 0, "moves": [{"play": "6:4", "open": 4}, {"play": "4:4"}], "entered_by": 2}),
+    ("ce_deng", {"leader": 3, "redeal": True, "hands": [["6:6", "5:5"], ["1:1"], [], ["2:2"]], "entered_by": 0}),
+    ("tau_ngau", {"banker": 0, "hands": [["6:6"], ["5:5"], ["1:1"], ["2:2"]], "stakes": [None, 1, 2, 3],
+                  "declared": [None, {"bull": None}, {"bull": ["6:4", "3:1", "5:5"]}, None], "entered_by": 0}),
+])
+def test_a_correction_keeps_the_deals_level(game, body):
+    """A move log, a redeal, a declared bull come back into the form as they were entered."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    form = DealForm(game=game, variant={}, seats=seats, initial=body)
+    assert form.note == ""
+    assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
+
+
+def test_form_round_trips_a_body():
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    body = {"leader": 2, "unplayed_tiles": [["6:4"], [], ["3:1", "1:1"], []], "suanzhang": {"seat": 3}, "entered_by": 1}
+    form = DealForm(game="ding_niu", variant={}, seats=seats, initial=body)
+    assert form.values["level"] == "unplayed_tiles" and form.values["tiles_2"] == "3:1 1:1"
+    again = DealForm(game="ding_niu", variant={}, seats=seats, data=form.values)
+    assert again.body() == body
+
+
+@pytest.mark.parametrize("game, players", [("jie_long", 4), ("ce_deng", 4), ("kko_li_but_i_gi", 3), ("ding_niu", 4),
+                                           ("tau_ngau", 5), ("da_ling", 3)])
+def test_form_round_trips_simulated_deals(game, players):
+    """Every simulated deal, written into the form and read back, is the same body."""
+    import games
+    from games.simulate import simulate
+
+    seats = [{"position": i, "name": f"S{i}"} for i in range(players)]
+    levels = ["points", "unplayed_tiles", "moves"] if game in games.CONNECTING_GAMES else [None]
+    for level in levels:
+        for rec in simulate(game, deals=6, seed=5, players=players, **({"level": level} if level else {})):
+            if not any(rec.get("left_in_hand") or []):
+                rec.pop("left_in_hand", None)  # all empty: the form leaves it out
+            body = {k: v for k, v in rec.items() if k not in ("game", "variant", "seats")}
+            if game in games.CONNECTING_GAMES:
+                body["leader"] = 0
+            body["entered_by"] = 1
+            form = DealForm(game=game, variant={}, seats=seats, initial=body)
+            assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "１", "1e3", "12345678", "1.5"])
+def test_points_are_ascii_digits(typed):
+    """A number field takes ASCII digits (``inputmode=numeric`` keyboards type them); anything
+    else is refused at its field, as text the engine could not read."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    data = {"level": "points", "leader": "0", "entered_by": "1", "points_0": typed, "points_1": "12",
+            "points_2": "34", "points_3": "18"}
+    form = DealForm(game="jie_long", variant={}, seats=seats, data=data)
+    assert form.body() is None and form.errors == {"points_0": ["Enter a whole number."]}
+    assert DealForm(game="jie_long", variant={}, seats=seats, data={**data, "points_0": " 2 "}).body() == {
+        "leader": 0, "points": [2, 12, 34, 18], "entered_by": 1}
+
+
+@pytest.mark.parametrize("typed", ["٣", "１", "4", "-1", "1e0"])
+def test_a_seat_choice_is_a_seat_of_the_table(typed):
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    data = {"level": "points", "leader": typed, "entered_by": "1", "points_0": "2", "points_1": "12",
+            "points_2": "34", "points_3": "18"}
+    form = DealForm(game="jie_long", variant={}, seats=seats, data=data)
+    assert form.body() is None and list(form.errors) == ["leader"]
