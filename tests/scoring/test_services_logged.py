@@ -45,6 +45,14 @@ NOT_LOGGED = {
 }
 
 
+#: Functions of the services that take an actor positionally, and why they are no service.
+TAKE_AN_ACTOR_POSITIONALLY = {
+    "action_log": "the writer of the rows itself",
+    "round_moves_allowed": "a check: which moves this actor may make on a deal now; writes nothing",
+    "round_moves_open": "round_moves_allowed as the set of moves allowed, for the pages; writes nothing",
+}
+
+
 def _is_service_shaped(function) -> bool:
     """``<thing>_<action>(*, ...)``: keyword-only arguments (or none), as every service is."""
     kinds = {p.kind for p in inspect.signature(function).parameters.values()}
@@ -77,7 +85,7 @@ def test_every_service_is_named_for_the_action_it_logs():
     # A function taking an actor writes as someone: it is a service, keyword-only, and walked above.
     positional = {name for name, f in functions.items() if name not in services
                   and "actor" in inspect.signature(f).parameters}
-    assert positional == {"action_log"}   # the writer of the rows itself
+    assert positional == set(TAKE_AN_ACTOR_POSITIONALLY)
 
 
 def test_the_walk_sees_the_services_and_catches_one_that_logs_nothing(monkeypatch):
