@@ -49,14 +49,16 @@ class AuditSerializer(OutputSerializer):
     id = serializers.IntegerField()
     tournament = serializers.IntegerField()
     status = serializers.ChoiceField(choices=("queued", "running", "passed", "failed"), help_text=(
-        "`failed`: at least one finding is a problem (every kind but an `engine_version` that agrees), or the "
-        "audit gave up (`error`)."))
+        "`failed`: at least one finding is a problem (every kind but an `engine_version` that agrees), or a "
+        "check could not run or the audit gave up (`error`)."))
     progress = AuditProgressSerializer()
     engine_version = serializers.CharField(help_text="The engine that re-evaluated the records.")
     created_at = DateTimeField()
     started_at = DateTimeField(allow_null=True)
     finished_at = DateTimeField(allow_null=True)
-    error = serializers.CharField(help_text="Why the audit gave up, if it did; else empty.")
+    error = serializers.CharField(help_text=(
+        "What could not be checked (one line a deal whose check raised: the deal, its round id and the cause), "
+        "or why the audit gave up; else empty."))
     findings = AuditFindingSerializer(many=True, help_text=(
         f"In the order found, at most {audits_selectors.MAX_FINDINGS_SHOWN}."))
     findings_count = serializers.IntegerField(help_text="All findings, including any not sent.")

@@ -103,10 +103,11 @@ class TournamentDocumentSerializer(OutputSerializer):
 
 
 # --- the document an import reads, as far as a schema can say it -------------------------------
-# Its shape, types, limits and enums are checked by scoring.domain.documents (which refuses the same);
-# what no schema can say is refused there at its path: ids that repeat or point nowhere, a
-# table's size for the game, the game's rule options, the hash chain, and that each revision is
-# what the engine makes of its body.
+# Its shape, types, limits and enums are checked by scoring.domain.document_reader (which refuses the
+# same); what no schema can say is refused there at its path: ids that repeat or point nowhere, a
+# table's size for the game, the game's rule options, the hash chain, that each revision is what
+# today's engine makes of its body and sums to zero, dates in range and in order, the depth and
+# size of free JSON.
 
 def _closed(properties: dict, description: str = "") -> dict:
     schema = {"type": "object", "properties": properties, "required": list(properties),
@@ -185,7 +186,7 @@ assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
 
 @extend_schema_field(DOCUMENT_SCHEMA)
 class DocumentField(serializers.JSONField):
-    # Read in full by scoring.domain.documents, which reports the first problem at its path.
+    # Read in full by scoring.domain.document_reader, which reports the first problem at its path.
     pass
 
 
@@ -211,9 +212,16 @@ class TournamentExportView(ApiView):
 class TournamentImportView(ApiView):
     @extend_schema(operation_id="tournaments_import", summary="A new tournament from an exported document",
                    description=("Players are matched by name in the club (or created). The document's hashes "
-                                "must verify; the first problem answers 400 at its path, like "
-                                "`document.rounds[3].revisions[1].hash`. The new tables' scorer links are not "
-                                "shown: make new ones."),
+                                "must verify, and every revision is re-evaluated by today's engine whatever "
+                                "`engine_version` it names: its result must be the engine's (`result_mismatch`, "
+                                "`engine_result_differs`) and its nets must sum to zero with the house "
+                                "(`not_zero_sum`); dates must fall in years 1–9999 in UTC (`date_out_of_range`) "
+                                "and in order (`date_order`); free JSON is bounded (`too_deep`, `too_long`). The "
+                                "first problem answers 400 at its path, like "
+                                "`document.rounds[3].revisions[1].hash`, and nothing is stored. The new "
+                                "tournament is private whatever the document says, until its director publishes "
+                                "it; revision authors are kept as text marked `imported: `. The new tables' "
+                                "scorer links are not shown: make new ones."),
                    request=ImportInputSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS},
                    tags=["tournaments"])
     def post(self, request):

@@ -18,6 +18,7 @@ from decimal import Decimal
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import RegexValidator
 from django.db import models
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
@@ -25,15 +26,19 @@ from rest_framework.exceptions import ErrorDetail
 import games
 
 from scoring.domain.inputs import ANY_TEXT, MAX_ID, MONEY, NON_BLANK, is_int
+from scoring.web.times import local_or_utc
 
 
 class DateTimeField(serializers.DateTimeField):
     """ISO 8601 to the millisecond, UTC as "Z": what DjangoJSONEncoder writes into the stored
-    answer of an idempotent request, so that a replay equals a fresh read of the same deal."""
+    answer of an idempotent request, so that a replay equals a fresh read of the same deal.
+    Any stored moment can be written (``scoring.web.times``): DRF's own conversion answers 400
+    "Datetime value out of range" to a GET for one the current time zone cannot hold."""
 
     def to_representation(self, value):
         if isinstance(value, datetime):
-            return DjangoJSONEncoder().default(self.enforce_timezone(value))
+            aware = timezone.is_aware(value)
+            return DjangoJSONEncoder().default(local_or_utc(value) if aware else self.enforce_timezone(value))
         return super().to_representation(value)
 
 

@@ -35,7 +35,8 @@ class Audit(models.Model):
     engine_version = models.CharField(max_length=inputs.MAX_ENGINE_VERSION)
     #: Times the audit was found stalled and put back on the queue since its last progress.
     stalls = models.PositiveSmallIntegerField(default=0)
-    #: Why the audit failed without finishing its checks (it gave up); empty otherwise.
+    #: What could not be checked (a line a deal whose check raised, naming it and the cause), or
+    #: why the audit gave up; empty otherwise. Not empty: the audit failed.
     error = models.TextField(blank=True, default="")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="+")

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from scoring.domain.errors import NotFound
-from scoring.models import PUBLICLY_VISIBLE, Club, Entry, Player, Round, Tournament
+from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Tournament
 
 
 def tournament_get(tournament_id: Any) -> Tournament:
@@ -16,6 +16,13 @@ def tournament_get(tournament_id: Any) -> Tournament:
         return Tournament.objects.select_related("club").get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
         raise NotFound(gettext("No such tournament.")) from None
+
+
+def tournament_awaits_publishing(tournament: Tournament) -> bool:
+    """A finished tournament that came by import and is still private: its director may publish
+    it, the one change a finished tournament takes (an import always arrives private)."""
+    return (tournament.status == Tournament.Status.FINISHED and not tournament.public
+            and ActionLog.objects.filter(tournament=tournament, action=ActionLog.Action.TOURNAMENT_IMPORT).exists())
 
 
 def tournament_list_for_director(user) -> QuerySet[Tournament]:

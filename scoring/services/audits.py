@@ -18,7 +18,15 @@ AuditFinding) and its ActionLog rows. The work goes through Celery, by task name
    right now is skipped (SKIP LOCKED). So progress never passes the total (a database
    constraint says so too) and no finding is stored twice. The chunk whose increment completes
    the count enqueues ``scoring.audit_finish``.
-4. ``audit_finish`` sets the status: ``failed`` if any finding is a problem, else ``passed``.
+4. ``audit_finish`` sets the status: ``failed`` if any finding is a problem or a check could
+   not run (``error``), else ``passed``.
+
+A check that raises (a stored value no reader can take, a record the engine chokes on) is no
+reason to stall: the chunk is checked again deal by deal, each in a savepoint, the deals that
+raise are named on the audit (``error``: the deal, its round id and the exception), the others'
+findings are stored, and the chunk counts as done. Only the database going away (an
+``OperationalError`` or ``InterfaceError``, which a retry may cure) is left to raise, for
+``audits_resume`` to send the chunk again.
 
 A worker that dies part-way loses the chunks it held (their transactions roll back) and
 perhaps the messages it had reserved. ``audits_resume`` puts every unfinished step of an
@@ -36,8 +44,9 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from datetime import timedelta
 
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db.models import F, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 import games
@@ -125,15 +134,61 @@ def audit_chunk_run(*, audit_id: int, number: int) -> bool:
     nothing to do: done already, being done by another worker, or the audit is over."""
     if number == STANDINGS_CHUNK:
         return _standings_chunk_run(audit_id)
+    try:
+        with transaction.atomic():
+            chunk = _locked_chunk(audit_id, number)
+            if chunk is None:
+                return False
+            found = audit_chunk_findings(tournament_id=chunk.audit.tournament_id, first_round=chunk.first_round,
+                                         last_round=chunk.last_round)
+            _chunk_done(chunk, found)
+        return True
+    except TRANSIENT:
+        raise
+    except Exception:  # noqa: BLE001 - rolled back; checked again deal by deal, each cause named
+        pass
     with transaction.atomic():
-        chunk = (AuditChunk.objects.select_for_update(of=("self",), skip_locked=True).select_related("audit")
-                 .filter(audit_id=audit_id, number=number, done=False).first())
-        if chunk is None or chunk.audit.status != Audit.Status.RUNNING:
+        chunk = _locked_chunk(audit_id, number)
+        if chunk is None:
             return False
-        found = audit_chunk_findings(tournament_id=chunk.audit.tournament_id, first_round=chunk.first_round,
-                                     last_round=chunk.last_round)
-        _chunk_done(chunk, found)
+        found, errors = _findings_deal_by_deal(chunk)
+        _chunk_done(chunk, found, errors)
     return True
+
+
+#: Errors a retry may cure (the database went away): raised, for ``audits_resume`` to retry.
+TRANSIENT = (OperationalError, InterfaceError)
+
+
+def _locked_chunk(audit_id: int, number: int) -> AuditChunk | None:
+    """The deal chunk, locked, if it is still to be done by a running audit (one being checked
+    by another worker is skipped)."""
+    chunk = (AuditChunk.objects.select_for_update(of=("self",), skip_locked=True).select_related("audit")
+             .filter(audit_id=audit_id, number=number, done=False).first())
+    return chunk if chunk is not None and chunk.audit.status == Audit.Status.RUNNING else None
+
+
+def _cause(e: Exception) -> str:
+    return f"{type(e).__name__}: {e}"[:500]
+
+
+def _findings_deal_by_deal(chunk: AuditChunk) -> tuple[list[dict], list[str]]:
+    """A chunk that raised, checked one deal at a time (each in a savepoint: a failed statement
+    must not end the transaction that holds the chunk): the findings of the deals that could be
+    checked, and a sentence naming each deal that raised and why."""
+    tournament_id = chunk.audit.tournament_id
+    found, errors = [], []
+    deals = (Round.objects.filter(table__session__tournament_id=tournament_id, id__gte=chunk.first_round,
+                                  id__lte=chunk.last_round).order_by("id").values_list("id", "number", "table__name"))
+    for round_id, number, table in deals:
+        try:
+            with transaction.atomic():
+                found += audit_chunk_findings(tournament_id=tournament_id, first_round=round_id, last_round=round_id)
+        except TRANSIENT:
+            raise
+        except Exception as e:  # noqa: BLE001 - the cause is the audit's report
+            errors.append(f"Deal {number} of {table} (round {round_id}) could not be checked: {_cause(e)}.")
+    return found, errors
 
 
 def _standings_chunk_run(audit_id: int) -> bool:
@@ -143,24 +198,31 @@ def _standings_chunk_run(audit_id: int) -> bool:
              .filter(audit_id=audit_id, number=STANDINGS_CHUNK, done=False).first())
     if chunk is None or chunk.audit.status != Audit.Status.RUNNING:
         return False
-    found = _standings_findings_in_one_snapshot(chunk.audit.tournament)
+    try:
+        found, errors = _standings_findings_in_one_snapshot(chunk.audit.tournament), []
+    except TRANSIENT:
+        raise
+    except Exception as e:  # noqa: BLE001 - the cause is the audit's report
+        found, errors = [], [f"The standings could not be checked: {_cause(e)}."]
     with transaction.atomic():
         if AuditChunk.objects.select_for_update().filter(pk=chunk.pk, done=False).values_list("pk").first() is None:
             return False
-        _chunk_done(chunk, found)
+        _chunk_done(chunk, found, errors)
     return True
 
 
-def _chunk_done(chunk: AuditChunk, found: list[dict]) -> None:
+def _chunk_done(chunk: AuditChunk, found: list[dict], errors: list[str] = ()) -> None:
     """Store a chunk's findings, mark it done, count it into the audit's progress and, if it
-    was the last, enqueue the finish; inside the caller's transaction, which holds the chunk."""
+    was the last, enqueue the finish; inside the caller's transaction, which holds the chunk.
+    ``errors``: what the chunk could not check, added to the audit's ``error``."""
     audit_id = chunk.audit_id
     if found:
         AuditFinding.objects.bulk_create([AuditFinding(audit_id=audit_id, chunk=chunk.number, **f) for f in found])
     now = timezone.now()
     AuditChunk.objects.filter(pk=chunk.pk).update(done=True, finished_at=now)
+    more = {"error": Concat(F("error"), Value("".join(f"{e}\n" for e in errors)))} if errors else {}
     Audit.objects.filter(pk=audit_id).update(done=F("done") + chunk.rounds, chunks_done=F("chunks_done") + 1,
-                                             updated_at=now, stalls=0)
+                                             updated_at=now, stalls=0, **more)
     # Read after the increment, which holds the audit's row until commit: exactly one chunk
     # sees the count complete.
     chunks_done, chunk_count = Audit.objects.filter(pk=audit_id).values_list("chunks_done", "chunk_count").get()
@@ -176,14 +238,15 @@ def audit_finish(*, audit: Audit) -> Audit:
         if audit.status != Audit.Status.RUNNING or audit.chunks_done < audit.chunk_count:
             return audit
         counts = audit_finding_counts(audit.pk)
-        failed = any(c["problems"] for c in counts.values())
+        failed = any(c["problems"] for c in counts.values()) or bool(audit.error)
         now = timezone.now()
         audit.status = Audit.Status.FAILED if failed else Audit.Status.PASSED
         audit.finished_at = audit.updated_at = now
         audit.save(update_fields=["status", "finished_at", "updated_at"])
         action_log(Actor.system(), ActionLog.Action.AUDIT_FINISH, audit, tournament=audit.tournament,
                    data={"audit": audit.pk, "status": audit.status, "deals": audit.total,
-                         "findings": {k: c["count"] for k, c in sorted(counts.items())}})
+                         "findings": {k: c["count"] for k, c in sorted(counts.items())},
+                         **({"error": audit.error} if audit.error else {})})
     return audit
 
 

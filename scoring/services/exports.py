@@ -1,15 +1,28 @@
 """Importing a tournament document (``scoring.domain.documents``) into a new tournament of a club.
 
-One transaction: the document is checked first (its first problem is refused with its path,
-``document.rounds[3].revisions[1].hash``), then the tournament is made with ``tournament_create``,
-players are matched by name in the club (or made with ``player_create``), and entries, sessions,
-tables, seats, deals and revisions are inserted (revisions are immutable: inserted, never
-updated), the revisions' hashes chained anew over their new database ids. Standings are then
-recomputed from the deals, and one ``tournament_import`` audit row says what came in.
+One transaction: the document is checked first (``scoring.domain.document_reader``: its first
+problem is refused with its path, ``document.rounds[3].revisions[1].hash``, and nothing is
+stored), then the tournament is made with ``tournament_create``, players are matched by name in
+the club (or made with ``player_create``), and entries, sessions, tables, seats, deals and
+revisions are inserted (revisions are immutable: inserted, never updated), the revisions' hashes
+chained anew over their new database ids. Standings are then recomputed from the deals, and one
+``tournament_import`` audit row says what came in.
+
+Nothing in a document is taken on its word:
+
+- **Private until published.** The new tournament is stored ``public=False`` whatever the
+  document says; its status (running, finished) is kept, as its deals need it. It shows on no
+  public page or list until its director publishes it (``tournament_update(public=True)``; a
+  finished import still private takes that one change, ``selectors.tournaments.tournament_awaits_publishing``).
+- **Authors are text.** Each revision's author is stored as ``imported: <name in the document>``
+  (``documents.imported_label``) with no user (``actor_user`` null); a deal's confirming
+  director is not matched to a local director (``confirmed_by_user`` null): the names stay
+  in this import's ActionLog row (``confirmed_by_directors``, by the new round id).
+- **Results are the engine's.** What is stored of each revision is the body understood, the
+  record built and today's engine's result, each equal to the document's after the checks.
 
 Tables get new scorer links that nobody sees: the director makes new ones (rotate) when the
-tables are to be used again. Who confirmed a deal as a director is kept when a director of the
-club has that user name.
+tables are to be used again.
 """
 
 from __future__ import annotations
@@ -23,7 +36,8 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.chain import revision_hash
-from scoring.domain.documents import Document, read_document
+from scoring.domain.document_reader import read_document
+from scoring.domain.documents import Document, imported_label
 from scoring.domain.errors import DomainError
 from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
 from scoring.services.clubs import player_create
@@ -47,7 +61,7 @@ def tournament_import(*, actor: Actor, club: Club, document: Any) -> Tournament:
         t = doc.tournament
         try:
             tournament = tournament_create(actor=actor, club=club, name=t.name, game=t.game, variant=t.variant,
-                                           public=t.public, require_confirmation=t.require_confirmation,
+                                           public=False, require_confirmation=t.require_confirmation,
                                            chip_value=t.chip_value, currency=t.currency)
         except DomainError as e:
             raise _under(e, "document.tournament") from None
@@ -69,11 +83,12 @@ def tournament_import(*, actor: Actor, club: Club, document: Any) -> Tournament:
         tables = {tb.id: table for tb, table in zip(ordered, made)}
         Seat.objects.bulk_create([Seat(table=tables[tb.id], position=i, entry=entry_of[eid])
                                   for tb in ordered for i, eid in enumerate(tb.seats)])
-        revisions = _rounds(actor, club, doc, tables)
+        revisions, confirmations = _rounds(doc, tables)
         standings_recompute(tournament=tournament)
         action_log(actor, ActionLog.Action.TOURNAMENT_IMPORT, tournament, tournament=tournament, data={
             "exported_at": doc.exported_at, "players_created": created, "entries": len(entries),
-            "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions})
+            "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions,
+            "public_in_document": t.public, "confirmed_by_directors": confirmations})
     return tournament
 
 
@@ -92,26 +107,26 @@ def _players(actor: Actor, club: Club, doc: Document) -> tuple[dict[int, Player]
     return out, created
 
 
-def _rounds(actor: Actor, club: Club, doc: Document, tables: dict[int, Table]) -> int:
-    """Insert the deals and their revisions; returns how many revisions."""
-    directors = {u.get_username(): u for u in club.directors.all()}
+def _rounds(doc: Document, tables: dict[int, Table]) -> tuple[int, dict[str, str]]:
+    """Insert the deals and their revisions; returns how many revisions, and the confirming
+    directors the document names, by new round id (kept as text, never matched to a user)."""
     rounds = Round.objects.bulk_create([Round(
         table=tables[r.table], number=r.number, status=r.status, leader=r.leader, banker=r.banker,
         next_leader=r.next_leader, next_banker=r.next_banker, entered_by=r.entered_by, confirmed_by=r.confirmed_by,
-        confirmed_by_user=directors.get(r.confirmed_by_director) if r.confirmed_by_director else None,
         confirmed_at=r.confirmed_at, void_reason=r.void_reason, disputed=r.disputed,
         dispute_message=r.dispute_message, disputed_at=r.disputed_at) for r in doc.rounds])
     revisions = []
     for doc_round, rnd in zip(doc.rounds, rounds):
         prev = ""
         for rev in doc_round.revisions:
+            label = imported_label(rev.actor)   # a name in a document is nobody here
             row = RoundRevision(round=rnd, number=rev.number, body=rev.body, record=rev.record, result=rev.result,
-                                engine_version=rev.engine_version, actor_label=rev.actor, reason=rev.reason,
-                                created_at=rev.created_at, prev_hash=prev)
+                                engine_version=rev.engine_version, actor_user=None, actor_label=label,
+                                reason=rev.reason, created_at=rev.created_at, prev_hash=prev)
             # Chained anew: a stored hash covers the round's database id (scoring.domain.chain).
             row.hash = prev = revision_hash(prev_hash=prev, round_id=rnd.pk, number=rev.number, body=rev.body,
                                             record=rev.record, result=rev.result, engine_version=rev.engine_version,
-                                            actor_label=rev.actor, reason=rev.reason, created_at=rev.created_at)
+                                            actor_label=label, reason=rev.reason, created_at=rev.created_at)
             revisions.append(row)
     made = RoundRevision.objects.bulk_create(revisions)
     latest = {rev.round_id: rev for rev in made}   # the last of each round wins
@@ -119,4 +134,6 @@ def _rounds(actor: Actor, club: Club, doc: Document, tables: dict[int, Table]) -
         rnd.current_revision = latest[rnd.pk]
         rnd.created_at = doc_round.created_at   # bulk_update sets it as given (no auto_now_add)
     Round.objects.bulk_update(rounds, ["current_revision", "created_at"], batch_size=500)
-    return len(made)
+    confirmations = {str(rnd.pk): imported_label(f"director {r.confirmed_by_director}")
+                     for r, rnd in zip(doc.rounds, rounds) if r.confirmed_by_director}
+    return len(made), confirmations

@@ -16,6 +16,7 @@ import games
 from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
+from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
@@ -150,7 +151,9 @@ def _unconfirmed_deals(t: Tournament) -> int:
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
     """Change ``name``, ``public``, ``chip_value``, ``currency``, ``tie_breaks`` (any time before
     finished: the standings are ranked when read), ``variant`` (draft only: the stored results
-    were computed under it) or ``require_confirmation`` (see below).
+    were computed under it) or ``require_confirmation`` (see below). A finished tournament is
+    read-only, except that an imported one still private may be published (``public=True``
+    alone): an import always arrives private (``services.exports``), finished or not.
 
     Every field is checked before anything changes; all problems are raised together, each with
     its field's path. The ActionLog row keeps ``{field: {"before", "after"}}`` for the fields
@@ -161,7 +164,8 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require_director_of(actor, t.club)
-        require_not_finished(t, fresh=False)
+        if not (changes == {"public": True} and tournament_awaits_publishing(t)):
+            require_not_finished(t, fresh=False)
         checks = {
             "name": lambda v: require_text(v, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME),
             "public": bool,

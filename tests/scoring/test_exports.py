@@ -1,8 +1,11 @@
 """A tournament as one document (``scoring.domain.documents``): export, import into a new tournament,
-and export again gives the same document (apart from the export time); the imported deals keep
-their histories (chains verifying over their new ids) and the standings are a recomputation.
-A document whose hashes or content do not verify is refused at the first bad path, and nothing
-is created. Over HTTP, every answer is checked against the OpenAPI schema."""
+and export again gives the document as imported (private, its authors marked "imported: ",
+no confirming director, hashes recomputed over those; then exactly the same on every further
+round trip, apart from the export time); the imported deals keep their histories (chains
+verifying over their new ids) and the standings are a recomputation. A document whose hashes or
+content do not verify is refused at the first bad path, and nothing is created. Over HTTP, every
+answer is checked against the OpenAPI schema. The attacks of issue 16 (an old engine version,
+dates out of range or order, junk, names): ``test_import_checks.py``."""
 
 from __future__ import annotations
 
@@ -11,8 +14,6 @@ import json
 from datetime import datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from scoring.selectors.audits import round_verify_chain
 
@@ -99,6 +100,18 @@ def without_time(doc: dict) -> dict:
     return {k: v for k, v in doc.items() if k != "exported_at"}
 
 
+def as_imported(doc: dict) -> dict:
+    """What an import keeps of a document, as its export shows it: private, every author marked
+    as imported, no confirming director (a name is nobody here), hashes recomputed over that."""
+    doc = copy.deepcopy(doc)
+    doc["tournament"]["public"] = False
+    for r in doc["rounds"]:
+        r["confirmed_by_director"] = None
+        for rev in r["revisions"]:
+            rev["actor"] = documents.imported_label(rev["actor"])
+    return rehash(doc)
+
+
 def by_name(tournament) -> dict:
     return {r["name"]: (r["net"], r["deals"]) for r in standings_for(tournament)}
 
@@ -117,7 +130,12 @@ def test_export_import_export_gives_the_same_document(make_setup, director_clien
     assert response.status_code == 201, response.content
     copy_ = Tournament.objects.get(pk=response.json()["id"])
     assert copy_.pk != original.pk and copy_.slug != original.slug and copy_.status == original.status
-    assert without_time(export(director_client, copy_)) == without_time(doc)
+    again = export(director_client, copy_)
+    assert doc["tournament"]["public"] and not copy_.public   # private until its director publishes it
+    assert without_time(again) == without_time(as_imported(doc))
+    # ... and from then on the round trip is exact
+    copy2 = Tournament.objects.get(pk=import_(director_client, club, again).json()["id"])
+    assert without_time(export(director_client, copy2)) == without_time(again)
 
     # every imported deal's stored chain verifies over its new id; the standings are recomputed
     rounds = Round.objects.filter(table__session__tournament=copy_)
@@ -162,10 +180,10 @@ def test_another_clubs_import_creates_the_players(make_setup, director_client, o
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == sorted(s.names)
     assert by_name(copy_) == by_name(s.tournament)
     again = tournament_export(copy_)
-    # the confirming director of one club is nobody in the other: the only difference
-    for r in doc["rounds"]:
-        r["confirmed_by_director"] = None
-    assert without_time(again) == without_time(doc)
+    # the confirming director of one club is nobody in the other (nor in the same one: a name in
+    # a document proves nothing), the authors are marked as imported, the copy is private
+    assert any(r["confirmed_by_director"] for r in doc["rounds"])
+    assert without_time(again) == without_time(as_imported(doc))
 
 
 def test_an_empty_tournament_round_trips(club, director_actor, director_client):
@@ -173,7 +191,7 @@ def test_an_empty_tournament_round_trips(club, director_actor, director_client):
     doc = export(director_client, t)
     assert (doc["players"], doc["sessions"], doc["rounds"]) == ([], [], [])
     copy_ = tournament_import(actor=director_actor, club=club, document=doc)
-    assert without_time(tournament_export(copy_)) == without_time(doc)
+    assert without_time(tournament_export(copy_)) == without_time(as_imported(doc))
 
 
 # --- refusals -----------------------------------------------------------------------------------
@@ -202,6 +220,12 @@ def _set_points(doc, value):
     rev["record"]["points"][0] = value
 
 
+def _swap_nets(result):
+    seats = result["seats"]
+    seats[0]["net"], seats[1]["net"] = seats[1]["net"], seats[0]["net"]
+    assert seats[0]["net"] != seats[1]["net"]
+
+
 TAMPERING = {
     "a hash changed": (lambda d: d["rounds"][0]["revisions"][2].__setitem__("hash", "0" * 64),
                        "document.rounds[0].revisions[2].hash", "hash_mismatch"),
@@ -220,9 +244,13 @@ TAMPERING = {
     # what the engine makes of its content.
     "points changed, re-hashed": (lambda d: rehash(_set_points(d, 0) or d),
                                   "document.rounds[1].revisions[0].result", "result_mismatch"),
+    # Issue 16: a net that breaks the deal's balance is named for what it is, before the engine
+    # is asked (it used to answer result_mismatch here).
     "a net changed, re-hashed": (lambda d: rehash(d["rounds"][1]["revisions"][0]["result"]["seats"][0]
                                                   .__setitem__("net", 999) or d),
-                                 "document.rounds[1].revisions[0].result", "result_mismatch"),
+                                 "document.rounds[1].revisions[0].result", "not_zero_sum"),
+    "two nets swapped, re-hashed": (lambda d: rehash(_swap_nets(d["rounds"][1]["revisions"][0]["result"]) or d),
+                                    "document.rounds[1].revisions[0].result", "result_mismatch"),
     "a record that is not the body's, re-hashed": (
         lambda d: rehash(d["rounds"][1]["revisions"][0]["record"]["points"].__setitem__(0, 7) or d),
         "document.rounds[1].revisions[0].record", "record_mismatch"),
@@ -341,68 +369,6 @@ def test_a_stored_history_that_does_not_verify_is_not_exported(make_setup, direc
     found = problems("get", response.wsgi_request.path, response)
     assert not found, "\n".join(found)
     assert response.status_code == 409 and response.json()["errors"][0]["code"] == "chain_broken"
-
-
-def test_an_older_engines_results_are_kept_as_they_were(played, director_actor, club):
-    """The engine is asked again only about its own version's results; an older one's stand, if
-    they give every seat a net."""
-    doc = copy.deepcopy(played)
-    for r in doc["rounds"]:
-        for rev in r["revisions"]:
-            rev["engine_version"] = "0.9.0"
-    doc["rounds"][1]["revisions"][0]["result"]["seats"][0]["note"] = "as the old engine said"
-    copy_ = tournament_import(actor=director_actor, club=club, document=rehash(doc))
-    assert without_time(tournament_export(copy_)) == without_time(doc)
-    doc["rounds"][1]["revisions"][0]["result"]["seats"] = "none"
-    with pytest.raises(ValidationFailed) as e:
-        tournament_import(actor=director_actor, club=club, document=rehash(doc))
-    assert e.value.errors[0]["path"] == "document.rounds[1].revisions[0].result"
-
-
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                    max_leaves=6)
-
-
-def places(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from places(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from places(v, path + (i,))
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_any_change_anywhere_is_refused_cleanly_or_read(played, data):
-    """Whatever is put wherever in a document, reading it refuses with a path or reads it: never
-    another exception (which would be a 500)."""
-    doc = copy.deepcopy(played)
-    spots = [p for p in places(doc) if p]
-    path = data.draw(st.sampled_from(spots))
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = data.draw(JSON)
-    if data.draw(st.booleans()):   # hashed again, so that the checks behind the hashes are reached
-        try:
-            rehash(doc)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass
-    try:
-        documents.read_document(doc)
-    except ValidationFailed as e:
-        assert e.errors[0]["path"].startswith("document")
-
-
-def test_a_direct_caller_gets_the_same_checks(played, director_actor, club):
-    doc = copy.deepcopy(played)
-    doc["rounds"][0]["revisions"][0]["reason"] = "\ud800"
-    with pytest.raises(ValidationFailed) as e:
-        tournament_import(actor=director_actor, club=club, document=doc)
-    assert e.value.errors[0]["path"] == "document.rounds[0].revisions[0].reason"
 
 
 @pytest.mark.parametrize("extra, path, code", [

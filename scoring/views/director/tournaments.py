@@ -16,7 +16,7 @@ from scoring.selectors.dashboards import tournament_dashboard
 
 from scoring.selectors.public import tournament_version
 
-from scoring.selectors.tournaments import players_not_entered, tournament_unsettled_deals
+from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_unsettled_deals
 
 from scoring.services import tournaments as tournaments_services
 
@@ -69,6 +69,7 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "settings_errors": {},
     }
     ctx["audit"] = _audit_panel(tournament)
+    ctx["publishable"] = tournament_awaits_publishing(tournament)   # a finished import, still private
     if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
         unsettled = tournament_unsettled_deals(tournament)
         ctx["unsettled"] = unsettled
@@ -173,6 +174,8 @@ def tournament_settings(request, actor, tournament_id: int):
             "tie_breaks": tournament_form.tie_breaks_from_post(p)}
     if tournament.status == "draft":
         sent["variant"] = tournament_form.variant_from_post(tournament.game, p)
+    elif tournament.status == "finished":   # read-only: only publishing a private import
+        sent = {"public": p.get("public") == "on"}
     try:
         tournaments_services.tournament_update(actor=actor, tournament=tournament, **sent)
     except DomainError as e:

@@ -1,0 +1,134 @@
+"""The values of a tournament document, each checked at its path (``document.rounds[3].created_at``):
+objects with exactly their keys, lists, whole numbers, flags, text, names, dates and times, and
+the free JSON of deals and rule options. Pure. Each check returns the value or raises
+ValidationFailed with its path and a code; ``domain.document_reader`` walks a document with them.
+
+Dates and times: ``DATETIME`` (seconds and a UTC offset), a real calendar day, and **in UTC
+within years 1 to 9999** (``date_out_of_range``): ``0001-01-01T00:30:00+01:00`` is a valid
+text whose moment falls in year 0, which no ``datetime`` holds, so the database would store
+something that can never be read back (PostgreSQL), or the write itself would fail (SQLite)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+from scoring.domain.documents import KEYS, MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import DATETIME, MAX_INT32, NAME, blank, is_int, text_problem
+
+
+def fail(path: str, code: str, message: str):
+    raise ValidationFailed(message, path=path, code=code)
+
+
+def an_object(value: Any, path: str, kind: str | None = None) -> dict:
+    """An object; of ``kind`` (``KEYS``): with exactly that kind's keys."""
+    if not isinstance(value, dict):
+        fail(path, "bad_type", "An object is expected here.")
+    if kind is not None:
+        for key in value:
+            if key not in KEYS[kind]:
+                fail(f"{path}.{key}", "unknown_field", f"{key} is not a field of this document.")
+        for key in KEYS[kind]:
+            if key not in value:
+                fail(f"{path}.{key}", "required", "This field is required.")
+    return value
+
+
+def a_list(value: Any, path: str) -> list:
+    if not isinstance(value, list):
+        fail(path, "bad_type", "A list is expected here.")
+    return value
+
+
+def whole(value: Any, path: str, *, low: int = 1, high: int = MAX_INT32) -> int:
+    if not is_int(value, low, high):
+        fail(path, "bad_type", f"A whole number from {low} to {high} is expected here.")
+    return value
+
+
+def flag(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        fail(path, "bad_type", "true or false is expected here.")
+    return value
+
+
+def text(value: Any, path: str, *, max_length: int, required: bool = False) -> str:
+    if not isinstance(value, str):
+        fail(path, "bad_type", "Text is expected here.")
+    if required and blank(value):
+        fail(path, "required", "This may not be empty.")
+    if len(value) > max_length:
+        fail(path, "too_long", f"At most {max_length} characters.")
+    why = text_problem(value)
+    if why:
+        fail(path, "bad_text", why)
+    return value
+
+
+def name(value: Any, path: str, *, max_length: int) -> str:
+    """A name as the services store it: stripped, not empty."""
+    value = text(value, path, max_length=max_length, required=True)
+    if not re.match(NAME, value):   # not blank and storable already: so spaces at an end
+        fail(path, "bad_text", "A name has no leading or trailing spaces.")
+    return value
+
+
+def when(value: Any, path: str, *, required: bool = True, nullable: bool = False,
+         needed_by: str = "") -> datetime | None:
+    """A date and time (``DATETIME``) whose moment lies in years 1 to 9999 in UTC. ``nullable``:
+    null is allowed by the format; ``required`` False: null is fine here (``needed_by`` says
+    what makes it required when it is not)."""
+    if value is None and nullable:
+        if not required:
+            return None
+        fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+    if not isinstance(value, str) or not re.match(DATETIME, value):
+        fail(path, "bad_type", "An ISO 8601 date and time with seconds and its UTC offset is expected here.")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        fail(path, "bad_datetime", "An ISO 8601 date and time with its UTC offset is expected here.")
+    try:
+        parsed.astimezone(timezone.utc)
+    except OverflowError:
+        fail(path, "date_out_of_range", "This moment falls outside the years 1 to 9999 in UTC.")
+    return parsed
+
+
+def not_before(later: datetime | None, earlier: datetime | None, path: str, what: str) -> None:
+    """``later`` is not before ``earlier`` (either may be missing); ``date_order`` at ``path``."""
+    if later is not None and earlier is not None and later < earlier:
+        fail(path, "date_order", f"This is before {what}.")
+
+
+def free_json(value: Any, path: str) -> Any:
+    """Free JSON (a variant, a deal's body, record or result) within ``MAX_JSON_DEPTH`` levels,
+    ``MAX_JSON_ITEMS`` items a list or object and ``MAX_JSON_TEXT`` characters a text or key:
+    ``too_deep`` or ``too_long`` at the first place that is not."""
+    stack = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, str):
+            if len(item) > MAX_JSON_TEXT:
+                fail(where, "too_long", f"At most {MAX_JSON_TEXT} characters.")
+            continue
+        if not isinstance(item, (dict, list)):
+            continue
+        if depth >= MAX_JSON_DEPTH:
+            fail(where, "too_deep", f"At most {MAX_JSON_DEPTH} levels of lists and objects.")
+        if len(item) > MAX_JSON_ITEMS:
+            fail(where, "too_long", f"At most {MAX_JSON_ITEMS} items.")
+        if isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and len(key) > MAX_JSON_TEXT:
+                    fail(where, "too_long", f"A field name of at most {MAX_JSON_TEXT} characters.")
+            children = [(v, f"{where}.{k}", depth + 1) for k, v in item.items()]
+        else:
+            children = [(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item)]
+        stack.extend(reversed(children))   # the first problem in document order is reported
+    return value
