@@ -39,7 +39,7 @@ def close_response_objects(result: dict, generator: Any, request: Any, public: b
     """Give every object schema that a response uses ``additionalProperties: false`` unless it
     says otherwise (an ``OpenSerializer``'s engine fields). The output serializers declare every
     field the API sends, so an undeclared one is a bug that validating clients, and
-    tests/scoring/test_api_schema.py, then catch.
+    tests/scoring/api/test_schema.py, then catch.
 
     Request bodies are closed the same way: the API reads the declared fields only. (It ignores
     others, except text it could not store, NUL, which the JSON parser refuses anywhere in a

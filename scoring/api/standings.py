@@ -64,7 +64,7 @@ class StandingRowSerializer(OutputSerializer):
     def to_representation(self, row):
         # The fields above describe the answer (and the schema); a row is written directly, since
         # DRF's field-by-field walk would be most of the time of a read of many rows.
-        # tests/scoring/test_api_schema.py checks the answer against the schema.
+        # tests/scoring/api/test_schema.py checks the answer against the schema.
         out = {k: row[k] for k in self.PLAIN}
         if "head_to_head" in row:
             out["head_to_head"] = row["head_to_head"]

@@ -81,7 +81,7 @@ CODES = {
 }
 
 #: The engine's sentences with values, by code: ``%(name)s`` marks a value. The English text
-#: must read exactly as the engine writes it (tests/scoring/test_rule_messages.py checks them
+#: must read exactly as the engine writes it (tests/gupai_site/test_i18n.py checks them
 #: against the engine's answers).
 TEMPLATES = {
     "two_levels": [gettext_noop("Give exactly one of points, unplayed_tiles or moves, not both %(first)s and %(second)s.")],

@@ -185,7 +185,7 @@ def test_a_double_tap_on_submit_records_one_deal(live_server, phone, make_setup,
         re.compile(r"Deal 1 (recorded\.|was already recorded from this form; it was not recorded twice\.)"))
     slow_posts.wait_answered()
     # The page sends a deal once while it is on its way (deal-drafts.js); were it sent twice, its
-    # one Idempotency-Key would still make it one deal (tests/scoring/test_views_scorer.py).
+    # one Idempotency-Key would still make it one deal (tests/scoring/views/test_scorer.py).
     assert len(slow_posts.posts) == 1, f"the server got {len(slow_posts.posts)} POST(s)"
     assert Round.objects.count() == 1
     expect(phone.locator("#deals article.deal")).to_have_count(1)

@@ -1,0 +1,122 @@
+"""Every write leaves its ActionLog row: each service is named for the action it logs, read from
+the code (every module of ``scoring/services/``), and the rows are there after the writes."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import scoring.services
+from scoring.models import ActionLog
+from scoring.services.auth import director_create
+from scoring.services.clubs import club_create, player_create
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record
+from scoring.services.tables import session_create, table_create, table_scorer_token_rotate
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
+
+from ..bodies import JIE_LONG
+
+#: Services whose row is named for what they make or do rather than after the function: service →
+#: the action of its row.
+LOGGED_AS = {
+    "auth_token_obtain": "auth_token_create",          # the row says what was made: a token
+    "round_record_idempotent": "round_record",         # round_record's row; a replayed answer writes nothing
+    "record_locked": "round_record",                   # round_record's body, under the lock its callers hold
+    "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
+    "standings_refresh": "standings_repair",           # a row only when it repairs a drift
+}
+
+#: Keyword-only functions of the services that are no write of their own, and why.
+NOT_LOGGED = {
+    "round_guard": "a check (may this actor do this now?); writes nothing",
+    "tournament_variant_check": "a check of a variant against the game's options; writes nothing",
+    "new_scorer_token": "makes a token and its hash; the caller stores and logs them",
+    "audit_plan": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",
+    "audit_chunk_run": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",
+    "audits_resume": "calls audit_resume for each stalled audit, which logs each",
+    "audits_start_running": "calls audit_start for each running tournament, which logs each",
+    "standings_check_running": "calls standings_refresh for each running tournament, which logs a repair",
+    "standings_apply": "keeps the standings inside a write that logs (round_*, tournament_*), in its transaction",
+    "standings_follow": "keeps the standings inside a write that logs (round_*, tournament_*), in its transaction",
+    "standings_recompute": "keeps the standings inside a write that logs (tournament_import, standings_refresh)",
+}
+
+
+#: Functions of the services that take an actor positionally, and why they are no service.
+TAKE_AN_ACTOR_POSITIONALLY = {
+    "action_log": "the writer of the rows itself",
+    "round_moves_allowed": "a check: which moves this actor may make on a deal now; writes nothing",
+    "round_moves_open": "round_moves_allowed as the set of moves allowed, for the pages; writes nothing",
+}
+
+
+def _is_service_shaped(function) -> bool:
+    """``<thing>_<action>(*, ...)``: keyword-only arguments (or none), as every service is."""
+    kinds = {p.kind for p in inspect.signature(function).parameters.values()}
+    return kinds <= {inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD}
+
+
+def _public_functions() -> dict[str, object]:
+    """Every public function defined in a module of ``scoring/services/`` (not the ones it imports)."""
+    out = {}
+    for info in pkgutil.iter_modules(scoring.services.__path__):
+        module = importlib.import_module(f"scoring.services.{info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and not name.startswith("_"):
+                out[name] = function
+    return out
+
+
+def test_every_service_is_named_for_the_action_it_logs():
+    functions = _public_functions()
+    services = {name for name, f in functions.items() if _is_service_shaped(f)}
+    actions = set(ActionLog.Action.values)
+    unlogged = sorted(name for name in services if name not in actions and name not in LOGGED_AS
+                      and name not in NOT_LOGGED)
+    assert unlogged == [], "a service whose name is no ActionLog.Action: log its row, or say why not here"
+    assert {name: action for name, action in LOGGED_AS.items() if action not in actions} == {}
+    # The lists name only services there are (a renamed one is not left exempt under its old name).
+    assert (set(LOGGED_AS) | set(NOT_LOGGED)) - services == set()
+    # Every action is some service's row: an action that nothing logs any more is a stale one.
+    assert actions - services - set(LOGGED_AS.values()) == set()
+    # A function taking an actor writes as someone: it is a service, keyword-only, and walked above.
+    positional = {name for name, f in functions.items() if name not in services
+                  and "actor" in inspect.signature(f).parameters}
+    assert positional == set(TAKE_AN_ACTOR_POSITIONALLY)
+
+
+def test_the_walk_sees_the_services_and_catches_one_that_logs_nothing(monkeypatch):
+    """The walk above would fail on a new service writing no row: it finds such a function."""
+    functions = _public_functions()
+    assert {"round_record", "tournament_create", "auth_tokens_cleanup", "session_seat"} <= set(functions)
+
+    def entry_withdraw(*, actor, entry):  # a service that forgot its ActionLog row
+        return entry
+
+    entry_withdraw.__module__ = "scoring.services.tournaments"
+    monkeypatch.setattr(importlib.import_module("scoring.services.tournaments"), "entry_withdraw", entry_withdraw,
+                        raising=False)
+    with pytest.raises(AssertionError, match="no ActionLog.Action"):
+        test_every_service_is_named_for_the_action_it_logs()
+
+
+@pytest.mark.django_db
+def test_every_write_is_logged(jie_long):
+    s = jie_long
+    rnd = round_record(actor=s.scorer_actor, table=s.table, body={**JIE_LONG, "entered_by": 0})
+    round_correct(actor=s.scorer_actor, round=rnd, body=JIE_LONG, reason="typo", expected_revision=1)
+    round_dispute(actor=s.scorer_actor, round=rnd, message="?")
+    round_dispute_resolve(actor=s.director_actor, round=rnd)
+    round_confirm(actor=s.director_actor, round=rnd)
+    table_scorer_token_rotate(actor=s.director_actor, table=s.table)
+    tournament_finish(actor=s.director_actor, tournament=s.tournament)
+    actions = set(ActionLog.objects.values_list("action", flat=True))
+    # The services the fixture and this test called, each by its own name (the walk above: the name
+    # is the action).
+    called = (director_create, club_create, player_create, tournament_create, entry_create, session_create,
+              table_create, tournament_start, round_record, round_correct, round_dispute, round_dispute_resolve,
+              round_confirm, table_scorer_token_rotate, tournament_finish)
+    assert {f.__name__ for f in called} <= actions

@@ -1,0 +1,103 @@
+"""Finishing a tournament: unconfirmed and disputed deals are named; open disputes need an
+explicit choice, refused in the service without it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scoring.services.rounds import round_dispute, round_record
+
+from scoring.services.tournaments import tournament_finish
+from scoring.domain.errors import Conflict
+from scoring.models import Tournament
+
+from ..bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+
+def deals(setup, n):
+    return [round_record(actor=setup.scorer_actor, table=setup.table, body={**JIE_LONG, "entered_by": 1})
+            for _ in range(n)]
+
+
+def test_open_disputes_need_the_explicit_choice(jie_long):
+    first, _second = deals(jie_long, 2)
+    round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
+    with pytest.raises(Conflict) as e:
+        tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    assert [(x["path"], x["code"]) for x in e.value.errors] == [("disputes_stay", "open_disputes")]
+    jie_long.tournament.refresh_from_db()
+    assert jie_long.tournament.status == Tournament.Status.RUNNING
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament, disputes_stay=True)
+    jie_long.tournament.refresh_from_db()
+    assert jie_long.tournament.status == Tournament.Status.FINISHED
+
+
+def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox(client, make_setup, director):
+    s = make_setup("jie_long", require_confirmation=True)
+    first, second = deals(s, 2)
+    round_dispute(actor=s.scorer_actor, round=second, message="check")
+    client.force_login(director)
+    url = f"/director/tournaments/{s.tournament.pk}/"
+    page = client.get(url).content.decode()
+    assert "2 deals are not confirmed" in page and "1 is disputed" in page
+    assert f'href="/director/tables/{s.table.pk}/#deal-1"' in page and "Table 1, deal 2" in page
+    assert 'name="disputes_stay"' in page and "Finish anyway: open disputes stay as they are" in page
+    page = client.post(f"{url}finish/", follow=True).content.decode()
+    assert "1 dispute is open" in page
+    s.tournament.refresh_from_db()
+    assert s.tournament.status == Tournament.Status.RUNNING
+    client.post(f"{url}finish/", {"disputes_stay": "on"})
+    s.tournament.refresh_from_db()
+    assert s.tournament.status == Tournament.Status.FINISHED
+
+
+@pytest.mark.parametrize(("url", "loopback"), [("http://127.0.0.1:8000/s/x/", True), ("http://localhost/s/x/", True),
+                                               ("http://[::1]:8000/s/x/", True), ("http://192.168.1.20:8000/s/x/", False),
+                                               ("https://club.example/s/x/", False)])
+def test_a_loopback_address_is_named(url, loopback):
+    from scoring.web.links import is_loopback
+
+    assert is_loopback(url) is loopback
+
+
+def test_a_link_made_at_localhost_warns_and_one_made_at_the_network_address_does_not(client, jie_long, director):
+    client.force_login(director)
+    at_loopback = client.post(f"/director/tables/{jie_long.table.pk}/rotate/", HTTP_HOST="127.0.0.1")
+    assert "Phones cannot open these links" in at_loopback.content.decode()
+
+
+def test_a_session_sheet_is_printed_again_with_new_links_after_a_confirmation(client, jie_long, director):
+    client.force_login(director)
+    url = f"/director/tournaments/{jie_long.tournament.pk}/sessions/1/sheet/"
+    assert f'href="{url}"' in client.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
+    ask = client.get(url).content.decode()
+    assert "stop working" in ask and client.get(f"/s/{jie_long.token}/").status_code == 200  # nothing changed yet
+    sheet = client.post(url)
+    page = sheet.content.decode()
+    assert sheet.status_code == 200 and sheet["Cache-Control"] == "no-store"
+    assert "<svg" in page and jie_long.table.name in page and all(n in page for n in jie_long.names)
+    new = re.search(r'href="http://testserver/s/([^/"]+)/"', page).group(1)
+    assert client.get(f"/s/{jie_long.token}/").status_code == 404  # the old card stopped working
+    assert client.get(f"/s/{new}/").status_code == 200
+    assert client.get(f"/director/tournaments/{jie_long.tournament.pk}/sessions/9/sheet/").status_code == 404
+
+
+def test_the_api_finish_needs_the_same_explicit_choice(jie_long, director):
+    from rest_framework.test import APIClient
+
+    first, _ = deals(jie_long, 2)
+    round_dispute(actor=jie_long.scorer_actor, round=first, message="Bob had 6:6")
+    c = APIClient()
+    c.force_authenticate(director)
+    url = f"/api/v1/tournaments/{jie_long.tournament.pk}/finish/"
+    refused = c.post(url, format="json")
+    assert refused.status_code == 409
+    assert [(e["path"], e["code"]) for e in refused.json()["errors"]] == [("disputes_stay", "open_disputes")]
+    assert c.post(url, {"disputes_stay": "yes"}, format="json").status_code == 400  # a flag, not text
+    jie_long.tournament.refresh_from_db()
+    assert jie_long.tournament.status == Tournament.Status.RUNNING
+    assert c.post(url, {"disputes_stay": True}, format="json").json()["status"] == "finished"
