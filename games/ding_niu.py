@@ -67,7 +67,6 @@ CHECKS: tuple[tuple[int, ...], ...] = tuple(_checks(c) for c in COMPONENTS)
 
 ONES, FOURS, FIVES, TWO_THREE = "ones", "fours", "fives", "two_three"
 SMOTHERED_FOURS, SMOTHERED_FIVES = "smothered_fours", "smothered_fives"
-CLASSIC_KINDS = (ONES, FOURS, FIVES, TWO_THREE)
 SMOTHERED_KINDS = (SMOTHERED_FOURS, SMOTHERED_FIVES)
 _CLASSIC_SAME = {1: ONES, 4: FOURS, 5: FIVES}
 

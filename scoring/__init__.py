@@ -1,0 +1,4 @@
+"""The Django app of Gupai Club: a deal travels from a phone through ``api/`` or ``views/``
+(request helpers in ``web/``), to a service in ``services/`` (every write, in one transaction
+with its ActionLog row), which asks the pure rules in ``domain/`` and the engine (``games``),
+stores ``models/`` rows and enqueues ``tasks``; every read goes through ``selectors/``."""

@@ -10,7 +10,7 @@ AuditFinding) and its ActionLog rows. The work goes through Celery, by task name
    the kept standings against a recomputation, and enqueues one ``scoring.audit_chunk`` per
    chunk, chunk 0 first: it reads the whole tournament, so it runs beside the deal chunks
    rather than after them. Deals recorded after the plan belong to the next audit.
-3. ``audit_chunk_run`` checks one chunk (``selectors.audit_chunk_findings``, or
+3. ``audit_chunk_run`` checks one chunk (``selectors.audits.audit_chunk_findings``, or
    ``audit_standings_findings`` in one snapshot) and, in one transaction with the chunk's row
    locked, stores its findings, marks it done and adds its deals to the audit's ``done`` (an
    ``F()`` increment). A chunk delivered twice (acks_late and a worker that died after the

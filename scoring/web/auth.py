@@ -3,7 +3,7 @@
 ``Authorization: Scorer <token>`` authenticates as the scorer of one table: ``request.user`` is
 a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Table.
 ``Authorization: Token <token>`` authenticates a director by an API token (stored hashed, with
-an expiry; ``services.auth_token_obtain``); directors' pages use the session.
+an expiry; ``services.auth.auth_token_obtain``); directors' pages use the session.
 
 A token is looked up first: a valid one always passes. Only unknown ones count against the
 sender's address (``throttling``), past the limit answered 429 instead of 401: at a venue every

@@ -37,15 +37,6 @@ def ticks(low: int, high: int, most: int = 5) -> list[int]:
     return list(range(start, end + 1, step))
 
 
-def cumulative(values: list[int]) -> list[int]:
-    """Running sums: [5, -2, 4] → [5, 3, 7]."""
-    out, total = [], 0
-    for v in values:
-        total += v
-        out.append(total)
-    return out
-
-
 def step_chart(totals: list[int], *, title: str, desc: str, x_label: str, y_label: str,
                chart_id: str = "chart") -> str:
     """A step chart of ``totals`` (the running net after deal 1, 2, …), starting from 0 before

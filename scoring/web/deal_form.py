@@ -1,9 +1,9 @@
 """The deal form of the scorer and director pages: typed form fields → a round BODY, and back.
 
-A body is what ``services.round_build_record`` reads: the round record without game, variant
+A body is what ``scoring.domain.records.round_build_record`` reads: the round record without game, variant
 and seats, per-seat lists by **table position**, plus ``leader`` / ``banker`` / ``entered_by``.
 This module only reshapes text; the rules (is 7:1 a tile, can a seat have 5 points, ...) are
-the engine's, reached through ``services.round_preview`` and friends. Their error paths
+the engine's, reached through ``scoring.domain.records.round_preview`` and friends. Their error paths
 (``points[2]``, ``unplayed_tiles[1][0]``, ``leader``) are mapped back to the inputs by
 ``scoring.web.deal_paths``; the typed text of tiles and moves is read by ``scoring.web.deal_text``.
 

@@ -73,7 +73,7 @@ def _whole_or_text(raw: str) -> Any:
 
 def variant_from_post(game: str, post, *, prefix: str = "variant") -> dict:
     """The variant the controls of ``variant_fields`` sent; a checkbox sent nothing when unticked.
-    Values are only reshaped: the engine checks them (``services.tournament_variant_check``)."""
+    Values are only reshaped: the engine checks them (``services.tournaments.tournament_variant_check``)."""
     variant: dict[str, Any] = {}
     for v in games.get_game(game).variants.values():
         name = f"{prefix}-{v.key}"

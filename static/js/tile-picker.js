@@ -23,7 +23,7 @@
 
   var SVGNS = "http://www.w3.org/2000/svg";
 
-  // ---- tiles as text, read as scoring/forms.py reads them (the reference: parse_tiles,
+  // ---- tiles as text, read as scoring/web/deal_text.py reads them (the reference: parse_tiles,
   // parse_moves, parse_declared; tests/browser/test_tile_text.py holds both to the same answers):
   // NFKC first (full-width "６：５" is 6:5, "²" is 2), then Python's whitespace (str.isspace,
   // which JavaScript's \s is not: no U+FEFF, but U+001C-U+001F and U+0085), commas and semicolons

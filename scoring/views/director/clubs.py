@@ -60,7 +60,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
         "t_errors": {}, "player_names": "", "player_errors": [],
     }
     ctx.update(extra)
-    # Every game's rule options; the chosen game's are sent (static/js/game-rules.js hides the rest).
+    # Every game's rule options; the chosen game's are sent (static/js/site.js hides the rest).
     chosen = ctx["t"]["game"] or next(iter(games.CATALOG))
     ctx["rule_sets"] = [
         {"game": g.key, "name": g.name_in(get_language() or "en"), "chosen": g.key == chosen,

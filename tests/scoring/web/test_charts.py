@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring.web.charts import HEIGHT, cumulative, nice_step, step_chart, ticks
+from scoring.web.charts import HEIGHT, nice_step, step_chart, ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -16,11 +16,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 def chart(totals, **words):
     words = {"title": "Net of Anna", "desc": "Anna's running net.", "x_label": "Deals", "y_label": "Net", **words}
     return step_chart(totals, **words)
-
-
-def test_running_sums():
-    assert cumulative([5, -2, 4]) == [5, 3, 7]
-    assert cumulative([]) == []
 
 
 @pytest.mark.parametrize(("span", "step"), [(0, 1), (4, 1), (10, 2), (23, 5), (70, 20), (128, 50), (1000, 200)])
