@@ -79,6 +79,8 @@ class Numbers:
     #: A seat choice naming the one seat that gives no number (its place in the list is null).
     not_for: str = ""
     also: tuple[str, ...] = ()
+    #: Kept on the scorer's phone for the next deal at the table (a stake stays until changed).
+    remember: bool = False
 
     per_seat = True
     part = None
