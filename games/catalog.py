@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 
 from . import ce_deng, connecting, da_ling, ding_niu, jie_long, kko_li_but_i_gi, places, tau_ngau
 from .decks import CHINESE_32, CONNECTING_DEALS
-from .entry import Declared, Entry, Input, Mark, Moves, Numbers, SeatChoice, Tiles
+from .entry import Declared, Entry, Input, Mark, Moves, Numbers, SeatChoice, SeatValue, Tiles, Winner
 from .record import Common, Problems, is_int, player_count_message, read_variant
 from .words import gettext_noop
 
@@ -192,6 +192,11 @@ def _connecting_entry(key: str, name: str, *more: Input, levels: tuple = ()) -> 
     ))
 
 
+#: Tau Ngau's and Da Ling's levels (§3, §3b, §4, §4b): the full one first, by default.
+_TAU_NGAU_LEVELS = tuple(zip(tau_ngau.LEVELS, (gettext_noop("Hands"), gettext_noop("Values only"))))
+_DA_LING_LEVELS = tuple(zip(da_ling.LEVELS, (gettext_noop("Groups"), gettext_noop("Winners only"))))
+
+
 # ---------------------------------------------------------------------------------------
 # The games
 
@@ -278,8 +283,8 @@ TAU_NGAU = Game(
     blurb=gettext_noop("Find three tiles making 10, 20 or 30; the other two decide the hand against the banker."),
     player_counts=tuple(tau_ngau.PLAYERS),
     connecting=False, has_leader=False, has_banker=True,
-    fields=("banker", "stakes", "bet", "hands", "declared"),
-    per_seat_fields=("hands", "stakes", "declared"),
+    fields=("banker", "stakes", "bet", "hands", "declared", "values"),
+    per_seat_fields=("hands", "stakes", "declared", "values"),
     seat_object_fields=(),
     variants=_options(_choice("settlement", "Rules version", "v2", "v1"), _choice("v1_no_bull_pays", "Under v1, no bull pays", "four", "banker_value"),
                       _choice("bank_rotation", "The bank passes", "on_banker_bull", "every_round", "fixed"),
@@ -287,17 +292,21 @@ TAU_NGAU = Game(
     evaluator=tau_ngau.evaluate,
     placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
     deals=MappingProxyType({n: (CHINESE_32, tau_ngau.HAND_SIZE) for n in tau_ngau.PLAYERS}),
-    entry=Entry(inputs=(
+    entry=Entry(levels=_TAU_NGAU_LEVELS, inputs=(
         SeatChoice("banker", gettext_noop("Banker"), what=gettext_noop("the banker")),
-        Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True,
+        Tiles("hand", f"Hand ({tau_ngau.HAND_SIZE} tiles)", fills="hands", per_seat=True, level="hands",
               placeholder=gettext_noop("e.g. 6:6 4:4 6:4 5:5 3:1"), count=tau_ngau.HAND_SIZE),
         # TN-7: without a declaration the engine takes the best bull.
         Declared("bull", gettext_noop("Bull set aside (optional; - for none)"), fills="declared", chosen_from="hand",
-                 count=3, placeholder=gettext_noop("e.g. 6:4 5:5 3:1")),
+                 count=3, placeholder=gettext_noop("e.g. 6:4 5:5 3:1"), level="hands"),
+        # §3b: the value the table agreed, or no bull; the range follows the rules version (TN-5).
+        SeatValue("value", gettext_noop("Value of the hand"), fills="values", none=gettext_noop("no bull"),
+                  low=tau_ngau.VALUE_RANGES["v2"][0], high=tau_ngau.VALUE_RANGES["v2"][1],
+                  under=(("settlement", "v1", *tau_ngau.VALUE_RANGES["v1"]),), level="values"),
         # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
         Numbers("stake", gettext_noop("Stake (not the banker)"), fills="stakes", minimum=1, together=True,
                 missing=gettext_noop("Enter this player's stake."), not_for="banker",
-                optional_under=(("settlement", "v1"),), also=("bet",)),
+                optional_under=(("settlement", "v1"),), also=("bet",), remember=True),
     )),
 )
 
@@ -307,7 +316,7 @@ DA_LING = Game(
     blurb=gettext_noop("Split six tiles into groups of one, two and three that hit the table's target."),
     player_counts=tuple(da_ling.PLAYERS),
     connecting=False, has_leader=False, has_banker=False,
-    fields=("table", "groups"),
+    fields=("table", "groups", "winners"),
     per_seat_fields=("groups",),
     seat_object_fields=(),
     variants=_options(Variant("stakes", _DA_LING_STAKES, _da_ling_stakes,
@@ -318,13 +327,21 @@ DA_LING = Game(
     evaluator=da_ling.evaluate,
     placing=places.BY_NET,  # no place in the result; each group is settled alone (DL-9)
     deals=MappingProxyType({n: (CHINESE_32, sum(da_ling.GROUP_SIZES)) for n in da_ling.PLAYERS}),
-    entry=Entry(inputs=(
+    entry=Entry(levels=_DA_LING_LEVELS, inputs=(
+        # The table is optional beside the winners (§4b); the form asks for it with the groups.
         Tiles("table_tiles", f"Table tiles ({da_ling.TABLE_TILES})", fills="table", placeholder=gettext_noop("e.g. 6:6 3:2"),
-              count=da_ling.TABLE_TILES),
+              count=da_ling.TABLE_TILES, level="groups"),
         *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
-                placeholder=example, count=size)
+                placeholder=example, count=size, level="groups")
           for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", gettext_noop("e.g. 6:5 5:1"),
                                                                         gettext_noop("e.g. 1:1 6:3 3:3"))))),
+        # §4b: the winners the table agreed, each a seat or none.
+        Winner("absolute", gettext_noop("Absolute winner"), fills="winners", key="absolute",
+               blank=gettext_noop("— none —"), level="winners"),
+        *(Winner(f"group{g + 1}_winner", label, fills="winners", key="groups", part=g,
+                 blank=gettext_noop("— none —"), level="winners")
+          for g, label in enumerate((gettext_noop("Winner of the 1-tile group"), gettext_noop("Winner of the 2-tile group"),
+                                     gettext_noop("Winner of the 3-tile group")))),
     )),
 )
 

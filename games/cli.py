@@ -9,10 +9,15 @@ import json
 import sys
 from typing import Any, TextIO
 
+from . import da_ling, tau_ngau
 from .catalog import CATALOG
+from .connecting import LEVELS
 from .engine import evaluate
 
 MAX_INPUT = 64 * 1024 * 1024
+
+#: What ``simulate --level`` offers: the connecting games' levels, then Tau Ngau's and Da Ling's.
+SIMULATE_LEVELS = LEVELS + tau_ngau.LEVELS + da_ling.LEVELS
 
 
 def _dump(obj: Any) -> str:
@@ -109,7 +114,8 @@ def main(argv: list[str] | None = None, *, out: TextIO = sys.stdout, err: TextIO
     sim.add_argument("game", choices=list(CATALOG))
     sim.add_argument("--deals", type=int, default=1)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--level", choices=("points", "unplayed_tiles", "moves"), default="moves")
+    sim.add_argument("--level", choices=SIMULATE_LEVELS, default="moves",
+                     help="level of detail (Tau Ngau: hands or values; Da Ling: groups or winners)")
     sim.add_argument("--players", type=int, default=None, help="player count (default: the game's usual)")
     sim.set_defaults(run=cmd_simulate)
     args = parser.parse_args(argv)

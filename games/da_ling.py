@@ -3,6 +3,9 @@
 Each player splits six tiles into groups of 1, 2 and 3 tiles and bets on each (DL-2). The two
 table tiles fix a target digit and a colour (DL-3, DL-4); groups that can reach the target win
 by colour pips, or one player matching all three takes everything (DL-6 … DL-10).
+
+A record gives the groups (the full level, §4) or only the winners the table agreed (the quick
+level, §4b); both are paid by ``pay_winners``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from itertools import combinations_with_replacement, product
 from typing import Sequence
 
 from .decks import CHINESE_32, PACK_WEIGHT, packed_fits
-from .record import (Common, Problems, check_deck, check_seat_count, read_list, read_tile_list,
+from .record import (Common, Problems, check_deck, check_seat_count, is_int, read_list, read_tile_list,
                      seats_readable)
 from .settlement import nets_from_transfers
 from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
@@ -27,6 +30,8 @@ GROUP_NAMES = ("1-tile group", "2-tile group", "3-tile group")
 RED_THRESHOLD = 4
 #: DL-11 variant: what an absolute winner gives the house.
 CASINO_CHIP = 1
+#: The record's levels of detail (ROUND_RECORD.md §4, §4b), the full one first.
+LEVELS = ("groups", "winners")
 
 
 def target_and_colour(table: Sequence[Tile]) -> tuple[int, str]:
@@ -110,9 +115,24 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
     absolute = _top(full, [sum(row) for row in pips]) if full else None
     pushed = absolute is None and len(full) > 1 and absolute_tie == "push"  # DL-8 variant
     group_winners: list[int | None] = [None] * len(GROUP_SIZES)
+    if absolute is None and not pushed:
+        for g in range(len(GROUP_SIZES)):  # DL-9, DL-10
+            group_winners[g] = _top([s for s in range(n) if matched[s][g]], [row[g] for row in pips])
+    return pay_winners(n, absolute, group_winners, stakes, casino_chip)
+
+
+def pay_winners(n: int, absolute: int | None, group_winners: Sequence[int | None], stakes: Sequence[int],
+                casino_chip: bool = False) -> dict:
+    """The payments once the winners are known, from the groups (``settle``) or from the table's
+    word (the ``winners`` level): an absolute winner takes every other seat's whole stake
+    (DL-6) and gives the house its chip under ``casino_chip`` (DL-11); otherwise each group's
+    winner takes that group's stake from every other seat (DL-9), and a group without one
+    costs nobody anything (DL-10). Returns ``absolute_winner``, ``group_winners`` (all None
+    beside an absolute winner), ``house`` and ``transfers``."""
     house = 0
     transfers: list[dict] = []
     if absolute is not None:
+        group_winners = [None] * len(GROUP_SIZES)
         # Every other seat pays the whole stake once, so no payments need adding up.
         whole = sum(stakes)
         if whole > 0:
@@ -120,14 +140,13 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
         if casino_chip:  # DL-11
             transfers.append({"from": absolute, "to": None, "amount": CASINO_CHIP})
             house = CASINO_CHIP
-    elif not pushed:
+    else:
+        group_winners = list(group_winners)
         # (payer, receiver) -> amount, in order of first payment: what one seat pays another
         # over several groups is one transfer.
         owed: dict[tuple[int, int], int] = {}
         get = owed.get
-        for g, stake in enumerate(stakes):  # DL-9, DL-10
-            winner = _top([s for s in range(n) if matched[s][g]], [row[g] for row in pips])
-            group_winners[g] = winner
+        for winner, stake in zip(group_winners, stakes):
             if winner is not None:
                 for s in range(n):
                     if s != winner:
@@ -142,9 +161,6 @@ def settle(matched: Sequence[Sequence[bool]], pips: Sequence[Sequence[int]], sta
 
 def _read_groups(record: dict, common: Common, n: int | None,
                  p: Problems) -> list[list[list[Tile] | None] | None] | None:
-    if "groups" not in record:
-        p.error("groups", "missing_field", gettext_noop("List every player's 1-, 2- and 3-tile groups (groups)."))
-        return None
     raw = read_list(record["groups"], "groups", p, "The groups list", length=n)
     if raw is None:
         return None
@@ -203,6 +219,17 @@ def _quick_read(record: dict, n: int) -> tuple[list[Tile], list[list[int]]] | No
     return [tile0, tile1], keys
 
 
+def _read_table(record: dict, p: Problems) -> list[Tile] | None:
+    """The two table tiles, checked against the deck on their own; None (with an error) when
+    they cannot be read, and when there are none."""
+    if "table" not in record:
+        return None
+    table = read_tile_list(record["table"], "table", p, "The table", length=TABLE_TILES)
+    if table is not None and not check_deck([(t, f"table[{k}]") for k, t in enumerate(table)], CHINESE_32, p):
+        return None
+    return table
+
+
 def _read_carefully(record: dict, common: Common, n: int | None,
                     p: Problems) -> tuple[list[Tile], list[list[int]]] | None:
     """Read the table and the groups step by step, wording every error (ROUND_RECORD.md §4)."""
@@ -223,12 +250,105 @@ def _read_carefully(record: dict, common: Common, n: int | None,
     return table, [[group_key(grp) for grp in three] for three in groups]  # type: ignore[union-attr]
 
 
+def _read_level(record: dict, p: Problems) -> str | None:
+    """Which of the two levels the record gives (§4, §4b): exactly one, as for the connecting
+    games; None (with the error) for neither or both."""
+    given = [level for level in LEVELS if level in record]
+    if len(given) == 1:
+        return given[0]
+    if not given:
+        p.error("", "missing_level",
+                gettext_noop("Give the outcome of the deal: every player's groups (groups) or the winners "
+                             "the table agreed (winners), exactly one."))
+    else:
+        p.error(LEVELS[1], "two_levels", gettext_noop("Give exactly one of groups or winners, not both."))
+    return None
+
+
+_WINNERS_KEYS = ("absolute", "groups")
+
+
+def _seat_or_none(value: object, n: int | None) -> bool:
+    """None, or a seat number (below ``n`` when the seats are known)."""
+    return value is None or (is_int(value) and value >= 0 and (n is None or value < n))  # type: ignore[operator]
+
+
+def _read_winners(record: dict, n: int | None, p: Problems) -> tuple[int | None, list[int | None]] | None:
+    """§4b: ``{"absolute": seat or null, "groups": [three seats or nulls]}``; ``groups`` may be
+    left out beside an absolute winner, and must then be all null if given."""
+    raw = record["winners"]
+    if not isinstance(raw, dict):
+        p.error("winners", "bad_type",
+                gettext_noop('winners must be an object: {"absolute": a seat or null, "groups": [three seats or nulls]}.'))
+        return None
+    errors = len(p.errors)
+    for key in raw:
+        if key not in _WINNERS_KEYS:
+            p.error(f"winners.{str(key)[:40]}", "unknown_field", gettext_noop("winners has only absolute and groups."))
+    top = f" from 0 to {n - 1}" if n else ""
+    absolute = raw.get("absolute")
+    if "absolute" not in raw:
+        p.error("winners.absolute", "missing_field",
+                gettext_noop("Say which seat is the absolute winner, or null for none (winners.absolute)."))
+    elif not _seat_or_none(absolute, n):
+        p.error("winners.absolute", "bad_seat", f"The absolute winner must be a seat number{top}, or null.")
+        absolute = None
+    group_winners: list[int | None] = [None] * len(GROUP_SIZES)
+    if "groups" not in raw:
+        if absolute is None and "absolute" in raw:
+            p.error("winners.groups", "missing_field",
+                    gettext_noop("Without an absolute winner, give the winner of each group, or null (winners.groups)."))
+    else:
+        raw_groups = read_list(raw["groups"], "winners.groups", p, "winners.groups", length=len(GROUP_SIZES))
+        for g, seat in enumerate(raw_groups or []):
+            path = f"winners.groups[{g}]"
+            if not _seat_or_none(seat, n):
+                p.error(path, "bad_seat", f"The winner of the {GROUP_NAMES[g]} must be a seat number{top}, or null.")
+            elif seat is not None and absolute is not None:
+                # DL-6: the absolute winner takes the whole stake; no group is settled alone.
+                p.error(path, "unexpected_field",
+                        f"With an absolute winner no group has a winner of its own: the {GROUP_NAMES[g]} must be null.")
+            else:
+                group_winners[g] = seat
+    if len(p.errors) > errors:
+        return None
+    return absolute, group_winners
+
+
+def _evaluate_winners(record: dict, common: Common, n: int | None, p: Problems) -> dict | None:
+    """The quick level (§4b): settled on the winners the table agreed, exactly as DL-6 … DL-12
+    settle the winners the groups give (``pay_winners``)."""
+    table = _read_table(record, p)
+    winners = _read_winners(record, n, p)
+    if p.errors or n is None or winners is None:
+        return None
+    variant = common.variant
+    result = pay_winners(n, *winners, variant["stakes"], variant["casino_chip"])
+    # The engine cannot check what it cannot see: the table's word is taken (§4b).
+    p.warn("winners", "unverified",
+           gettext_noop("The winners are the table's word: without the groups the engine cannot check them."))
+    nets = nets_from_transfers(n, result["transfers"])
+    out: dict = {}
+    if table is not None:
+        out["target"], out["colour"] = target_and_colour(table)
+    names = common.seats
+    return {**out, "absolute_winner": result["absolute_winner"], "group_winners": result["group_winners"],
+            "house": result["house"], "seats": [{"name": names[s], "net": nets[s]} for s in range(n)],
+            "transfers": result["transfers"]}
+
+
 def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
     """Check and settle a Da Ling record (ROUND_RECORD.md §4, RULES.md §8)."""
     variant = common.variant
     n: int | None = None
     if seats_readable(record) and check_seat_count(common, PLAYERS, p):
         n = common.n
+    level = _read_level(record, p)
+    if level == "winners":
+        return _evaluate_winners(record, common, n, p)
+    if level is None:
+        _read_table(record, p)  # its errors too: every error found is reported (§5)
+        return None
     read = _quick_read(record, n) if n is not None else None
     if read is None:
         read = _read_carefully(record, common, n, p)

@@ -49,7 +49,7 @@ class Tiles:
     placeholder: str = ""
     per_seat: bool = False
     part: int | None = None      # each seat fills a list of tile groups: this input is group ``part``
-    level: str | None = None     # connecting games: shown only at this level of detail
+    level: str | None = None     # shown only at this level of detail
     also: tuple[str, ...] = ()   # other fields whose errors belong at this input
     count: int | None = None     # exactly this many tiles (a hand, a group); None: up to the deal size
     omit_empty: bool = False     # per seat: every seat empty leaves the field out (it is optional)
@@ -79,6 +79,8 @@ class Numbers:
     #: A seat choice naming the one seat that gives no number (its place in the list is null).
     not_for: str = ""
     also: tuple[str, ...] = ()
+    #: Kept on the scorer's phone for the next deal at the table (a stake stays until changed).
+    remember: bool = False
 
     per_seat = True
     part = None
@@ -101,11 +103,69 @@ class Declared:
     chosen_from: str          # the seat input whose tiles it is chosen among
     count: int
     placeholder: str = ""
+    level: str | None = None  # shown only at this level of detail
 
     per_seat = True
     part = None
-    level = None
     also = ()
+
+
+@dataclass(frozen=True)
+class SeatValue:
+    """For each seat, ``none`` (null) or a whole number from a range (Tau Ngau's values: no bull,
+    or the bull's value). The range is ``low``–``high``, or another under a rule option:
+    ``under`` holds ``(option, value, low, high)``, e.g. ``("settlement", "v1", 1, 10)``."""
+
+    name: str
+    label: str
+    fills: str
+    none: str                 # label of the null choice, e.g. "no bull"
+    low: int
+    high: int
+    under: tuple[tuple[str, object, int, int], ...] = ()
+    level: str | None = None
+
+    per_seat = True
+    part = None
+    also = ()
+    # Nothing here is typed as tiles, but a form that does not know this input yet shows it as
+    # a text box of tiles and reads these.
+    placeholder = ""
+    count = None
+    omit_empty = False
+
+    def bounds(self, variant: dict) -> tuple[int, int]:
+        """The range under ``variant`` (the game's options, defaults included)."""
+        for option, value, low, high in self.under:
+            if variant.get(option) == value:
+                return low, high
+        return self.low, self.high
+
+    def choices(self, variant: dict) -> list[tuple[int | None, str]]:
+        """(value, label) of every choice under ``variant``, null first."""
+        low, high = self.bounds(variant)
+        return [(None, self.none)] + [(v, str(v)) for v in range(low, high + 1)]
+
+
+@dataclass(frozen=True)
+class Winner:
+    """One seat, or none (null), put into an object field (a top input): its ``key``, or entry
+    ``part`` of the list at ``key`` (Da Ling's ``winners``: ``absolute``, ``groups[g]``)."""
+
+    name: str
+    label: str
+    fills: str
+    key: str
+    blank: str                # label of the "no seat" choice
+    part: int | None = None
+    level: str | None = None
+
+    per_seat = False
+    also = ()
+    # As for SeatValue: read by a form that does not know this input yet.
+    placeholder = ""
+    count = None
+    omit_empty = False
 
 
 @dataclass(frozen=True)
@@ -140,7 +200,7 @@ class Mark:
     label = ""
 
 
-Input = Union[SeatChoice, Tiles, Numbers, Declared, Moves, Mark]
+Input = Union[SeatChoice, Tiles, Numbers, Declared, SeatValue, Winner, Moves, Mark]
 
 
 @dataclass(frozen=True)
@@ -148,9 +208,9 @@ class Entry:
     """The whole deal form of one game."""
 
     inputs: tuple[Input, ...]
-    #: (level, label) the form offers, the first by default (connecting games; the level names
-    #: are the record fields that hold them).
+    #: (level, label) the form offers, the first by default (the level names are the record
+    #: fields that hold them).
     levels: tuple[tuple[str, str], ...] = ()
 
 
-__all__ = ["Declared", "Entry", "Input", "Mark", "Moves", "Numbers", "SeatChoice", "Tiles"]
+__all__ = ["Declared", "Entry", "Input", "Mark", "Moves", "Numbers", "SeatChoice", "SeatValue", "Tiles", "Winner"]

@@ -7,7 +7,9 @@ simulated deal as the ``moves`` record, and the random choices do not depend on 
 so one seed gives the same deals at every level.
 
 Ding Niu players prefer a blocking play now and then, so that SuanZhang comes up in a fair
-share of the deals. Tau Ngau and Da Ling get random deals (hands, table, groups) only.
+share of the deals. Tau Ngau and Da Ling get random deals (hands, table, groups); at their quick
+level (``values``, ``winners``) the record gives what the engine makes of that same deal: each
+seat's value, or the winners.
 """
 
 from __future__ import annotations
@@ -15,13 +17,19 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
+from . import da_ling, tau_ngau
 from .catalog import CATALOG
 from .connecting import UNPLAYED_REQUIRED
 from .decks import CHINESE_32, CONNECTING_DEALS
 from .ding_niu import SuanZhangWatch, had_safe_play, Block
+from .engine import evaluate
 from .tiles import Tile, tile_str
 
 LEVELS = ("points", "unplayed_tiles", "moves")
+
+#: Tau Ngau's and Da Ling's own levels, the full one first. Any of the connecting games'
+#: levels (the command line's default is ``moves``) gives their full deal too, as it always has.
+OWN_LEVELS = {"tau_ngau": tau_ngau.LEVELS, "da_ling": da_ling.LEVELS}
 
 #: How often a Ding Niu player who has a blocking play picks it on purpose.
 BLOCK_BIAS = 0.5
@@ -66,9 +74,14 @@ def simulate(game: str, *, deals: int, seed: int, level: str = "moves", players:
             hands = [tiles[s * deal:(s + 1) * deal] for s in range(n)]
             yield record_from_hands(game, hands, rng=rng, level=level, variant=variant, pass_rate=pass_rate)
     else:
+        own = OWN_LEVELS[game]
+        if level not in own and level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(own + LEVELS)}, not {level!r}")
         deal_of = _DEALS[game]
+        quick = level == own[1]
         for _ in range(deals):
-            yield _with_variant(deal_of(n, rng), variant)
+            record = _with_variant(deal_of(n, rng), variant)
+            yield quick_record(record) if quick else record
 
 
 def _with_variant(record: dict, variant: dict | None) -> dict:
@@ -208,3 +221,19 @@ def _da_ling_deal(n: int, rng: random.Random) -> dict:
 
 #: The games without a layout: a random deal each (the connecting games are played out).
 _DEALS = {"tau_ngau": _tau_ngau_deal, "da_ling": _da_ling_deal}
+
+
+def quick_record(record: dict) -> dict:
+    """The quick-level record (§3b ``values``, §4b ``winners``) of a valid full Tau Ngau or Da
+    Ling record: what the engine makes of the full deal, as a table would agree it. The table
+    tiles are left out (they are optional beside the winners)."""
+    result = evaluate(record)
+    if not result["ok"]:
+        raise ValueError("the full record is not valid")
+    quick = {k: v for k, v in record.items() if k not in ("hands", "declared", "table", "groups")}
+    if record["game"] == "tau_ngau":
+        # The full level writes 0 for no bull; its "bull" tells no bull from a bull worth 0.
+        quick["values"] = [s["value"] if s["bull"] is not None else None for s in result["seats"]]
+    else:
+        quick["winners"] = {"absolute": result["absolute_winner"], "groups": result["group_winners"]}
+    return quick

@@ -1,5 +1,8 @@
 """Tau Ngau (鬥牛), RULES.md §7: record checks, hand values and settlement.
 
+A record gives the hands (the full level, §3) or only the values the table agreed (the quick
+level, §3b); both settle through ``settle`` and ``next_banker``.
+
 Hand values come from a table of every distinct 5-tile hand of the 32-tile set (33,934 of
 them, as multisets), built once on first use. A hand is looked up by a multiset key, the sum
 of one weight per tile (3 bits per tile kind), so the order of the tiles never matters and no
@@ -28,6 +31,12 @@ HAND_SIZE = 5
 
 #: TN-V1-1: a player without a bull pays the banker this many bets.
 V1_NO_BULL_BETS = 4
+
+#: TN-5: what a bull can be worth under each version (v1 counts a remainder of 0 as 10).
+VALUE_RANGES = {"v2": (0, 9), "v1": (1, 10)}
+
+#: The record's levels of detail (ROUND_RECORD.md §3, §3b), the full one first.
+LEVELS = ("hands", "values")
 
 Bull = tuple[Tile, Tile, Tile]
 
@@ -285,9 +294,6 @@ def _read_stakes(record: dict, version: str, n: int | None, banker: int | None,
 
 
 def _read_hands(record: dict, common: Common, n: int | None, p: Problems) -> list[list[Tile] | None] | None:
-    if "hands" not in record:
-        p.error("hands", "missing_field", gettext_noop("List the 5 tiles of every seat (hands)."))
-        return None
     raw = read_list(record["hands"], "hands", p, "The hands list", length=n)
     if raw is None:
         return None
@@ -351,8 +357,62 @@ def _read_declared(record: dict, common: Common, n: int | None, hands: list | No
     return out
 
 
+def _read_level(record: dict, p: Problems) -> str | None:
+    """Which of the two levels the record gives (§3, §3b): exactly one, as for the connecting
+    games; None (with the error) for neither or both. ``declared`` belongs to the hands."""
+    given = [level for level in LEVELS if level in record]
+    if len(given) == 2:
+        p.error(LEVELS[1], "two_levels", gettext_noop("Give exactly one of hands or values, not both."))
+        return None
+    if not given:
+        p.error("", "missing_level",
+                gettext_noop("Give the outcome of the deal: every seat's hand (hands) or the values the "
+                             "table agreed (values), exactly one."))
+        return None
+    if given[0] == "values" and "declared" in record:
+        p.error("declared", "unknown_field",
+                gettext_noop("declared goes only with the hands; with values, a declined bull is entered as null."))
+    return given[0]
+
+
+def _read_values(record: dict, version: str, n: int | None, p: Problems) -> list[SeatPlay] | None:
+    """§3b: per seat null (no bull) or the value of its bull, 0–9 under v2, 1–10 under v1."""
+    raw = read_list(record["values"], "values", p, "The values list", length=n)
+    if raw is None:
+        return None
+    low, high = VALUE_RANGES[version]
+    plays = []
+    for seat, value in enumerate(raw):
+        if value is None:
+            plays.append(SeatPlay(False, 0))
+        elif is_int(value) and low <= value <= high:
+            plays.append(SeatPlay(True, value))
+        else:
+            p.error(f"values[{seat}]", "bad_value",
+                    gettext_noop("Under version 1 a value is null (no bull) or a whole number from 1 to 10 "
+                                 "(10 for a remainder of 0).") if version == "v1" else
+                    gettext_noop("A value is null (no bull) or a whole number from 0 to 9."))
+    return None if len(plays) < len(raw) else plays
+
+
+def _settled(common: Common, banker: int, plays: list[SeatPlay], stakes: list[int | None],
+             seats_out: list[dict]) -> dict:
+    """Settle the plays, whatever level they come from, and put each seat's net in its entry."""
+    variant = common.variant
+    n = len(plays)
+    transfers = settle(plays, banker, stakes, variant["settlement"], variant["v1_no_bull_pays"])
+    for out, net in zip(seats_out, nets_from_transfers(n, transfers)):
+        out["net"] = net
+    return {
+        "banker": banker,
+        "next_banker": next_banker(banker, n, plays[banker].has_bull, variant["bank_rotation"]),
+        "seats": seats_out,
+        "transfers": transfers,
+    }
+
+
 def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
-    """Check and settle a Tau Ngau record (ROUND_RECORD.md §3, RULES.md §7)."""
+    """Check and settle a Tau Ngau record (ROUND_RECORD.md §3, §3b, RULES.md §7)."""
     variant = common.variant
     version = variant["settlement"]
     n: int | None = None
@@ -361,6 +421,19 @@ def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
         n = common.n
     banker = _read_banker(record, common.n if readable else None, p)
     stakes = _read_stakes(record, version, n, banker, p)
+    level = _read_level(record, p)
+    if level == "values":
+        agreed = _read_values(record, version, n, p)
+        if p.errors or n is None or banker is None or stakes is None or agreed is None:
+            return None
+        # The engine cannot check what it cannot see: the table's word is taken (§3b).
+        p.warn("values", "unverified",
+               gettext_noop("The values are the table's word: without the hands the engine cannot check them."))
+        return _settled(common, banker, agreed, stakes, [
+            {"name": common.seats[seat], "value": play.value, "has_bull": play.has_bull,
+             "stake": stakes[seat], "net": 0} for seat, play in enumerate(agreed)])
+    if level is None:
+        return None
     hands = _read_hands(record, common, n, p)
     declared = _read_declared(record, common, n, hands, p)
     if p.errors or n is None or banker is None or stakes is None or hands is None or declared is None:
@@ -409,12 +482,4 @@ def evaluate(record: dict, common: Common, p: Problems) -> dict | None:
     if p.errors:
         return None
 
-    transfers = settle(plays, banker, stakes, version, variant["v1_no_bull_pays"])
-    for out, net in zip(seats_out, nets_from_transfers(n, transfers)):
-        out["net"] = net
-    return {
-        "banker": banker,
-        "next_banker": next_banker(banker, n, plays[banker].has_bull, variant["bank_rotation"]),
-        "seats": seats_out,
-        "transfers": transfers,
-    }
+    return _settled(common, banker, plays, stakes, seats_out)

@@ -69,6 +69,16 @@ def _fresh_rate_limits(settings):
 
 
 @pytest.fixture(autouse=True)
+def _language_reset():
+    """A request's language stays active in its thread after the response (LocaleMiddleware
+    activates it and nothing deactivates it): each test starts in the default language."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -5,7 +5,8 @@ and seats, per-seat lists by **table position**, plus ``leader`` / ``banker`` / 
 This module only reshapes text; the rules (is 7:1 a tile, can a seat have 5 points, ...) are
 the engine's, reached through ``scoring.domain.records.round_preview`` and friends. Their error paths
 (``points[2]``, ``unplayed_tiles[1][0]``, ``leader``) are mapped back to the inputs by
-``scoring.web.deal_paths``; the typed text of tiles and moves is read by ``scoring.web.deal_text``.
+``scoring.web.deal_paths``; the typed text of tiles and moves is read by ``scoring.web.deal_text``,
+and the inputs tapped among buttons (a seat's value, a winner) by ``scoring.web.deal_inputs``.
 
 Everything is plain data: the inputs of each game come from its description in the catalog
 (``games.get_game(game).entry``, see games/entry.py), and ``DealForm.context()`` gives the
@@ -21,9 +22,10 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 import games
-from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, Tiles
+from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, SeatValue, Tiles, Winner
 
 from scoring.domain.inputs import MAX_TYPED, parse_whole_number
+from scoring.web import deal_inputs
 from scoring.web.deal_paths import field_for_path
 from scoring.web.deal_text import declared_text, moves_text, parse_declared, parse_moves, parse_tiles, tiles_text
 from scoring.web.rule_messages import translate_message
@@ -69,6 +71,8 @@ class DealForm:
         self.spec = games.get_game(game)
         self.entry = self.spec.entry
         self.variant = variant or {}
+        #: The rules as played (the options left out at their defaults): what a value's range follows.
+        self.full_variant = {**self.spec.variant_defaults(), **self.variant}
         self.connecting = self.spec.connecting
         self.names = [s.entry.player.name if hasattr(s, "entry") else s["name"] for s in seats]
         self.n = len(self.names)
@@ -136,7 +140,9 @@ class DealForm:
                 continue
             if isinstance(inp, Mark):
                 continue
-            if isinstance(inp, Moves):
+            if isinstance(inp, (SeatValue, Winner)):
+                v.update(deal_inputs.values_from_body(self, inp, body))
+            elif isinstance(inp, Moves):
                 v[inp.name] = moves_text(body.get(inp.fills))
             elif isinstance(inp, Declared):
                 for i, item in enumerate(per_seat(inp.fills) or []):
@@ -202,6 +208,10 @@ class DealForm:
                     body[inp.fills] = declared
             elif isinstance(inp, SeatChoice):
                 self._read_seat_choice(inp, body)
+            elif isinstance(inp, SeatValue):
+                deal_inputs.read_seat_values(self, inp, body)
+            elif isinstance(inp, Winner):
+                deal_inputs.read_winner(self, inp, body)
             elif isinstance(inp, Numbers):
                 self._read_numbers(inp, body)
             elif not inp.per_seat:
@@ -284,7 +294,14 @@ class DealForm:
         extra: dict[str, Any] = {}
         if inp.level is not None:
             extra["level"] = inp.level
+        if isinstance(inp, (SeatValue, Winner)):  # a row of buttons, tapped (scoring.web.deal_inputs)
+            return self._field(name, inp.label, "choices", **extra, options=deal_inputs.choices(self, inp))
         if isinstance(inp, Numbers):
+            if inp.remember:
+                extra["remember"] = True
+            if inp.not_for:  # the seat chosen there gives none: hidden (static/js/deal-form.js follows the choice)
+                extra["skip_for"] = inp.not_for
+                extra["skipped"] = name == f"{inp.name}_{self._seat_of(inp.not_for)}"
             return self._field(name, inp.label, "number", **extra, min=str(inp.minimum))
         if inp.placeholder:
             extra["placeholder"] = inp.placeholder
@@ -320,7 +337,11 @@ class DealForm:
     def top_fields(self) -> list[dict]:
         out = []
         if self.entry.levels:
-            out.append(self._field("level", gettext("Detail"), "radio", options=list(self.entry.levels)))
+            # Kept on the phone for the next deal at this table (static/js/deal-drafts.js), but for
+            # a level that records an event (Ce Deng's redeal: a Mark), not a way of entering.
+            events = {inp.level for inp in self.entry.inputs if isinstance(inp, Mark)}
+            out.append(self._field("level", gettext("Detail"), "radio", options=list(self.entry.levels),
+                                   remember=[level for level, _ in self.entry.levels if level not in events]))
         for inp in self.entry.inputs:
             if not inp.per_seat and not isinstance(inp, Mark):
                 out.append(self._input_field(inp, inp.name))
@@ -330,7 +351,11 @@ class DealForm:
         """The seat chosen as banker, in games that have one (the catalog says which)."""
         if not self.spec.has_banker:
             return None
-        return _seat_value(self.values.get("banker", ""), self.n)
+        return self._seat_of("banker")
+
+    def _seat_of(self, name: str) -> int | None:
+        """The seat chosen in the seat choice ``name`` (None when none can be read)."""
+        return _seat_value(self.values.get(name, ""), self.n)
 
     def _banker_select(self) -> str:
         """The name of the select choosing the banker ("" without one): the page's badge follows it."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 
 import games
-from games.entry import Input
+from games.entry import Input, Winner
 
 # ASCII digits: the paths are the engine's, never typed.
 _PATH = re.compile(r"^([a-z_]+)(?:\[([0-9]+)\])?(?:\[([0-9]+)\])?(?:\[([0-9]+)\])?(?:\.([a-z_]+))?")
+
+#: Inside an object of winners: ``.groups[2]`` (the key, and the place in its list).
+_KEY = re.compile(r"^\.([a-z_]+)(?:\[([0-9]+)\])?")
 
 #: The "input" of an error that belongs to no input: shown above the seats.
 NON_FIELD = "__all__"
@@ -56,6 +59,8 @@ def field_for_path(path: str, game: str) -> str:
     if not inputs:
         return NON_FIELD
     inp = inputs[0]
+    if isinstance(inp, Winner):  # winners.groups[1]: the input of that key (and place in its list)
+        return _winner_input(path[len(key):], inputs)
     if not inp.per_seat:
         return inp.name
     if i is None:
@@ -65,3 +70,16 @@ def field_for_path(path: str, game: str) -> str:
         if inp is None:
             return NON_FIELD
     return f"{inp.name}_{i}"
+
+
+def _winner_input(rest: str, inputs: list[Input]) -> str:
+    """The input an error inside an object of winners belongs at (``.absolute``,
+    ``.groups[2]``); the object or a whole list is shown above the seats."""
+    m = _KEY.match(rest)
+    if not m:
+        return NON_FIELD
+    key, part = m.group(1), m.group(2)
+    for inp in inputs:
+        if isinstance(inp, Winner) and inp.key == key and (inp.part is None or str(inp.part) == part):
+            return inp.name
+    return NON_FIELD

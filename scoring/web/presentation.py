@@ -36,8 +36,9 @@ def payments_by_position(outcome: dict, names: list[str]) -> list[str]:
 def seat_summary(game: str, player: dict) -> str:
     """A short line about one seat's hand in a deal: points, tiles, bull, ...
 
-    Read from the engine's seat result alone: only Tau Ngau seats have a ``bull`` (null for
-    no bull), so the game itself is not needed."""
+    Read from the engine's seat result alone, so the game itself is not needed: only Tau Ngau
+    seats have a ``value`` beside ``has_bull`` (the values level) or ``bull`` (the hands level:
+    null for no bull, where ``value`` is 0)."""
     parts = []
     if "points" in player:
         parts.append(_("%(points)s pts") % {"points": player["points"]})
@@ -45,9 +46,9 @@ def seat_summary(game: str, player: dict) -> str:
         parts.append(_("%(count)s left") % {"count": player["unplayed"]})
     if player.get("status"):
         parts.append(_status_word(str(player["status"])))
-    if "bull" in player:
-        value = player.get("value")
-        parts.append(_("no bull") if not player.get("bull") else _("bull, %(value)s") % {"value": value})
+    if "has_bull" in player or "bull" in player:
+        has_bull = player["has_bull"] if "has_bull" in player else bool(player.get("bull"))
+        parts.append(_("bull, %(value)s") % {"value": player.get("value")} if has_bull else _("no bull"))
     if player.get("place") == 1:
         parts.append(_("winner"))
     return _(", ").join(parts)
@@ -73,11 +74,22 @@ def describe_deal(game: str, players: list[dict], outcome: dict) -> dict:
     aw = outcome.get("absolute_winner")
     if isinstance(aw, int) and 0 <= aw < len(names):
         notes.append(_("%(name)s wins outright") % {"name": names[aw]})
+    notes += _group_winners(outcome.get("group_winners"), names)
     for key, label in (("next_leader", _("Next to lead: %(name)s")), ("next_banker", _("Next banker: %(name)s"))):
         v = outcome.get(key)
         if isinstance(v, int) and 0 <= v < len(names):
             notes.append(label % {"name": names[v]})
     return {"seats": seats, "payments": payments_by_position(outcome, names), "notes": notes}
+
+
+def _group_winners(winners, names: list[str]) -> list[str]:
+    """Da Ling: who won each group (DL-9); a group nobody won is left unsaid (DL-10)."""
+    if not isinstance(winners, list):
+        return []
+    said = (_("Winner of the 1-tile group: %(name)s"), _("Winner of the 2-tile group: %(name)s"),
+            _("Winner of the 3-tile group: %(name)s"))
+    return [line % {"name": names[w]} for line, w in zip(said, winners)
+            if isinstance(w, int) and not isinstance(w, bool) and 0 <= w < len(names)]
 
 
 def describe_rows(game: str, rows: list[dict]) -> list[dict]:

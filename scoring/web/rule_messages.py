@@ -46,8 +46,9 @@ CODES = {
     "too_many_copies": gettext_noop("This tile appears more often than the deck holds it."),
     "too_complex": gettext_noop("This record is nested too deeply to read."),
     "invalid": gettext_noop("This record could not be evaluated."),
-    "missing_level": gettext_noop("Give the outcome of the deal: points, unplayed tiles or the moves log (exactly one)."),
-    "two_levels": gettext_noop("Give exactly one of points, unplayed tiles or moves."),
+    # Every game has its own levels of detail (points, hands, winners, ...): said in general.
+    "missing_level": gettext_noop("Give the outcome of the deal at one level of detail."),
+    "two_levels": gettext_noop("Give the outcome of the deal at one level of detail only, not two."),
     "bad_points": gettext_noop("Points are a whole number, 0 or more."),
     "bad_unplayed": gettext_noop("Unplayed tiles are a whole number, 0 or more."),
     "too_many_unplayed": gettext_noop("More unplayed tiles than the seat was dealt."),
@@ -78,6 +79,8 @@ CODES = {
     "not_in_hand": gettext_noop("A declared tile is not in the seat's hand."),
     "bull_exists": gettext_noop("This hand holds a bull, so 'no bull' cannot be declared."),
     "suboptimal": gettext_noop("A better bull was possible."),
+    "bad_value": gettext_noop("A value is no bull or one of the hand values of these rules."),
+    "unverified": gettext_noop("The table's word is taken for this deal: the engine cannot check it."),
 }
 
 #: The engine's sentences with values, by code: ``%(name)s`` marks a value. The English text
@@ -157,6 +160,10 @@ TEMPLATES = {
     "suboptimal": [gettext_noop("%(seat)s declared no bull although a bull worth %(best)s was possible."),
                    gettext_noop("%(seat)s's declared bull is worth %(value)s, but %(best)s was possible.")],
     "bull_exists": [gettext_noop("%(seat)s holds a bull, so 'no bull' cannot be declared.")],
+    "bad_seat": [gettext_noop("The absolute winner must be a seat number from 0 to %(top)s, or null."),
+                 gettext_noop("The winner of the %(group)s must be a seat number from 0 to %(top)s, or null.")],
+    "unexpected_field": [gettext_noop("With an absolute winner no group has a winner of its own: the %(group)s must "
+                                      "be null.")],
 }
 
 #: English words the engine puts inside its sentences (deck names, why a deal ended, ...): each
@@ -165,8 +172,9 @@ WORDS = (
     gettext_noop("the 32-tile set"), gettext_noop("the 24-tile Ding Niu deck"), gettext_noop("the 24-tile Kko-li deck"), gettext_noop("this deck"),
     gettext_noop("every dealt tile had been used (CG-11)"), gettext_noop("a smothered SuanZhang had ended it (DN-SZ-6)"),
     gettext_noop("it"), gettext_noop("blamed"), gettext_noop("not blamed"), gettext_noop("This"), gettext_noop("this field"),
-    gettext_noop("The declared list"), gettext_noop("The groups list"), gettext_noop("The hands list"), gettext_noop("The stakes list"),
+    gettext_noop("The declared list"), gettext_noop("The groups list"), gettext_noop("The hands list"), gettext_noop("The stakes list"), gettext_noop("The values list"),
     gettext_noop("The table"), gettext_noop("A declared bull"), gettext_noop("tiles"), gettext_noop("tile"), gettext_noop("entries"), gettext_noop("entry"),
+    gettext_noop("1-tile group"), gettext_noop("2-tile group"), gettext_noop("3-tile group"),
 )
 
 

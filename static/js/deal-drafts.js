@@ -9,7 +9,11 @@
      again; Submit is retried with backoff until the server answers, always with the draft's key
      (the server records the deal once per key) and its number (the server refuses a number
      another phone recorded meanwhile: 409, both deals shown side by side);
-   - the draft is dropped only when the server says the deal is saved.
+   - the draft is dropped only when the server says the deal is saved;
+   - what the next deal at the table starts from is kept too (inputs marked data-remember: the
+     level of detail, the stakes), under the same tournament and table, and put back in the form
+     of the next deal when it has no draft. An empty one (the banker's stake) keeps the last, and
+     so does a level chosen for one deal only (a redeal: its radio is not marked).
 
    The texts come from the form's data-text-* attributes (translated in the template). */
 (function () {
@@ -93,6 +97,36 @@
 
   function storageKey(d) { return PREFIX + d.number; }
 
+  // --- what the next deal starts from ---------------------------------------------------------
+
+  var MEMORY = "gupai-memory:" + form.getAttribute("data-draft-scope");
+
+  function remembered() {
+    try { return (store && JSON.parse(store.getItem(MEMORY))) || {}; } catch (e) { return {}; }
+  }
+
+  function remember() {
+    if (!store) return;
+    var kept = remembered();
+    // A choice kept only when one to remember is chosen (not a redeal).
+    form.querySelectorAll("[data-remember]").forEach(function (el) {
+      if (el.type === "radio" ? el.checked : el.value) kept[el.name] = el.type === "radio" ? [el.value] : el.value;
+    });
+    try { store.setItem(MEMORY, JSON.stringify(kept)); } catch (e) { /* storage full */ }
+  }
+
+  function recall() {
+    var kept = remembered(), fields = {};
+    Object.keys(kept).forEach(function (name) {
+      var el = form.elements[name];
+      var radios = el && el.length !== undefined && !el.tagName ? Array.prototype.slice.call(el) : null;
+      // A choice the form no longer offers is left as the page has it.
+      if (!el || (radios && !radios.some(function (r) { return kept[name].indexOf(r.value) >= 0; }))) return;
+      fields[name] = kept[name];
+    });
+    writeFields(fields);
+  }
+
   function keep() {
     if (!draft) draft = {number: pageNumber, key: keyInput.value || newKey(), fields: {}, sending: false};
     draft.fields = readFields();
@@ -171,8 +205,9 @@
         p.textContent = message;
         box.appendChild(p);
       });
-      // Right under the input, above the tile picker's panel (as the server places them).
-      input.insertAdjacentElement("afterend", box);
+      // Right under the input, above the tile picker's panel (as the server places them); under
+      // the whole row of a choice tapped among buttons (a value, a winner).
+      (input.closest("fieldset.choices") || input).insertAdjacentElement("afterend", box);
       input.setAttribute("aria-describedby", box.id);
     });
     first.scrollIntoView({block: "start"});
@@ -252,6 +287,7 @@
     var away = answer.status >= 500 || answer.status === 429 || (!answer.data && answer.status !== 403);
     if (sending && away) return retryLater();
     if (data.status === "saved") {
+      remember();
       forget(draft);
       draft = null;
       window.location.replace(data.redirect);  // the page of the next deal, this one in view
@@ -325,6 +361,8 @@
     writeFields(current.fields);
     keyInput.value = current.key;
     say(text("restored"));
+  } else if (!problemsBox.textContent.trim()) {
+    recall();  // not over a form the server sent back with its errors
   }
   if (older) {
     offerBox.querySelector("[data-offer-text]").textContent = text("offer", {number: older.number});

@@ -5,7 +5,10 @@
    parsed when it runs.
    A seat role (the banker): .seats[data-role-select] names the select choosing the seat and
    data-role-word the badge's word; the badge moves to the legend of fieldset[data-position]
-   chosen, so it never shows the role of a seat that was chosen before. */
+   chosen, so it never shows the role of a seat that was chosen before.
+   A seat's input that the chosen seat does not give (the banker's stake): .field[data-skip-for]
+   names the select; the field is hidden in the fieldset of the seat chosen there, shown in the
+   others (the server hides it so at first, and ignores what the chosen seat holds). */
 (function () {
   "use strict";
 
@@ -37,6 +40,24 @@
       }
     });
   }
+
+  function syncSkipped(form, select) {
+    form.querySelectorAll('.field[data-skip-for="' + select.name + '"]').forEach(function (field) {
+      var box = field.closest("fieldset[data-position]");
+      field.hidden = !!box && box.getAttribute("data-position") === select.value;
+    });
+  }
+
+  document.querySelectorAll("form").forEach(function (form) {
+    var names = {};
+    form.querySelectorAll(".field[data-skip-for]").forEach(function (f) { names[f.getAttribute("data-skip-for")] = true; });
+    Object.keys(names).forEach(function (name) {
+      var select = form.querySelector('select[name="' + name + '"]');
+      if (!select) return;
+      select.addEventListener("change", function () { syncSkipped(form, select); });
+      syncSkipped(form, select);
+    });
+  });
 
   document.querySelectorAll(".seats[data-role-select]").forEach(function (seats) {
     var form = seats.closest("form");

@@ -15,6 +15,10 @@
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered
    anywhere in the deal (inputs of the level not chosen are hidden and do not count).
    Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}).
+   A list of exactly so many tiles (a hand, a group) filled by a tap moves the palette on to the
+   next such list not yet full (the next seat's hand), or closes it after the last one: an open
+   palette under a full hand would only push the next seat off the screen. A bull is optional:
+   the palette closes when it is set aside.
    Every tap redraws the buttons; focus goes back to the same control (or the nearest one still
    enabled) without scrolling, so a keyboard or screen-reader user keeps their place, and a
    polite status per picker says what changed. */
@@ -293,6 +297,23 @@
     this.refresh();
   };
 
+  function exactly(input) { return +(input.getAttribute("data-count") || 0); }
+  function isFull(input) { return exactly(input) > 0 && readTiles(input.value).length >= exactly(input); }
+
+  // After a tap: a full list hands the palette on to the next list of the same sort still to fill.
+  Picker.prototype.moveOn = function (input) {
+    if (!isFull(input)) return;
+    var declared = input.hasAttribute("data-declared");
+    var next = declared ? null : this.inputs.slice(this.inputs.indexOf(input) + 1).filter(function (x) {
+      return shown(x) && exactly(x) > 0 && !x.hasAttribute("data-declared") && !isFull(x);
+    })[0];
+    this.open(next || null);
+    if (!next) { focus(input._toggle); return; }
+    var tile = this.palette.querySelector("button.pal-tile:enabled");
+    if (tile) focus(tile);
+    (next.closest(".field") || next).scrollIntoView({ block: "nearest" });
+  };
+
   Picker.prototype.drawPicked = function (input) {
     var picked = input._picked;
     picked.textContent = "";
@@ -339,6 +360,7 @@
         // A bull comes from the seat's own hand: the deck's count says nothing there.
         self.announce(input.hasAttribute("data-declared") ? fill(self.t["set-aside"], { tile: said(pair[0]) })
           : fill(self.t.added, { tile: said(pair[0]), left: Math.max(self.left(pair[0], self.used()), 0) }));
+        self.moveOn(input);
       });
       self.palette.appendChild(b);
     });

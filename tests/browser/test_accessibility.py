@@ -40,14 +40,15 @@ def _violations(page) -> list[dict]:
 
 
 #: Controls a thumb must hit, 44 px high at least (axe-core asks only for 24 px, WCAG 2.5.8):
-#: buttons, selects, text boxes, the labels holding a checkbox or radio, summaries, links on a
+#: buttons, selects, text boxes, the labels holding a checkbox or radio (or a choice's button), summaries, links on a
 #: line of their own. Links inside a sentence are exempt (WCAG 2.5.5's "inline" exception).
 SMALL_TARGETS = """() => {
     const own = a => { const p = a.parentElement; return p && (p.tagName === "LI" || p.tagName === "NAV" ||
         p.tagName === "HEADER" || p.tagName === "TD" || (p.tagName === "P" && p.children.length === 1 &&
         p.textContent.trim() === a.textContent.trim())); };
     const all = [...document.querySelectorAll("button, select, textarea, summary, " +
-        "input:not([type=hidden]):not([type=checkbox]):not([type=radio]), label.check, label.radio, a[href]")];
+        "input:not([type=hidden]):not([type=checkbox]):not([type=radio]), label.check, label.radio, label.choice, " +
+        "a[href]")];
     return all.filter(el => el.tagName !== "A" || own(el))
         .filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
                         getComputedStyle(el).visibility !== "hidden" && r.height < 43.5; })
@@ -144,3 +145,29 @@ def test_main_pages_have_no_axe_violations(live_server, browser, played, draft, 
     finally:
         context.close()
     assert not found, f"axe-core found WCAG 2 A/AA violations ({viewport}):" + _readable(found)
+
+
+@pytest.mark.parametrize("game, level, chosen", [
+    ("tau_ngau", "Values only", ["7", "no bull", "0", "9"]),
+    ("da_ling", "Winners only", ["— none —", "3. P3", "— none —", "1. P1"]),
+])
+def test_the_quick_levels_have_no_axe_violations(live_server, make_page, make_setup, game, level, chosen):
+    """The rows of buttons of a quick level (a seat's value, a group's winner), chosen and previewed."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci --no-audit --no-fund` (Node.js and npm needed)")
+    s = make_setup(game)
+    page = make_page("phone390", bypass_csp=True)
+    page.goto(f"{live_server.url}/s/{s.token}/")
+    page.get_by_role("radio", name=level).check()
+    rows = page.locator("fieldset.choices:visible")
+    for row, label in zip(rows.all(), chosen):
+        row.locator("label.choice").filter(has=page.get_by_text(label, exact=True)).click()
+    for i in range(1, 4 if game == "tau_ngau" else 0):
+        page.locator(f'fieldset.seat[data-position="{i}"]').get_by_label("Stake (not the banker)").fill("2")
+    page.get_by_label("Entered by").select_option(index=1)
+    page.get_by_role("button", name="Preview", exact=True).click()
+    expect(page.locator("#preview")).to_be_visible()
+    violations = _violations(page)
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, small
+    assert not violations, _readable({game: violations})

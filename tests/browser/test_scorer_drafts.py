@@ -104,3 +104,38 @@ def test_a_replaced_link_keeps_the_draft_and_offers_it_on_the_new_link(live_serv
         phone.get_by_role("button", name="Submit", exact=True).click()
     expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
     assert Round.objects.count() == 1
+
+
+def test_the_next_deal_starts_from_the_level_and_stakes_of_the_last_one(live_server, new_phone, make_setup):
+    """Kept on the phone per tournament and table; a draft of the deal, when there is one, wins."""
+    s = make_setup("tau_ngau")  # v2
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    expect(phone.get_by_role("radio", name="Hands")).to_be_checked()
+    phone.get_by_role("radio", name="Values only").check()
+    def box(page, i):  # a seat's fieldset (the banker's legend says "banker" too)
+        return page.locator(f'fieldset.seat[data-position="{i}"]')
+
+    for i, value in enumerate(["no bull", "3", "5", "7"]):
+        box(phone, i).locator("label.choice").filter(has=phone.get_by_text(value, exact=True)).click()
+    stakes = [box(phone, i).get_by_label("Stake (not the banker)") for i in range(4)]
+    for field, stake in zip(stakes[1:], "251"):
+        field.fill(stake)
+    phone.get_by_label("Entered by").select_option(label="1. Bank")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
+
+    expect(phone.get_by_role("radio", name="Values only")).to_be_checked()
+    assert [field.input_value() for field in stakes] == ["", "2", "5", "1"]
+    expect(stakes[0]).to_be_hidden()  # the banker's seat
+    expect(phone.locator("#draft-status")).to_be_hidden()  # remembered is not a draft
+    stakes[2].fill("7")
+    phone.reload()
+    expect(phone.locator("#draft-status")).to_contain_text("restored")
+    expect(stakes[2]).to_have_value("7")
+    # another table on this phone starts afresh
+    other = make_setup("tau_ngau", names=["Ann", "Bo", "Cy"], table_name="Table 2")
+    phone.goto(link(live_server, other.token))
+    expect(phone.get_by_role("radio", name="Hands")).to_be_checked()
+    expect(box(phone, 1).get_by_label("Stake (not the banker)")).to_have_value("")

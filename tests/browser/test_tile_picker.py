@@ -160,14 +160,24 @@ def test_a_tau_ngau_hand_and_its_bull_by_taps(live_server, phone390, make_setup)
     page.goto(f"{live_server.url}/s/{s.token}/")
     hands = [["6:6", "4:4", "6:4", "5:5", "3:1"], ["2:2", "5:1", "5:5", "6:6", "3:1"],
              ["6:1", "4:1", "4:3", "6:5", "5:2"]]
-    for i, (name, hand) in enumerate(zip(["Bank", "Ann", "Bo"], hands)):
+    names = ["Bank", "Ann", "Bo"]
+    seat(page, 0, "Bank").get_by_role("button", name="Tap tiles").first.click()
+    for i, (name, hand) in enumerate(zip(names, hands)):
         box = seat(page, i, name)
-        box.get_by_role("button", name="Tap tiles").first.click()
         for tile in hand:
             box.locator(f'.palette button[data-tile="{tile}"]').click()
         expect(box.get_by_label("Hand (5 tiles)")).to_have_value(" ".join(hand))
-        expect(box.locator(".palette-note")).to_have_text("All 5 tiles are in.")
-        expect(box.locator(".palette button.pal-tile:enabled")).to_have_count(0)
+        # A full hand hands the palette on to the next seat's hand; after the last one it closes.
+        expect(box.locator(".palette")).to_have_count(0)
+        expect(page.locator(".palette")).to_have_count(1 if i + 1 < len(names) else 0)
+        if i + 1 < len(names):
+            expect(seat(page, i + 1, names[i + 1]).locator(".palette")).to_be_in_viewport()
+    # Opened again, a full hand takes no more tiles.
+    bank = seat(page, 0, "Bank")
+    bank.get_by_role("button", name="Tap tiles").first.click()
+    expect(bank.locator(".palette-note")).to_have_text("All 5 tiles are in.")
+    expect(bank.locator(".palette button.pal-tile:enabled")).to_have_count(0)
+    bank.get_by_role("button", name="Done").click()
     # Ann sets aside her bull among her own tiles
     ann = seat(page, 1, "Ann")
     ann.get_by_role("button", name="Tap tiles").nth(1).click()
@@ -176,6 +186,8 @@ def test_a_tau_ngau_hand_and_its_bull_by_taps(live_server, phone390, make_setup)
     for tile in ("2:2", "5:1", "5:5"):
         ann.locator(f'.palette button[data-tile="{tile}"]').click()
     expect(ann.get_by_label("Bull set aside (optional; - for none)")).to_have_value("2:2 5:1 5:5")
+    expect(ann.locator(".palette")).to_have_count(0)  # the bull is set aside: the palette closes
+    ann.get_by_role("button", name="Tap tiles").nth(1).click()
     expect(bull_palette).to_have_count(2)  # the two tiles not set aside, and the bull is full
     expect(ann.locator(".palette button.pal-tile:enabled")).to_have_count(0)
     page.get_by_label("Entered by").select_option(label="1. Bank")
@@ -294,7 +306,8 @@ def test_the_banker_badge_follows_the_banker_select(live_server, phone390, make_
     s = make_setup("tau_ngau", names=["Bank", "Ann", "Bo"], variant={"settlement": "v1"})
     page = phone390
     page.goto(f"{live_server.url}/s/{s.token}/")
-    legends = [seat(page, i, name).locator("legend") for i, name in enumerate(["Bank", "Ann", "Bo"])]
+    # The seat's own legend (a row of choices inside the seat has one too).
+    legends = [seat(page, i, name).locator(":scope > legend") for i, name in enumerate(["Bank", "Ann", "Bo"])]
     page.get_by_label("Banker", exact=True).select_option(label="1. Bank")
     expect(legends[0]).to_contain_text("banker")
     expect(legends[1]).not_to_contain_text("banker")

@@ -14,7 +14,7 @@ import games
 from games import CATALOG, Game, evaluate, get_game
 from games.decks import CONNECTING_DEALS
 from games.engine import EVALUATORS
-from games.entry import Declared, Mark, Moves, Numbers, SeatChoice, Tiles
+from games.entry import Declared, Mark, Moves, Numbers, SeatChoice, SeatValue, Tiles, Winner
 from games.record import COMMON_FIELDS
 from games.simulate import simulate
 
@@ -197,7 +197,9 @@ def record_holding(key: str, field: str) -> dict:
                 record = next(simulate(key, deals=1, seed=seed, level="moves"))
                 record.setdefault("left_in_hand", [[] for _ in record["seats"]])
         else:
-            record = next(simulate(key, deals=1, seed=seed))
+            # A quick level's field (values, winners) is only in a quick record.
+            level = next((lv for lv, _label in game.entry.levels if lv == field), "moves")
+            record = next(simulate(key, deals=1, seed=seed, level=level))
             if field == "declared":
                 record["declared"] = [None] * len(record["seats"])
         if field in record and evaluate(record)["ok"]:
@@ -265,7 +267,7 @@ def test_entry_inputs_fill_the_games_fields(key):
     names = [inp.name for inp in entry.inputs]
     assert len(names) == len(set(names))
     for inp in entry.inputs:
-        assert isinstance(inp, (SeatChoice, Tiles, Numbers, Declared, Moves, Mark))
+        assert isinstance(inp, (SeatChoice, Tiles, Numbers, Declared, SeatValue, Winner, Moves, Mark))
         if inp.per_seat:
             assert inp.fills in game.per_seat_fields
         elif inp.fills == "leader":
@@ -278,9 +280,13 @@ def test_entry_inputs_fill_the_games_fields(key):
             assert not inp.not_for or inp.not_for in names
             for option, value in inp.optional_under:
                 assert game.variants[option].check(value)
-    assert bool(entry.levels) == game.connecting
+    # Every game has levels now: Tau Ngau and Da Ling their full and quick ones (§3b, §4b).
+    assert entry.levels
     for level, _label in entry.levels:
         assert level in game.fields  # a level is named after the record field that holds it
+    if not game.connecting:
+        assert len(entry.levels) == 2
+        assert {inp.level for inp in entry.inputs} - {None} == set(dict(entry.levels))
 
 
 def test_ce_deng_form_needs_the_unplayed_counts_as_the_engine_does():

@@ -107,3 +107,17 @@ def test_every_example_through_the_real_command(path, tmp_path):
         got = next(s for s in result["seats"] if s["name"] == seat["name"])
         if "net" in seat:
             assert got["net"] == seat["net"]
+
+
+@pytest.mark.parametrize("game, level, field", [("tau_ngau", "values", "values"), ("da_ling", "winners", "winners")])
+def test_simulate_offers_the_quick_levels(game, level, field):
+    code, out, _ = run(["simulate", game, "--level", level, "--deals", "3", "--seed", "4"])
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 3 and all(field in r for r in records)
+    code, out, _ = run(["evaluate", "-"], stdin=out)
+    assert code == 0
+    assert all(r["ok"] and [w["code"] for w in r["warnings"]] == ["unverified"] for r in map(json.loads, out.splitlines()))
+    other = "winners" if level == "values" else "values"
+    code, _, err = run(["simulate", game, "--level", other])
+    assert code == 2 and "level" in err

@@ -221,8 +221,11 @@ def test_record_errors(change, path, code):
 
 
 def test_missing_fields():
-    assert {("table", "missing_field"), ("groups", "missing_field")} <= errors(
-        {"game": "da_ling", "seats": ["A", "B"]})
+    # Neither level (§4b): the record says nothing of the deal; the groups need the table.
+    assert errors({"game": "da_ling", "seats": ["A", "B"]}) == {("", "missing_level")}
+    rec = record(*EX1)
+    del rec["table"]
+    assert errors(rec) == {("table", "missing_field")}
 
 
 def test_five_players_use_the_whole_deck():

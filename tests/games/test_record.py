@@ -132,7 +132,8 @@ json_scalars = st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.flo
 json_like = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=6)
                          | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=20)
 FIELDS = ["format", "variant", "seats", "points", "unplayed", "unplayed_tiles", "moves", "left_in_hand",
-          "redeal", "hands", "suanzhang", "banker", "stakes", "bet", "declared", "table", "groups"]
+          "redeal", "hands", "suanzhang", "banker", "stakes", "bet", "declared", "table", "groups", "values",
+          "winners"]
 VARIANT_KEYS = sorted({k for v in VARIANTS.values() for k in v})
 
 
@@ -210,7 +211,7 @@ def test_deep_nesting_does_not_raise(game):
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
-    for field in ("hands", "groups", "moves", "seats", "variant", "declared"):
+    for field in ("hands", "groups", "moves", "seats", "variant", "declared", "values", "winners"):
         assert_well_formed(evaluate({"game": game, "seats": ["A", "B", "C", "D"], field: deep}))
 
 

@@ -393,7 +393,8 @@ def test_record_errors(change, path, code):
 
 def test_missing_fields():
     rec = {"game": "tau_ngau", "seats": ["A", "B", "C"]}
-    assert {("banker", "missing_field"), ("stakes", "missing_field"), ("hands", "missing_field")} <= errors(rec)
+    # Neither hands nor values (§3b): the level is missing, not the hands.
+    assert {("banker", "missing_field"), ("stakes", "missing_field"), ("", "missing_level")} <= errors(rec)
 
 
 def test_stakes_and_bet_together():

@@ -287,3 +287,48 @@ def test_every_word_of_every_deal_form_is_translated(key):
         words += [e for f in fields for e in f["errors"]] + ctx["section_errors"]
     english = [w for w in words if re.search(r"[A-Za-z]{3,}", re.sub(r"P\d|e\.g\.|[a-z_]+\s*[:=]", "", str(w)))]
     assert english == []
+
+
+LEVELS = [(key, level) for key, g in games.CATALOG.items() for level, _ in g.entry.levels]
+
+
+@pytest.mark.parametrize("key, level", LEVELS, ids=[f"{k}-{lv}" for k, lv in LEVELS])
+def test_every_level_of_every_deal_form_says_its_errors_translated(key, level):
+    """The messages of a form left empty at each level (a seat without its value, ...)."""
+    from scoring.web.deal_form import DealForm
+
+    game = games.get_game(key)
+    seats = [{"position": i, "name": f"P{i}"} for i in range(game.player_counts[-1])]
+    with translation.override("zh-hans"):
+        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": level})
+        form.body()
+        words = [e for messages in form.errors.values() for e in messages]
+    english = [w for w in words if re.search(r"[A-Za-z]{3,}", re.sub(r"P\d", "", w))]
+    assert english == []
+
+
+@pytest.mark.parametrize("record, code, words", [
+    ({"format": 1, "game": "tau_ngau", "seats": ["A", "B", "C"], "banker": 0, "stakes": [None, 1, 1],
+      "values": [None, 10, 3]}, "bad_value", "牛值是 null（无牛）或 0 到 9 的整数。"),
+    ({"format": 1, "game": "tau_ngau", "seats": ["A", "B", "C"], "banker": 0, "stakes": [None, 1, 1]},
+     "missing_level", "每个座位的手牌（hands）或牌桌商定的牛值（values）"),
+    ({"format": 1, "game": "da_ling", "seats": ["A", "B", "C"], "winners": {"absolute": 1, "groups": [0, None, None]}},
+     "unexpected_field", "有人通吃时，各牌组没有单独的赢家：1 张牌组必须为 null。"),
+    ({"format": 1, "game": "da_ling", "seats": ["A", "B", "C"], "winners": {"absolute": 3, "groups": None}},
+     "bad_seat", "通吃的赢家必须是 0 到 2 的座位号，或 null。"),
+])
+def test_the_quick_levels_errors_in_simplified_chinese(record, code, words):
+    errors = _evaluate_in("zh-hans", record)
+    mine = [e for e in errors if e["code"] == code]
+    assert mine and words in mine[0]["message"], errors
+
+
+def test_the_quick_levels_warning_and_general_sentences_are_translated():
+    record = {"format": 1, "game": "da_ling", "seats": ["A", "B"], "winners": {"absolute": None, "groups": [0, 1, None]}}
+    warning = games.evaluate(record)["warnings"][0]
+    assert warning["code"] == "unverified"
+    with translation.override("zh-hant"):
+        assert rule_messages.translate_problem(warning)["message"] == "贏家以牌桌的說法為準：沒有牌組，規則引擎無法核對。"
+        # a sentence the catalogs do not hold falls back to its code's, which names no game's fields
+        assert rule_messages.translate_message("missing_level", "Something new.") == "請按一種詳細程度給出本局結果。"
+        assert rule_messages.translate_message("unverified", "Something new.") == "本局以牌桌的說法為準：規則引擎無法核對。"

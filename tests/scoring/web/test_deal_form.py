@@ -14,6 +14,9 @@ from scoring.web.deal_form import DealForm
     ("ce_deng", {"leader": 3, "redeal": True, "hands": [["6:6", "5:5"], ["1:1"], [], ["2:2"]], "entered_by": 0}),
     ("tau_ngau", {"banker": 0, "hands": [["6:6"], ["5:5"], ["1:1"], ["2:2"]], "stakes": [None, 1, 2, 3],
                   "declared": [None, {"bull": None}, {"bull": ["6:4", "3:1", "5:5"]}, None], "entered_by": 0}),
+    ("tau_ngau", {"banker": 2, "values": [7, None, 0, 9], "stakes": [3, 1, None, 2], "entered_by": 1}),
+    ("da_ling", {"winners": {"absolute": None, "groups": [2, None, 0]}, "entered_by": 3}),
+    ("da_ling", {"winners": {"absolute": 1, "groups": [None, None, None]}, "entered_by": 3}),
 ])
 def test_a_correction_keeps_the_deals_level(game, body):
     """A move log, a redeal, a declared bull come back into the form as they were entered."""
@@ -73,3 +76,42 @@ def test_a_seat_choice_is_a_seat_of_the_table(typed):
             "points_2": "34", "points_3": "18"}
     form = DealForm(game="jie_long", variant={}, seats=seats, data=data)
     assert form.body() is None and list(form.errors) == ["leader"]
+
+
+@pytest.mark.parametrize("game, level", [("tau_ngau", "values"), ("da_ling", "winners")])
+@pytest.mark.parametrize("players", [3, 5])
+def test_form_round_trips_simulated_quick_deals(game, level, players):
+    """The quick levels (§3b, §4b) come back into the form at their level and read back the same."""
+    from games.simulate import simulate
+
+    seats = [{"position": i, "name": f"S{i}"} for i in range(players)]
+    for rec in simulate(game, deals=8, seed=11, players=players, level=level):
+        body = {k: v for k, v in rec.items() if k not in ("game", "variant", "seats")}
+        body["entered_by"] = 0
+        form = DealForm(game=game, variant={}, seats=seats, initial=body)
+        assert form.level == level
+        assert DealForm(game=game, variant={}, seats=seats, data=form.values).body() == body
+
+
+def test_a_value_is_read_as_chosen_and_its_range_follows_the_rules_version():
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    data = {"level": "values", "banker": "0", "entered_by": "1", "value_0": "none", "value_1": "10",
+            "value_2": "", "value_3": "x", "stake_1": "1", "stake_2": "1", "stake_3": "1"}
+    form = DealForm(game="tau_ngau", variant={"settlement": "v1"}, seats=seats, data=data)
+    assert form.body() is None and sorted(form.errors) == ["value_2", "value_3"]  # 10 is the engine's to judge
+    v1 = [f for f in form.seat_rows()[0]["fields"] if f["name"] == "value_0"][0]
+    assert [v for v, _ in v1["options"]] == ["none"] + [str(v) for v in range(1, 11)] and v1["kind"] == "choices"
+    v2 = DealForm(game="tau_ngau", variant={}, seats=seats, data=data).seat_rows()[0]["fields"]
+    assert [v for v, _ in [f for f in v2 if f["name"] == "value_0"][0]["options"]] == ["none"] + list("0123456789")
+
+
+def test_the_banker_seat_has_no_stake_field_and_the_stakes_and_level_are_remembered():
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    form = DealForm(game="tau_ngau", variant={}, seats=seats, initial={"banker": 2})
+    stakes = [f for row in form.seat_rows() for f in row["fields"] if f["name"].startswith("stake_")]
+    assert [f["skipped"] for f in stakes] == [False, False, True, False]
+    assert all(f["skip_for"] == "banker" and f["remember"] for f in stakes)
+    assert form.top_fields()[0]["name"] == "level" and form.top_fields()[0]["remember"] == ["hands", "values"]
+    # a redeal is one deal's event, not a way of entering the next: its level is not remembered
+    ce_deng = DealForm(game="ce_deng", variant={}, seats=seats)
+    assert ce_deng.top_fields()[0]["remember"] == ["points", "unplayed_tiles", "moves"]

@@ -16,3 +16,13 @@ from scoring.web.deal_paths import field_for_path
 ])
 def test_error_paths_map_to_inputs(path, field):
     assert field_for_path(path, "jie_long") == field
+
+
+@pytest.mark.parametrize("path, field", [
+    ("values[2]", "value_2"), ("values", "values"), ("winners.absolute", "absolute"),
+    ("winners.groups[0]", "group1_winner"), ("winners.groups[2]", "group3_winner"), ("winners.groups", "__all__"),
+    ("winners", "__all__"), ("winners.bogus", "__all__"),
+])
+def test_the_quick_levels_paths_map_to_their_inputs(path, field):
+    """§3b values by seat; §4b winners by key and place in the list; the object itself above the seats."""
+    assert field_for_path(path, "tau_ngau" if path.startswith("values") else "da_ling") == field
