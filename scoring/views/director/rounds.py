@@ -34,7 +34,8 @@ def _round_action(request, actor, round_id, call, done, *, field: str | None = N
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
         return _table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
-    messages.success(request, done % {"number": rnd.number, "table": rnd.table.name})
+    messages.success(request, done % {"number": rnd.number,
+                                      "table": session_table(rnd.table.session.number, rnd.table.name)})
     return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
 
 
