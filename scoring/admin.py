@@ -60,7 +60,7 @@ class EntryAdmin(ReadOnlyAdmin):
 
 @admin.register(Session)
 class SessionAdmin(ReadOnlyAdmin):
-    list_display = ("tournament", "number", "created_at")
+    list_display = ("tournament", "number", "status", "clock_ends_at", "created_at")
 
 
 class SeatInline(ReadOnlyInline):

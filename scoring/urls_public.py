@@ -7,6 +7,7 @@ from scoring.views import public
 urlpatterns = [
     path("", public.home, name="home"),
     path("calculator/", public.calculator, name="calculator"),
+    path("time/", public.server_time, name="server-time"),
     path("t/<slug:slug>/", public.tournament_page, name="public-tournament"),
     path("t/<slug:slug>/live/", public.tournament_live, name="public-tournament-live"),
     path("t/<slug:slug>/payouts/", public.payouts_page, name="public-payouts"),

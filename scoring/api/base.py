@@ -24,6 +24,8 @@ from scoring.selectors.common import get_or_404
 
 from scoring.selectors.rounds import round_get
 
+from scoring.selectors.sessions import session_get
+
 from scoring.selectors.tables import table_get
 
 from scoring.selectors.tournaments import tournament_get
@@ -31,7 +33,7 @@ from scoring.selectors.tournaments import tournament_get
 from scoring.web import throttling
 from scoring.selectors.access import require_club_visible, require_table_visible
 from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
-from scoring.models import Club, Round, Table, Tournament
+from scoring.models import Club, Round, Session, Table, Tournament
 from scoring.api.fields import ErrorsSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
@@ -93,6 +95,11 @@ class ApiView(APIView):
         t = tournament_get(pk)
         require_club_visible(self.actor, t.club, "tournament")
         return t
+
+    def session(self, pk) -> Session:
+        s = session_get(pk)
+        require_club_visible(self.actor, s.tournament.club, "session")
+        return s
 
     def table(self, pk) -> Table:
         """A scorer link's own table comes with its authentication, unread again."""

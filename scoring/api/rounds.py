@@ -50,6 +50,11 @@ class RoundSerializer(OutputSerializer):
     confirmed_by = serializers.IntegerField(allow_null=True)
     confirmed_by_director = serializers.CharField(allow_null=True)
     void_reason = serializers.CharField()
+    # Not required: a retried request's answer stored before these existed comes back as stored.
+    late = serializers.BooleanField(required=False, help_text=(
+        "Recorded by a director after the table's session was closed."))
+    after_time = serializers.BooleanField(required=False, help_text=(
+        "Recorded after the session's clock ran out (the server's time at recording)."))
     record = serializers.DictField(help_text="The round record exactly as the engine saw it (playing order).")
     result = serializers.DictField(help_text="The engine's result exactly as returned.")
     players = PlayerResultSerializer(many=True, help_text="The result by table seat position (all per-seat fields).")

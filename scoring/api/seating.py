@@ -1,4 +1,6 @@
-"""Seating a session over the API: ``POST /api/v1/tournaments/{id}/sessions/``.
+"""A tournament's sessions over the API: ``GET /api/v1/tournaments/{id}/sessions/`` lists them
+(status, clock, tables); ``POST`` seats the next one (and closes the open earlier ones, unless
+``keep_open``).
 
 The answer holds every table's scorer link, token and QR code: the only time they exist in plain
 text (tokens are stored hashed), so it is sent with ``Cache-Control: no-store``.
@@ -6,6 +8,7 @@ text (tokens are stored hashed), so it is sent with ``Cache-Control: no-store``.
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -16,9 +19,11 @@ from scoring.web import links
 
 from scoring.domain import seating
 from scoring.services.seating import MAX_SEED, SeatedSession
-from scoring.api.base import NO_STORE, WRITE_ERRORS, ApiView
-from scoring.api.fields import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictIntegerField,
-                                TextField, UniqueListField)
+from scoring.api.base import LIST_ERRORS, NO_STORE, WRITE_ERRORS, ApiView
+from scoring.api.fields import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictBooleanField,
+                                StrictIntegerField, TextField, UniqueListField)
+from scoring.api.sessions import SessionSerializer
+from scoring.selectors.sessions import session_detail, session_list
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000
@@ -42,6 +47,9 @@ class SeatingInputSerializer(InputSerializer):
     entries = UniqueListField(child=IdField(), required=False, min_length=1, max_length=MAX_ENTRIES,
                               help_text="Entry ids of this tournament who play this session, each once; "
                                         "default every entry.")
+    keep_open = StrictBooleanField(required=False, default=False, help_text=(
+        "Keep the earlier sessions open (a venue whose sessions overlap). By default seating closes them: "
+        "their scorer links stop recording deals."))
 
 
 class SeatedEntrySerializer(OutputSerializer):
@@ -72,6 +80,8 @@ class SeatedSessionSerializer(OutputSerializer):
     seed = serializers.CharField(help_text="The seed drawn with: send it again to get the same seating.")
     tables = SeatedTableSerializer(many=True)
     sit_outs = SeatedEntrySerializer(many=True, help_text="Who sits this session out.")
+    closed_sessions = serializers.ListField(child=serializers.IntegerField(), help_text=(
+        "The numbers of the earlier sessions this seating closed (none with `keep_open`)."))
 
 
 def _entry(entry) -> dict:
@@ -88,14 +98,25 @@ def seated_session_data(seated: SeatedSession, request=None) -> dict:
                        "scorer_url": url, "scorer_token": token, "qr_svg": links.qr_svg(url)})
     return {"tournament": seated.session.tournament_id, "session": seated.session.number, "method": seated.method,
             "table_size": seated.table_size, "leftovers": seated.leftovers, "seed": seated.seed,
-            "tables": tables, "sit_outs": [_entry(e) for e in seated.sit_outs]}
+            "tables": tables, "sit_outs": [_entry(e) for e in seated.sit_outs], "closed_sessions": seated.closed}
 
 
 class TournamentSessionsView(ApiView):
     @extend_schema(
+        operation_id="tournaments_sessions_list", summary="The sessions, their status, clock and tables",
+        description="Directors of the club only. Sessions by number; scorer links are never listed.",
+        responses={200: SessionSerializer(many=True), **LIST_ERRORS}, tags=["sessions"])
+    def get(self, request, pk: int):
+        t = self.tournament(pk)
+        now = timezone.now()
+        return self.paginated(session_list(t), SessionSerializer,
+                              detail=lambda sessions: [session_detail(s, now=now) for s in sessions])
+
+    @extend_schema(
         operation_id="tournaments_sessions_seat", summary="Seat the next session (links in this answer only)",
         description=("Creates the next session with its tables, seats and scorer links, all at once or nothing. "
-                     "Table sizes come from the game (`table_size` must be one of its player counts)."),
+                     "Table sizes come from the game (`table_size` must be one of its player counts). The earlier "
+                     "sessions still open are closed (`closed_sessions`) unless `keep_open`."),
         request=SeatingInputSerializer, responses={201: SeatedSessionSerializer, **WRITE_ERRORS},
         examples=[OpenApiExample("Balanced, tables of 4", request_only=True,
                                  value={"method": "balanced", "table_size": 4, "leftovers": "sit_out", "seed": "7"})],
@@ -104,7 +125,7 @@ class TournamentSessionsView(ApiView):
         t = self.tournament(pk)
         data = self.parse(SeatingInputSerializer)
         seated = session_seat(actor=self.actor, tournament=t, method=data["method"],
-                                       table_size=data["table_size"], leftovers=data["leftovers"],
-                                       seed=data.get("seed"), entries=data.get("entries"))
+                              table_size=data["table_size"], leftovers=data["leftovers"],
+                              seed=data.get("seed"), entries=data.get("entries"), keep_open=data["keep_open"])
         body = SeatedSessionSerializer(seated_session_data(seated, request)).data
         return Response(body, status=status.HTTP_201_CREATED, headers=NO_STORE)

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from scoring.api import audits, base, clubs, exports, rounds, seating, standings, tables, tokens, tournaments
+from scoring.api import audits, base, clubs, exports, rounds, seating, sessions, standings, tables, tokens, tournaments
 from scoring.api.evaluate import EvaluateView
 
 urlpatterns = [
@@ -23,6 +23,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings.csv", standings.TournamentStandingsCSVView.as_view(),
          name="api-tournament-standings-csv"),
     path("tournaments/<int:pk>/payouts/", standings.TournamentPayoutsView.as_view(), name="api-tournament-payouts"),
+    path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="api-session-close"),
+    path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="api-session-reopen"),
+    path("sessions/<int:pk>/clock/", sessions.SessionClockView.as_view(), name="api-session-clock"),
     path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="api-table"),
     path("tables/<int:pk>/scorer-token/", tables.TableScorerTokenView.as_view(), name="api-table-scorer-token"),
     path("tables/<int:pk>/rounds/", tables.TableRoundsView.as_view(), name="api-table-rounds"),

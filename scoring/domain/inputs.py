@@ -44,6 +44,8 @@ MAX_ACTOR_LABEL = 200
 #: A director's username (Django's ``User.username``).
 MAX_USERNAME = 150
 MAX_ENGINE_VERSION = 40
+#: The longest session clock a director may start, in minutes (a whole day).
+MAX_CLOCK_MINUTES = 24 * 60
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 #: A whole number as text: ASCII digits only. ``\d`` and ``str.isdigit`` also take "٣" and "１"

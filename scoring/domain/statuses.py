@@ -1,4 +1,4 @@
-"""The statuses a tournament and a deal can have: the values the database stores, named once.
+"""The statuses a tournament, a session and a deal can have: the values the database stores, named once.
 The models' choices and the pure rules (``scoring.domain.standings``) both read them."""
 
 TOURNAMENT_DRAFT = "draft"
@@ -8,3 +8,6 @@ TOURNAMENT_FINISHED = "finished"
 ROUND_RECORDED = "recorded"
 ROUND_CONFIRMED = "confirmed"
 ROUND_VOIDED = "voided"
+
+SESSION_OPEN = "open"
+SESSION_CLOSED = "closed"

@@ -41,6 +41,10 @@ class Round(models.Model):
     disputed = models.BooleanField(default=False)
     dispute_message = models.TextField(blank=True, default="")
     disputed_at = models.DateTimeField(null=True, blank=True)
+    #: Recorded by a director at a table whose session was already closed.
+    late = models.BooleanField(default=False)
+    #: Recorded once the session's clock had run out (by the server's clock): the director decides.
+    after_time = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

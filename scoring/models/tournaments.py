@@ -103,18 +103,40 @@ class Entry(models.Model):
 
 
 class Session(models.Model):
-    """A sitting of the tournament: session 1, 2, ..."""
+    """A sitting of the tournament: session 1, 2, ... It is open (its scorer links record deals)
+    until it is closed (seating the next one closes it, unless the director keeps it open); it
+    may have a clock: the time it was started and the time it ends (UTC)."""
+
+    class Status(models.TextChoices):
+        OPEN = statuses.SESSION_OPEN, _("Open")
+        CLOSED = statuses.SESSION_CLOSED, _("Closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Stamped by every save (close, reopen, clock): the live pages' version reads it.
+    changed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="session_unique_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+            models.CheckConstraint(condition=Q(status__in=["open", "closed"]), name="session_status_valid"),
+            models.CheckConstraint(condition=~Q(status="closed") | Q(closed_at__isnull=False),
+                                   name="session_closed_has_time"),
+            models.CheckConstraint(condition=Q(clock_started_at__isnull=True, clock_ends_at__isnull=True)
+                                   | Q(clock_started_at__isnull=False, clock_ends_at__gt=models.F("clock_started_at")),
+                                   name="session_clock_ends_after_start"),
         ]
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
 
     def __str__(self) -> str:
         return f"{self.tournament} — session {self.number}"

@@ -274,7 +274,7 @@ def audit_detail(audit: Audit, *, limit: int = MAX_FINDINGS_SHOWN, table_names: 
     created_at, started_at, finished_at, error, findings (the first ``limit``, in the order
     found), findings_count, findings_by_kind``. Findings of other kinds than
     ``engine_version`` leave out ``agrees``. ``table_names``: each finding also gets
-    ``table_name`` (one more query)."""
+    ``table_name`` and ``session`` (its number) (one more query)."""
     counts = audit_finding_counts(audit.pk)
     findings = []
     if counts:
@@ -283,10 +283,11 @@ def audit_detail(audit: Audit, *, limit: int = MAX_FINDINGS_SHOWN, table_names: 
                 row.pop("agrees")
             findings.append(row)
     if table_names and findings:
-        names = dict(Table.objects.filter(pk__in={f["table"] for f in findings if f["table"]})
-                     .values_list("id", "name"))
+        names = {pk: (name, session) for pk, name, session in
+                 Table.objects.filter(pk__in={f["table"] for f in findings if f["table"]})
+                 .values_list("id", "name", "session__number")}
         for f in findings:
-            f["table_name"] = names.get(f["table"], "")
+            f["table_name"], f["session"] = names.get(f["table"], ("", None))
     return {
         "id": audit.pk, "tournament": audit.tournament_id, "status": audit.status,
         "progress": {"done": audit.done, "total": audit.total},

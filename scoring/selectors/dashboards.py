@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
 
+from scoring.domain.clock import clock_state, still_playing
 from scoring.domain.standings import DEFAULT_TIE_BREAKS
 
 from scoring.models import ActionLog, Round, Tournament
@@ -17,8 +19,10 @@ from scoring.selectors.tournaments import entry_list
 
 def tournament_dashboard(tournament: Tournament) -> dict:
     """A director's tournament page: ``tournament``, ``disputed`` (round_detail dicts, oldest
-    dispute first), ``sessions`` (each ``{"session", "tables": [{"table", "seats" (running
-    totals), "rounds", "disputed", "unconfirmed", "last_round", "scorer_token_created_at"}]}``), ``entries``,
+    dispute first), ``sessions`` (each ``{"session", "clock"`` (``domain.clock.clock_state``),
+    ``"still_playing"`` (the tables of an open session whose time is up that recorded no deal
+    since, ``domain.clock.still_playing``), ``"tables": [{"table", "seats" (running totals),
+    "rounds", "disputed", "unconfirmed", "last_round", "scorer_token_created_at"}]}``), ``entries``,
     ``unseated`` (entries without a seat in the latest session), ``standings`` (ranked by
     ``tie_breaks``, in words) and ``recent_actions``.
 
@@ -63,6 +67,13 @@ def tournament_dashboard(tournament: Tournament) -> dict:
         })
     for s in tournament.sessions.all():
         sessions.setdefault(s.number, {"session": s, "tables": []})
+    now = timezone.now()
+    for group in sessions.values():
+        s = group["session"]
+        group["clock"] = clock_state(s.clock_started_at, s.clock_ends_at, now)
+        # Time is up: the tables of an open session that recorded no deal since (still finishing one).
+        group["still_playing"] = [row["table"] for row in group["tables"] if not s.is_closed and still_playing(
+            s.clock_ends_at, row["last_round"].created_at if row["last_round"] else None, now)]
     disputed = [round_detail(r, seats=seats_of[r.table_id], tournament=tournament)
                 for r in disputed_rounds(tournament)]
     latest = max(sessions) if sessions else None

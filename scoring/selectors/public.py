@@ -13,12 +13,13 @@ from django.utils.translation import gettext
 import hashlib
 from typing import Any
 
-from django.db.models import Count, Max
+from django.db.models import Case, Count, Max, OuterRef, Q, Subquery, Value, When
+from django.utils import timezone
 
 from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_ID, parse_whole_number
-from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Table, Tournament
+from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Table, Tournament
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.selectors.rounds import round_detail, round_list
@@ -63,23 +64,43 @@ def public_tables(tournament: Tournament) -> list[Table]:
                 .order_by("session__number", "id"))
 
 
-def _version(rounds) -> str:
-    """A short fingerprint of a set of deals: how many, and the latest change to any of them
-    (every deal write saves its Round, which stamps ``updated_at``)."""
-    agg = rounds.order_by().aggregate(n=Count("id"), latest=Max("updated_at"))
-    raw = f"{agg['n']}|{agg['latest'].isoformat() if agg['latest'] else ''}"
+def _fingerprint(row) -> str:
+    raw = "|".join(v.isoformat() if hasattr(v, "isoformat") else str(v) for v in row)
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+def _deals_version(rounds):
+    """How many deals there are and the latest change to any of them (every deal write saves
+    its Round, which stamps ``updated_at``): two subqueries over ``rounds`` (grouped by the
+    outer row)."""
+    return {"n": Subquery(rounds.annotate(c=Count("id")).values("c")),
+            "latest": Subquery(rounds.annotate(m=Max("updated_at")).values("m"))}
 
 
 def tournament_version(tournament: Tournament) -> str:
     """Changes whenever a deal of the tournament is recorded, corrected, confirmed, voided or
-    disputed, or the tournament changes status (one query)."""
-    return _version(Round.objects.filter(table__session__tournament=tournament)) + tournament.status
+    disputed, a session of it changes (closed, reopened, its clock started or stopped:
+    ``changed_at``) or its clock runs out, or the tournament changes status (one query)."""
+    rounds = (Round.objects.filter(table__session__tournament=OuterRef("pk")).order_by()
+              .values("table__session__tournament"))
+    sessions = Session.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    row = (Tournament.objects.filter(pk=tournament.pk)
+           .annotate(**_deals_version(rounds),
+                     changed=Subquery(sessions.annotate(m=Max("changed_at")).values("m")),
+                     ended=Subquery(sessions.annotate(c=Count("id", filter=Q(clock_ends_at__lte=timezone.now())))
+                                    .values("c")))
+           .values_list("n", "latest", "changed", "ended").first())
+    return _fingerprint(row or ()) + tournament.status
 
 
 def table_version(table: Table) -> str:
-    """Changes whenever a deal of the table changes (one query)."""
-    return _version(Round.objects.filter(table=table))
+    """Changes whenever a deal of the table changes, or its session does (as above) (one query)."""
+    rounds = Round.objects.filter(table=OuterRef("pk")).order_by().values("table")
+    row = (Table.objects.filter(pk=table.pk)
+           .annotate(**_deals_version(rounds),
+                     ended=Case(When(session__clock_ends_at__lte=timezone.now(), then=Value(1)), default=Value(0)))
+           .values_list("n", "latest", "session__changed_at", "ended").first())
+    return _fingerprint(row or ())
 
 
 def player_deals(tournament: Tournament, entry: Entry) -> dict:
@@ -124,6 +145,7 @@ def public_table_deals(tournament: Tournament, table: Table) -> dict:
             for p in d["players"]:
                 totals[p["position"]] += p.get("net", 0)
         deals.append({"id": d["id"], "number": d["number"], "counted": d["counted"], "created_at": d["created_at"],
+                      "late": d["late"],
                       "players": d["players"], "outcome": d["outcome"],
                       # The body holds the tiles by table position; the record the moves in playing order.
                       "tiles": seat_tiles(rnd.current_revision.body, fields, n),

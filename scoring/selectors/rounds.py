@@ -64,8 +64,8 @@ def revision_detail(revision: RoundRevision, *, seats: list[Seat], game: str) ->
 
 def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tournament | None = None) -> dict:
     """The API's round: ``id, table, number, status, disputed, dispute_message, revision,
-    leader|banker, entered_by, confirmed_by, record, result, players, outcome, warnings,
-    created_at, updated_at``. ``record``/``result`` exactly as the engine saw and returned them;
+    leader|banker, entered_by, confirmed_by, late, after_time, record, result, players, outcome,
+    warnings, created_at, updated_at``. ``record``/``result`` exactly as the engine saw and returned them;
     ``players`` by table seat position."""
     tournament = tournament or rnd.table.session.tournament
     info = get_game(tournament.game)
@@ -85,7 +85,7 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tou
         d["next_banker"] = rnd.next_banker
     d.update({"entered_by": rnd.entered_by, "confirmed_by": rnd.confirmed_by,
               "confirmed_by_director": rnd.confirmed_by_user.get_username() if rnd.confirmed_by_user_id else None,
-              "void_reason": rnd.void_reason,
+              "void_reason": rnd.void_reason, "late": rnd.late, "after_time": rnd.after_time,
               "record": rev.record, "result": rev.result, "players": players, "outcome": outcome,
               "warnings": [{**w, "path": built.body_path(w.get("path", ""))} for w in rev.result.get("warnings", [])],
               "created_at": rnd.created_at, "updated_at": rnd.updated_at})

@@ -59,11 +59,12 @@ def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
 
 def tournament_unsettled_deals(tournament: Tournament) -> list[dict]:
     """The deals a finish leaves as they are: unconfirmed (``recorded``) and disputed ones, not
-    voided — ``id, table, table_name, number, status, disputed``, by table and number."""
+    voided — ``id, table, table_name, session, number, status, disputed``, by table and number."""
     rows = (Round.objects.filter(table__session__tournament=tournament)
             .exclude(status=Round.Status.VOIDED)
             .filter(Q(status=Round.Status.RECORDED) | Q(disputed=True))
             .order_by("table__session__number", "table__name", "number")
-            .values("id", "table", "table__name", "number", "status", "disputed"))
-    return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "number": r["number"],
+            .values("id", "table", "table__name", "table__session__number", "number", "status", "disputed"))
+    return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "session": r["table__session__number"],
+             "number": r["number"],
              "status": r["status"], "disputed": r["disputed"]} for r in rows]

@@ -1,8 +1,10 @@
 """The moves a tournament and a deal may make, as data, and the one guard each service calls.
 
-A tournament goes draft → running → finished (read-only). A deal is recorded, may be confirmed,
-and may be voided; independently it may be disputed and then resolved. Every round service
-asks ``round_guard`` whether its move is allowed from the deal's present state; the pages ask
+A tournament goes draft → running → finished (read-only). A session is open or closed, back
+and forth while the tournament is not finished; a closed session's scorer links record and
+change nothing (a director still may: a late deal). A deal is recorded, may be confirmed, and
+may be voided; independently it may be disputed and then resolved. Every round service asks
+``round_guard`` whether its move is allowed from the deal's present state; the pages ask
 ``round_moves_allowed`` (the same data, the same answer) which moves to offer.
 """
 
@@ -16,7 +18,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, DomainError, PermissionDenied
-from scoring.models import Round, Tournament
+from scoring.models import Round, Session, Tournament
 
 Status = Round.Status
 
@@ -96,6 +98,38 @@ def require_running(tournament: Tournament, *, fresh: bool = True) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Sessions
+
+
+#: A scorer link of a closed session: its deals are the director's now (a late deal, a correction).
+SESSION_CLOSED = Refusal(Conflict, "session_closed", gettext_noop(
+    "This table's session has ended: its link records and changes no more deals. Ask the director to record "
+    "a late deal."))
+#: A session's status moves: action → (from, to, the refusal when it is already there).
+SESSION_MOVES: dict[str, tuple[str, str, Refusal]] = {
+    "session_close": (Session.Status.OPEN, Session.Status.CLOSED, Refusal(
+        Conflict, "session_already_closed", gettext_noop("This session is already closed."))),
+    "session_reopen": (Session.Status.CLOSED, Session.Status.OPEN, Refusal(
+        Conflict, "session_already_open", gettext_noop("This session is already open."))),
+}
+NO_CLOCK = Refusal(Conflict, "no_clock", gettext_noop("This session has no clock to stop."))
+
+
+def session_refusal(session_status: str, actor: Actor) -> Refusal | None:
+    """Why ``actor`` may not record or change deals at a table of a session in this status, or
+    None: a closed session refuses scorer links only (directors record late deals)."""
+    if session_status == Session.Status.CLOSED and actor.is_scorer:
+        return SESSION_CLOSED
+    return None
+
+
+def session_move_refusal(action: str, session_status: str) -> Refusal | None:
+    """The refusal of ``session_close`` / ``session_reopen`` from this status, or None."""
+    source, _target, refusal = SESSION_MOVES[action]
+    return None if session_status == source else refusal
+
+
+# ---------------------------------------------------------------------------------------------
 # Deals
 
 
@@ -117,6 +151,8 @@ class RoundMove:
     disputed: Refusal | None = None
     needs_dispute: bool = False
     directors_only: bool = False
+    #: Refused to a scorer link once the deal's session is closed (``session_refusal``).
+    open_session_only: bool = False
 
 
 ROUND_MOVES: dict[str, RoundMove] = {
@@ -124,12 +160,14 @@ ROUND_MOVES: dict[str, RoundMove] = {
         refused={Status.VOIDED: Refusal(Conflict, "round_voided",
                                         gettext_noop("This deal is voided; it cannot be corrected."))},
         scorer_refused={Status.CONFIRMED: Refusal(PermissionDenied, "round_confirmed", gettext_noop(
-            "This deal is confirmed; only a director can correct it now."))}),
+            "This deal is confirmed; only a director can correct it now."))},
+        open_session_only=True),
     "round_confirm": RoundMove(
         refused={Status.CONFIRMED: Refusal(Conflict, "already_confirmed",
                                            gettext_noop("This deal is already confirmed.")),
                  Status.VOIDED: _VOIDED},
-        disputed=Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it."))),
+        disputed=Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it.")),
+        open_session_only=True),
     "round_void": RoundMove(
         refused={Status.VOIDED: Refusal(Conflict, "round_voided", gettext_noop("This deal is already voided."))},
         directors_only=True),
@@ -157,30 +195,37 @@ def _round_refusal(move: RoundMove, *, status: str, disputed: bool, is_scorer: b
 
 
 def round_moves_allowed(round: Round | Mapping[str, Any], actor: Actor, *,
-                        tournament: Tournament | None = None) -> dict[str, Refusal | None]:
+                        tournament: Tournament | None = None, session: Session | None = None) -> dict[str, Refusal | None]:
     """Each move of ``ROUND_MOVES`` on this deal now, for this kind of actor (director or scorer
     link): None when allowed, else its refusal — a tournament that is not running first, then
-    the deal's own state. What the pages offer and what ``round_guard`` lets through.
+    a closed session (for a scorer link), then the deal's own state. What the pages offer and
+    what ``round_guard`` lets through.
 
     ``round``: a Round, or a deal as the pages list it (a dict with ``status`` and ``disputed``,
-    ``tournament`` then given). Whose club it is, and the moves' inputs, are the services' to
-    check. ``tournament``: as read by the caller (not read again here)."""
+    ``tournament`` then given, and ``session`` for a scorer link's page: without it no session
+    refuses). Whose club it is, and the moves' inputs, are the services' to check.
+    ``tournament``, ``session``: as read by the caller (not read again here)."""
     if isinstance(round, Mapping):
         status, disputed = round["status"], round["disputed"]
     else:
         status, disputed = round.status, round.disputed
         tournament = tournament or round.table.session.tournament
+        if session is None and round.table_id is not None:
+            session = round.table.session
     if tournament is None:
         raise TypeError("round_moves_allowed needs the tournament of a deal given as a dict")
     blocked = tournament_refusal(tournament.status)
-    return {action: blocked or _round_refusal(move, status=status, disputed=disputed, is_scorer=actor.is_scorer)
+    ended = session_refusal(session.status, actor) if session is not None else None
+    return {action: blocked or (ended if move.open_session_only else None)
+            or _round_refusal(move, status=status, disputed=disputed, is_scorer=actor.is_scorer)
             for action, move in ROUND_MOVES.items()}
 
 
 def round_moves_open(round: Round | Mapping[str, Any], actor: Actor, *,
-                     tournament: Tournament | None = None) -> set[str]:
+                     tournament: Tournament | None = None, session: Session | None = None) -> set[str]:
     """The moves ``round_moves_allowed`` allows, by name (what a page offers)."""
-    return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament).items()
+    return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament,
+                                                              session=session).items()
             if refusal is None}
 
 

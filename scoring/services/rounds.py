@@ -7,10 +7,12 @@ along in the same transaction (``standings.standings_follow``) and writes its au
 
 from __future__ import annotations
 
+from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
@@ -28,7 +30,7 @@ from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
 from scoring.domain.standings import counts_round
 from scoring.services.common import action_log, optional_text
-from scoring.services.lifecycle import require_running, round_guard
+from scoring.services.lifecycle import require_running, round_guard, session_refusal
 from scoring.services.standings import standings_follow
 
 
@@ -49,12 +51,16 @@ def _reason(reason: Any, ask: str) -> str:
     return _note(reason, "reason", gettext("The reason has at most %(max)s characters."))
 
 
-#: The table's row locked, with its tournament's status and its seats (entry, player, name) — one
-#: statement, written as SQL because it runs in every deal's transaction and Django's compiler
-#: cost more than the statement itself. Only the table's row is locked (``OF``): tables record
-#: side by side. SQLite locks the whole database for a write transaction and knows no FOR UPDATE.
+#: The table's row locked, with its tournament's status, its session's status and clock end, and
+#: its seats (entry, player, name) — one statement, written as SQL because it runs in every
+#: deal's transaction and Django's compiler cost more than the statement itself. Only the
+#: table's row is locked for update (``OF``): tables record side by side; PostgreSQL also holds
+#: the session's row in share mode, so that a session closed meanwhile (``session_close`` locks
+#: it for update) waits for the deals being recorded, and the deals sent after it see it closed.
+#: SQLite locks the whole database for a write transaction and knows no FOR UPDATE.
 _LOCK_TABLE_SQL = (
-    'SELECT tn."status", st."id", st."position", st."entry_id", en."player_id", pl."name" '
+    'SELECT tn."status", ss."status", ss."clock_ends_at", st."id", st."position", st."entry_id", en."player_id", '
+    'pl."name" '
     f'FROM "{Table._meta.db_table}" tb '
     f'JOIN "{Session._meta.db_table}" ss ON ss."id" = tb."session_id" '
     f'JOIN "{Tournament._meta.db_table}" tn ON tn."id" = ss."tournament_id" '
@@ -66,17 +72,21 @@ _LOCK_TABLE_SQL = (
 
 def _lock_table(table: Table) -> list[Seat]:
     """Lock ``table`` against concurrent recording; its seats by position (entry and player
-    attached). The tournament's status is read again under the lock (a finish may have come
-    between the request's first read and now) and set on ``table.session.tournament``."""
-    sql = _LOCK_TABLE_SQL + (' FOR UPDATE OF tb' if connection.features.has_select_for_update_of else '')
+    attached). The tournament's status and the session's status and clock are read again under
+    the lock (a finish or a close may have come between the request's first read and now) and
+    set on ``table.session.tournament`` and ``table.session``."""
+    sql = _LOCK_TABLE_SQL
+    if connection.features.has_select_for_update_of:
+        sql += ' FOR UPDATE OF tb' + (' FOR SHARE OF ss' if connection.vendor == "postgresql" else '')
     with connection.cursor() as cursor:
         cursor.execute(sql, [table.pk])
         rows = cursor.fetchall()
     if not rows:
         raise NotFound(gettext("No such table."))
     table.session.tournament.status = rows[0][0]
+    table.session.status, table.session.clock_ends_at = rows[0][1], _utc(rows[0][2])
     seats = []
-    for _status, seat_id, position, entry_id, player_id, name in rows:
+    for _status, _session_status, _ends_at, seat_id, position, entry_id, player_id, name in rows:
         if seat_id is None:
             continue  # a table without seats: nothing to join
         seat = Seat(id=seat_id, table=table, position=position, entry_id=entry_id)
@@ -84,6 +94,16 @@ def _lock_table(table: Table) -> list[Seat]:
         seat.entry.player = Player(id=player_id, club_id=table.session.tournament.club_id, name=name)
         seats.append(seat)
     return seats
+
+
+def _utc(value: Any) -> datetime | None:
+    """A time read by raw SQL as an aware UTC datetime: SQLite's driver hands back naive UTC
+    (or text), PostgreSQL's an aware one."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, dt_timezone.utc)
+    return value
 
 
 def _evaluated_or_raise(preview: RoundPreview) -> RoundPreview:
@@ -118,8 +138,9 @@ def _apply_preview(round: Round, preview: RoundPreview) -> None:
 
 def round_record(*, actor: Actor, table: Table, body: Any) -> Round:
     """Record a new deal at ``table``: evaluate, store Round + revision 1, log, refresh standings
-    on commit. Scorers: their own table, running tournaments only. Directors: any table of their
-    club while running."""
+    on commit. Scorers: their own table, running tournaments only, open sessions only (Conflict
+    ``session_closed``). Directors: any table of their club while running; at a closed session
+    the deal is marked ``late``. Once the session's clock has run out it is marked ``after_time``."""
     require_table_access(actor, table)
     with transaction.atomic():
         rnd, _seats = record_locked(actor=actor, table=table, body=body)
@@ -148,13 +169,20 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
     seats = _lock_table(table)
     tournament = table.session.tournament
     require_running(tournament, fresh=False)
+    ended = session_refusal(table.session.status, actor)
+    if ended is not None:
+        ended.raise_()
     defaults = round_defaults(table)
     if expected is not None and expected != defaults["number"]:
         raise Conflict(_("Deal %(number)s was already recorded at this table (from another phone?); the next deal "
                          "is %(next)s.") % {"number": expected, "next": defaults["number"]},
                        path="number", code="deal_number_taken")
     preview = _evaluated_or_raise(table_round_preview(table=table, body=body, seats=seats, defaults=defaults))
-    rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED)
+    ends_at = table.session.clock_ends_at
+    # Both flags are the server's word at recording: a director's deal at a closed session is late;
+    # any deal once the clock ran out is after time (the director decides what it counts for).
+    rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED,
+                late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at)
     _apply_preview(rnd, preview)
     rnd.save(force_insert=True)
     rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
@@ -163,7 +191,8 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
     standings_follow(tournament=tournament, round=rnd, entries=[s.entry_id for s in seats], counted_before=False,
                      before=None, after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
-               data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash})
+               data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
+                     **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {})})
     return rnd, seats
 
 

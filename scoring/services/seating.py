@@ -27,6 +27,7 @@ from scoring.selectors.seating import seating_history
 from scoring.selectors.standings import standings_for
 from scoring.services.common import action_log, optional_text
 from scoring.services.lifecycle import require_not_finished
+from scoring.services.sessions import session_close
 from scoring.services.tables import session_create, table_create
 
 #: Longest seed worth keeping (it is shown back and written in the audit log).
@@ -44,6 +45,8 @@ class SeatedSession:
     leftovers: str
     seed: str
     tables: list[tuple[Table, str]] = field(default_factory=list)
+    #: The numbers of the earlier sessions this seating closed.
+    closed: list[int] = field(default_factory=list)
     seats: dict[int, list[Entry]] = field(default_factory=dict)   # table id → entries by position
     sit_outs: list[Entry] = field(default_factory=list)
 
@@ -90,14 +93,20 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
 
 
 def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_size: Any, leftovers: Any,
-                 seed: Any = None, entries: Any = None, expected_number: Any = None) -> SeatedSession:
+                 seed: Any = None, entries: Any = None, expected_number: Any = None,
+                 keep_open: Any = False) -> SeatedSession:
     """Seat the next session of ``tournament``: a new session with one table per group of the
     plan (``scoring.domain.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
     ``standings``), each with its seats and a new scorer link.
 
     ``entries``: the entry ids who play (default: every entry). ``seed``: the draw (default: a
     fresh one, returned). ``expected_number``: the number the new session must get (a page's
-    form sent twice is refused with a Conflict instead of seating another session)."""
+    form sent twice is refused with a Conflict instead of seating another session).
+
+    The earlier sessions still open are closed (``session_close``: their scorer links then say
+    where each player sits now) unless ``keep_open`` (a venue whose sessions overlap)."""
+    if not isinstance(keep_open, bool):
+        raise ValidationFailed(gettext("keep_open is true or false."), path="keep_open", code="bad_type")
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     _check_request(game=tournament.game, method=method, table_size=table_size, leftovers=leftovers, entries=entries,
@@ -138,7 +147,12 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
                                         entries=list(seats), session=session)
             out.tables.append((table, token))
             out.seats[table.pk] = [everyone[e] for e in seats]
+        if not keep_open:
+            for earlier in tournament.sessions.filter(number__lt=session.number, status=Session.Status.OPEN):
+                session_close(actor=actor, session=earlier)
+                out.closed.append(earlier.number)
         action_log(actor, ActionLog.Action.SESSION_SEAT, session, tournament=tournament, data={
             "number": session.number, "method": method, "table_size": table_size, "leftovers": leftovers,
-            "seed": seed, "tables": [list(t) for t in plan.tables], "sit_outs": list(plan.sit_outs)})
+            "seed": seed, "tables": [list(t) for t in plan.tables], "sit_outs": list(plan.sit_outs),
+            "closed": out.closed})
     return out

@@ -1,4 +1,5 @@
-"""Words for stored codes, in the page's language: ``{{ d.status|deal_status }}``."""
+"""Words for stored codes, in the page's language: ``{{ d.status|deal_status }}``; which
+session and table a page names: ``{{ table|table_label }}``, ``{% session_table 2 "Table 1" %}``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,27 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Round
+from scoring.web import presentation
 
 register = template.Library()
+
+
+@register.filter
+def table_label(table):
+    """A Table (its session read with it) as "Session 2 · Table 1" (``presentation.session_table``)."""
+    return presentation.session_table(table.session.number, table.name)
+
+
+@register.simple_tag
+def session_table(session, name):
+    """A table named by its session's number and its name: "Session 2 · Table 1"."""
+    return presentation.session_table(session, name)
+
+
+@register.filter
+def table_name(name):
+    """A table's name alone, a generated "Table N" translated (``presentation.table_name``)."""
+    return presentation.table_name(name)
 
 
 @register.filter
@@ -33,6 +53,8 @@ ACTION_WORDS = {
     "auth_tokens_revoke": _("API tokens revoked"), "idempotency_keys_cleanup": _("old retry keys removed"),
     "auth_tokens_cleanup": _("expired API tokens removed"),
     "standings_repair": _("standings repaired"), "session_seat": _("session seated"),
+    "session_close": _("session closed"), "session_reopen": _("session reopened"),
+    "session_clock_start": _("session clock started"), "session_clock_stop": _("session clock stopped"),
     "tournament_import": _("tournament imported"), "audit_start": _("audit asked"),
     "audit_resume": _("audit resumed"), "audit_finish": _("audit finished"),
 }

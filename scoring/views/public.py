@@ -17,11 +17,13 @@ from __future__ import annotations
 import json
 from functools import wraps
 
-from django.http import Http404, HttpResponseNotModified
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 import games
@@ -33,6 +35,8 @@ from scoring.selectors.payouts import payouts_for
 
 from scoring.selectors.public import player_deals, public_entry, public_table, public_table_deals, public_tables, public_tournament, table_version, tournament_version
 
+from scoring.selectors.sessions import seats_now
+
 from scoring.selectors.standings import place_count, standings_for
 
 from scoring.selectors.tournaments import tournament_list_for_home
@@ -41,7 +45,7 @@ from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.web.deal_form import DealForm
 from scoring.domain.standings import DEFAULT_TIE_BREAKS
-from scoring.web.presentation import describe_deal, describe_result
+from scoring.web.presentation import describe_deal, describe_result, where_now
 from scoring.domain.records import round_build_record
 from scoring.web.rule_messages import translate_message, translate_result
 from scoring.domain.standings import TIE_BREAK_LABELS
@@ -142,6 +146,14 @@ def calculator(request):
        and (result is None or result.get("ok")) else 400)
 
 
+@never_cache
+@require_GET
+def server_time(request):
+    """The server's clock, for static/js/clock.js to measure a phone's clock against (a session's
+    clock counts down in the server's time). Nothing else: no tournament, no session."""
+    return JsonResponse({"now": timezone.now().isoformat(timespec="milliseconds")})
+
+
 # ---------------------------------------------------------------------------------------------
 # A public tournament's pages
 
@@ -217,6 +229,7 @@ def player_page(request, tournament, player_id: int):
     entry = public_entry(tournament, player_id)  # NotFound: 404 (public_view)
     data = player_deals(tournament, entry)
     name = entry.player.name
+    now = seats_now(tournament)
     totals = [d["total"] for d in data["deals"]]
     chart = step_chart(
         totals, chart_id="net-chart",
@@ -228,6 +241,8 @@ def player_page(request, tournament, player_id: int):
         x_label=_("Deals"), y_label=_("Net"))
     return render(request, "public/player.html", {
         "tournament": tournament, "entry": entry, "name": name, "deals": data["deals"], "total": data["total"],
+        # Where to next: the player's table and seat in the newest session.
+        "where": where_now(name, now.places.get(entry.pk), now.session) if now.session else "",
         # Built and escaped by scoring.web.charts (every text in it goes through html.escape).
         "chart": mark_safe(chart),  # noqa: S308
     })

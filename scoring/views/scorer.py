@@ -24,10 +24,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round_rows, table_round_preview
 
+from scoring.selectors.sessions import seats_now
+
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 
 from scoring.services import idempotency as idempotency_services, rounds as rounds_services
-from scoring.services.lifecycle import round_moves_allowed
+from scoring.services.lifecycle import SESSION_CLOSED, round_moves_allowed
 
 from scoring.web import throttling
 from scoring.web.http import parse_if_match, status_of
@@ -36,7 +38,7 @@ from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, P
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure, with_moves
-from scoring.web.presentation import describe_rows
+from scoring.web.presentation import describe_rows, where_now
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
 from scoring.views.login import limited_page
@@ -92,13 +94,28 @@ def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats
                     data=data, initial=initial, require_entered_by=require_entered_by)
 
 
+def _where_next(table, seats) -> list[dict]:
+    """A closed session's page: where each player of the table sits in the newest session (none
+    when no later session is seated yet)."""
+    now = seats_now(table.session.tournament)
+    if now.session is None or now.session <= table.session.number:
+        return []
+    return [{"entry": s.entry_id, "text": where_now(s.entry.player.name, now.places.get(s.entry_id), now.session)}
+            for s in seats]
+
+
 def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
-          status=200, saved=None):
+          status=200, saved=None, unsent=False):
+    """The table's page. Its session closed: no deal form, where everyone sits now, and the deal
+    typed on this phone and not sent shown as it was (``unsent``: the no-JavaScript form
+    stashed; with JavaScript, deal-drafts.js fills it from the phone's drafts), to hand to the
+    director."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
+    closed = table.session.is_closed
     seats = table_seats(table)
     deals = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
-    with_moves(deals, actor_from_request(request, table=table), tournament, failed=failed)
+    with_moves(deals, actor_from_request(request, table=table), tournament, session=table.session, failed=failed)
     defaults = round_defaults(table)
     if form is None:
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
@@ -109,7 +126,13 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "table": table,
         "tournament": tournament,
         "token": token,
-        "writable": writable,
+        "writable": writable and not closed,
+        "session_closed": closed,
+        "where_next": _where_next(table, seats) if closed else [],
+        # The other developer's hook: the entry whose personal code this phone proved; its line
+        # is highlighted. None until players prove who they are.
+        "proven_entry_id": None,
+        "unsent": unsent,
         "notice": notice,
         "totals": table_running_totals(table, seats=seats),
         "next": defaults,
@@ -141,6 +164,9 @@ def table_page(request, token: str):
         return _invalid_link(request)
     if request.method == "GET":
         stash = request.session.pop(stash_key(table), None)
+        if stash and table.session.is_closed:  # a deal refused as the session closed: shown, not sent
+            return _page(request, table, token, form=_deal_form(table, data=stash.get("data") or {}),
+                         problems=stash.get("problems") or [], unsent=True)
         if stash:
             return _stashed_page(request, table, token, stash)
         return _page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
@@ -171,6 +197,8 @@ def deal_post(request, table) -> DealPost:
     writable, notice = _state(table.session.tournament)
     if not writable:
         return DealPost("closed", message=notice)
+    if table.session.is_closed:  # the service refuses it too (under the table's lock)
+        return DealPost("session_closed", message=SESSION_CLOSED.text)
     form = _deal_form(table, data=request.POST)
     body = form.body()
     if body is None:
@@ -188,6 +216,8 @@ def deal_post(request, table) -> DealPost:
     except IdempotencyKeyReused as e:
         return DealPost("key_reused", form=form, error=e)
     except DomainError as e:
+        if any(x.get("code") == SESSION_CLOSED.code for x in e.errors):  # closed since the page was read
+            return DealPost("session_closed", message=error_message(e))
         return DealPost("refused", form=form, body=body, error=e, number=number)
     _saved_message(request, outcome)
     return DealPost("saved", outcome=outcome)

@@ -13,11 +13,12 @@ from scoring.domain.errors import DomainError
 from scoring.services.lifecycle import round_moves_open
 
 
-def with_moves(rows: list[dict], actor: Actor, tournament, *, failed: dict | None = None) -> list[dict]:
+def with_moves(rows: list[dict], actor: Actor, tournament, *, session=None, failed: dict | None = None) -> list[dict]:
     """``rows`` (deals as the pages list them), each given ``allowed`` (the names of the moves it
-    offers) and ``failed`` (``move_failure`` of its deal, else None)."""
+    offers) and ``failed`` (``move_failure`` of its deal, else None). ``session``: the deals'
+    session (a scorer link's page: a closed one allows fewer moves)."""
     for d in rows:
-        d["allowed"] = round_moves_open(d, actor, tournament=tournament)
+        d["allowed"] = round_moves_open(d, actor, tournament=tournament, session=session)
         d["failed"] = failed if failed and failed["id"] == d["id"] else None
     return rows
 

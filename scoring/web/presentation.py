@@ -1,8 +1,65 @@
-"""Turning an engine result into plain lines for pages: who pays whom (in the page's language)."""
+"""Plain lines for pages, in the page's language: who pays whom in a deal (from an engine
+result); which session and table a page is about, a seat's name, where a player sits now, and
+the time a session's clock has left. Each wording lives here once."""
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
+
+from scoring.selectors.sessions import Place
+
+#: The names ``session_seat`` gives its tables ("Table 1", ...): shown translated; names a club
+#: typed are shown as they are.
+GENERATED_TABLE_NAME = re.compile(r"\ATable ([0-9]+)\Z")
+
+
+def table_name(name: str) -> str:
+    """A table's name as shown: a generated "Table N" in the page's language, others as stored."""
+    m = GENERATED_TABLE_NAME.match(name or "")
+    return _("Table %(n)s") % {"n": m.group(1)} if m else name
+
+
+def session_table(session: int, name: str) -> str:
+    """Which table, wherever a page names one: "Session 2 · Table 1" (第2輪 · 第1桌)."""
+    return _("Session %(session)s · %(table)s") % {"session": session, "table": table_name(name)}
+
+
+def seat_name(position: int, seats: int) -> str:
+    """A seat by its position: the four winds at a table of four (position 0 is East, then
+    counter-clockwise = playing order), otherwise "seat N" counting from 1."""
+    if seats == 4 and 0 <= position < 4:
+        return (_("seat East"), _("seat South"), _("seat West"), _("seat North"))[position]
+    return _("seat %(n)s") % {"n": position + 1}
+
+
+def where_now(name: str, place: Place | None, session: int | None) -> str:
+    """One player's line for the wall or a closed table's page: "Chen → Session 2 · Table 3,
+    seat East", or that they sit the newest session out."""
+    if place is None:
+        return _("%(name)s → sits out session %(number)s") % {"name": name, "number": session}
+    return _("%(name)s → %(table)s, %(seat)s") % {"name": name, "table": session_table(place.session, place.table_name),
+                                                  "seat": seat_name(place.position, place.seats)}
+
+
+def clock_time(seconds: int) -> str:
+    """Seconds as a clock shows them: 4:05, or 1:02:03 from an hour (static/js/clock.js says the same)."""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clock_words() -> tuple[str, str]:
+    """What a session's clock says, in the page's language: the time left (``%(time)s`` in it,
+    for static/js/clock.js to fill too) and once time is up."""
+    return _("Time left: %(time)s"), _("Time is up")
+
+
+def clock_text(seconds: int) -> str:
+    """What a session's clock says with ``seconds`` left."""
+    left, over = clock_words()
+    return left % {"time": clock_time(seconds)} if seconds > 0 else over
 
 
 def describe_result(result: dict, names: list[str] | None = None) -> dict:

@@ -33,7 +33,8 @@ RECENT_DEALS = 10
 @dataclass
 class DealPost:
     """What a POST of the deal form came to. ``status``: ``closed`` (the tournament is not
-    running; ``message`` says why), ``invalid`` (the form, or the service's ``error``),
+    running; ``message`` says why), ``session_closed`` (the table's session has ended: the deal
+    stays on the phone, for the director), ``invalid`` (the form, or the service's ``error``),
     ``preview``, ``stale`` (no idempotency key), ``key_reused``, ``refused`` (another domain
     ``error``; ``number``: the deal the form believed it recorded) or ``saved`` (``outcome``)."""
 
@@ -74,7 +75,7 @@ def answer_redirect(request, table, token: str, posted: DealPost) -> HttpRespons
         return redirect(saved_url(token, posted.outcome.body.get("number")))
     key = (request.POST.get("idem_key") or "").strip()
     problems: list[str] = []
-    if posted.status == "closed":
+    if posted.status in ("closed", "session_closed"):
         problems = [posted.message]
     elif posted.status == "stale":
         problems = [gettext("This form is out of date: check it and submit again.")]
@@ -105,6 +106,8 @@ def answer_json(request, table, token: str, posted: DealPost) -> JsonResponse:
     status = posted.status
     if status == "closed":
         return _json("closed", 409, message=posted.message)
+    if status == "session_closed":  # the script keeps the draft and shows the ended page
+        return _json("session_closed", 409, code="session_closed", message=posted.message)
     if status == "invalid":
         if posted.error is not None:
             posted.form.add_service_errors(posted.error.errors)

@@ -14,6 +14,9 @@
      level of detail, the stakes), under the same tournament and table, and put back in the form
      of the next deal when it has no draft. An empty one (the banker's stake) keeps the last, and
      so does a level chosen for one deal only (a redeal: its radio is not marked).
+   - a table whose session has ended (409 session_closed, or the page of a closed session: its
+     form is marked data-draft-readonly) shows the draft read-only, to hand to the director; it
+     stays on the phone.
 
    The texts come from the form's data-text-* attributes (translated in the template). */
 (function () {
@@ -49,6 +52,11 @@
   var retryTimer = null;
   var wait = 1000;
   var restoring = false;
+
+  if (form.hasAttribute("data-draft-readonly")) {
+    showUnsent();
+    return;
+  }
 
   function text(name, values) {
     var s = form.getAttribute("data-text-" + name) || "";
@@ -155,6 +163,15 @@
       }
     }
     return out;
+  }
+
+  // The page of a closed session: the oldest draft of this table in the disabled form, shown.
+  function showUnsent() {
+    var drafts = storedDrafts().sort(function (a, b) { return a.number - b.number; });
+    var box = document.getElementById("unsent-draft");
+    if (!drafts.length || !box) return;
+    writeFields(drafts[0].fields);
+    box.hidden = false;
   }
 
   // --- what the scorer sees ---------------------------------------------------------------------
@@ -304,6 +321,9 @@
       takenBox.scrollIntoView({block: "start"});
     } else if (data.status === "link_invalid") {
       say(text("replaced"), "errors");
+    } else if (data.status === "session_closed") {
+      // Kept (stop() stored it): the ended page shows it, with where everyone sits now.
+      window.location.replace(pageUrl);
     } else if (data.status === "key_reused") {
       // Recorded once already from this draft, and changed since: a new deal needs a new key.
       draft.key = newKey();

@@ -76,7 +76,7 @@ def test_a_new_table_shows_its_scorer_link_and_qr_code_once(live_server, desktop
         form.get_by_role("button", name="Create table").click()
 
     expect(desktop).to_have_url(re.compile(r"/director/tables/\d+/link/$"))
-    expect(desktop.get_by_role("heading", name="Scorer link of Table 2")).to_be_visible()
+    expect(desktop.get_by_role("heading", name="Scorer link of Session 1 · Table 2")).to_be_visible()
     expect(desktop.locator("main")).to_contain_text("1. Heidi · 2. Eve · 3. Grace · 4. Frank")
     card = desktop.locator("#scorer-link")
     qr = card.locator(".qr svg")
@@ -111,7 +111,7 @@ def test_a_new_table_shows_its_scorer_link_and_qr_code_once(live_server, desktop
     # created the table, so a reload asks for it and does not send the form again.
     desktop.reload()
     expect(desktop).to_have_url(re.compile(r"/director/tables/\d+/link/$"))
-    expect(desktop.get_by_role("heading", name="Scorer link of Table 2")).to_be_visible()
+    expect(desktop.get_by_role("heading", name="Scorer link of Session 1 · Table 2")).to_be_visible()
     assert Table.objects.filter(session__tournament=s.tournament, name="Table 2").count() == 1
     expect(desktop.locator("#scorer-link")).to_have_count(0)
     expect(desktop.locator("svg")).to_have_count(0)
@@ -131,7 +131,7 @@ def test_a_new_scorer_link_from_the_dashboard_on_a_phone(live_server, make_page,
     director.once("dialog", lambda dialog: dialog.accept())  # "Replace the scorer link of Table 1?"
     with director.expect_navigation():
         card.get_by_role("button", name="New scorer link + QR").click()
-    expect(director.get_by_role("heading", name="Scorer link of Table 1")).to_be_visible()
+    expect(director.get_by_role("heading", name="Scorer link of Session 1 · Table 1")).to_be_visible()
     qr = director.locator("#scorer-link .qr svg")
     expect(qr).to_be_visible()
     box = qr.bounding_box()

@@ -65,6 +65,6 @@ def test_a_new_scorer_link_asks_first_and_names_the_table(live_server, desktop, 
     desktop.once("dialog", cancel)
     desktop.locator("article.table-card").get_by_role("button", name="New scorer link + QR").click()
     desktop.wait_for_timeout(300)
-    assert questions == ['Replace the scorer link of Table <1> & "A"? The old link stops working.']
+    assert questions == ['Replace the scorer link of Session 1 · Table <1> & "A"? The old link stops working.']
     assert posts == []
     expect(desktop.get_by_role("heading", level=1)).to_contain_text(s.tournament.name)

@@ -45,7 +45,7 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
     tables = list(Table.objects.filter(session__tournament=s.tournament, session__number=2).order_by("pk"))
     urls = []
     for card, table in zip(cards.all(), tables):
-        expect(card.get_by_role("heading", level=2)).to_have_text(table.name)
+        expect(card.get_by_role("heading", level=2)).to_have_text(f"Session 2 · {table.name}")
         names = [seat.entry.player.name for seat in table_seats(table)]
         assert card.locator("ol.seats li").all_inner_texts() == names
         qr = card.locator(".qr svg")

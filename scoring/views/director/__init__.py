@@ -17,14 +17,15 @@ answer with the plain link page, saying so.
 
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
-from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void
-from scoring.views.director.sessions import session_seat, session_sheet
+from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
+from scoring.views.director.sessions import (session_clock_start, session_clock_stop, session_close, session_reopen,
+                                             session_seat, session_sheet)
 from scoring.views.director.tables import table_create, table_link, table_page, table_rotate
 from scoring.views.director.tournaments import entries_add, tournament_finish, tournament_live, tournament_page, tournament_settings, tournament_start
 
 __all__ = [
     "home", "club_create", "club_page", "players_add", "tournament_create",
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
-    "session_seat", "session_sheet", "table_create", "table_rotate", "table_link", "table_page",
-    "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
+    "session_seat", "session_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
+    "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
 ]

@@ -13,6 +13,8 @@ from scoring.selectors.common import get_or_404
 
 from scoring.selectors.rounds import round_get
 
+from scoring.selectors.sessions import session_get
+
 from scoring.selectors.tables import table_get
 
 from scoring.selectors.tournaments import tournament_get
@@ -63,6 +65,12 @@ def _table(actor, pk):
     table = table_get(pk)
     require_club_visible(actor, table.session.tournament.club, "table")
     return table
+
+
+def _session(actor, pk):
+    session = session_get(pk)
+    require_club_visible(actor, session.tournament.club, "session")
+    return session
 
 
 def _round(actor, pk):

@@ -24,7 +24,7 @@ from scoring.domain.inputs import MAX_ID, MAX_NOTE, parse_whole_number, text_pro
 from scoring.web.http import status_of
 from scoring.models import Table
 from scoring.web.deal_moves import with_moves
-from scoring.web.presentation import describe_rows
+from scoring.web.presentation import describe_rows, session_table
 from scoring.views.director.access import _table, _tournament, director_required
 from scoring.views.director.tournaments import _dashboard
 
@@ -109,13 +109,15 @@ def table_rotate(request, actor, table_id: int):
             gettext("The scorer link of %(table)s was already replaced (at %(time)s UTC) since this form was shown, "
                     "by this form sent twice or from another page: nothing was changed now. Need yet another link? "
                     "Press the button below.")
-            % {"table": table.name, "time": f"{table.scorer_token_created_at:%H:%M:%S}"}))
+            % {"table": session_table(table.session.number, table.name),
+               "time": f"{table.scorer_token_created_at:%H:%M:%S}"}))
     try:
         token = tables_services.table_scorer_token_rotate(actor=actor, table=table)
     except DomainError as e:
         messages.error(request, e.message)
         return redirect("director-table", table.pk)
-    messages.success(request, gettext("%(table)s has a new scorer link; the old one no longer works.") % {"table": table.name})
+    messages.success(request, gettext("%(table)s has a new scorer link; the old one no longer works.")
+                     % {"table": session_table(table.session.number, table.name)})
     return _link_page(request, table, token=token)
 
 

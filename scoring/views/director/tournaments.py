@@ -22,7 +22,7 @@ from scoring.services import tournaments as tournaments_services
 
 from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_ID, parse_whole_number
+from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, parse_whole_number
 from scoring.web.http import status_of
 from scoring.models import Player
 from scoring.web.deal_moves import with_moves
@@ -30,6 +30,9 @@ from scoring.web.presentation import describe_deal
 from scoring.views.public import LIVE_EVERY_MS, live_answer
 from scoring.views.director.access import _tournament, director_required
 from scoring.views.director.audits import _audit_panel
+
+#: What the dashboard's clock form offers first, in minutes (a club session's usual length).
+DEFAULT_CLOCK_MINUTES = 90
 
 #: The seating form's choices, as the director reads them (``scoring.domain.seating`` explains them).
 SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
@@ -60,7 +63,9 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "seat_slots": list(range(counts[-1])),
         "seat_min": counts[0],
         "table_form": {"name": "", "seats": []}, "table_errors": {}, "entry_errors": [],
-        "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": ""},
+        "seat_form": {"method": "balanced", "table_size": str(counts[-1]), "leftovers": "sit_out", "seed": "",
+                      "keep_open": False},
+        "clock_minutes": DEFAULT_CLOCK_MINUTES, "max_clock_minutes": MAX_CLOCK_MINUTES,
         "seat_errors": {},
         "settings": {"name": tournament.name, "public": tournament.public,
                      "require_confirmation": tournament.require_confirmation,

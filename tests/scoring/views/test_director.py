@@ -135,7 +135,7 @@ def test_club_players_tournament_entries_table_start(dclient, director):
     order = ["Celine", "Anna", "Dominic", "Bob"]
     data = {"name": "Table 1", **{f"seat_{i}": entries[n].pk for i, n in enumerate(order)}}
     response = dclient.post(f"/director/tournaments/{t.pk}/tables/new/", data)
-    assert response.status_code == 200 and "Scorer link of Table 1" in response.content.decode()
+    assert response.status_code == 200 and "Scorer link of Session 1 · Table 1" in response.content.decode()
     table = Table.objects.get()
     assert [s.entry.player.name for s in table.seats.order_by("position")] == order
 
