@@ -40,6 +40,8 @@ from scoring.web.presentation import describe_rows
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
 from scoring.views.login import limited_page
+from scoring.web.player_proof import remembered_player
+from scoring.web.scorer_proof import confirming, not_proven, proof_context
 
 
 def _wants_json(request) -> bool:
@@ -88,12 +90,14 @@ def _state(tournament) -> tuple[bool, str]:
 
 def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
     t = table.session.tournament
+    # With proof, the enterer is the player this phone remembers, not a choice in the form.
     return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else table_seats(table),
-                    data=data, initial=initial, require_entered_by=require_entered_by)
+                    data=data, initial=initial, require_entered_by=require_entered_by and not t.require_proof)
 
 
-def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
-          status=200, saved=None):
+def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
+                status=200, saved=None, who=None):
+    """The table's page; ``who``: the "Who are you?" form as sent and its errors."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     seats = table_seats(table)
@@ -102,7 +106,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
     defaults = round_defaults(table)
     if form is None:
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
-        if deals:  # the phone usually stays with the same player
+        if deals and not tournament.require_proof:  # the phone usually stays with the same player
             initial["entered_by"] = deals[0].get("entered_by")
         form = _deal_form(table, initial=initial, seats=seats)
     return render(request, "scorer/table.html", {
@@ -122,6 +126,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "problems": list(problems),
         "max_note": MAX_NOTE,
         "page_url": reverse("scorer-table", args=[token]),
+        **proof_context(request, table, seats, who),
     }, status=status)
 
 
@@ -143,7 +148,7 @@ def table_page(request, token: str):
         stash = request.session.pop(stash_key(table), None)
         if stash:
             return _stashed_page(request, table, token, stash)
-        return _page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
+        return scorer_page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
     posted = deal_post(request, table)
     answer = answer_json if _wants_json(request) else answer_redirect
     return answer(request, table, token, posted)
@@ -157,11 +162,11 @@ def _stashed_page(request, table, token, stash: dict):
     problems = stash.get("problems") or []
     body = form.body()
     if body is None:
-        return _page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
+        return scorer_page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
     preview = table_round_preview(table=table, body=body)
     if not preview.ok:
         form.add_service_errors(preview.errors)
-    return _page(request, table, token, form=form, idem_key=key, problems=problems,
+    return scorer_page(request, table, token, form=form, idem_key=key, problems=problems,
                  preview=preview if stash.get("action") == "preview" else None)
 
 
@@ -181,8 +186,14 @@ def deal_post(request, table) -> DealPost:
     if not key:
         return DealPost("stale", form=form)
     number = _optional_number(request.POST.get("number"), low=1)
+    proof = None
+    if table.session.tournament.require_proof:
+        me = remembered_player(request, table)
+        if me is None:  # a reset, or a phone that never said: the page asks again (the draft is kept)
+            return DealPost("refused", form=form, body=body, error=not_proven(), number=number)
+        body, proof = {**body, "entered_by": me.seat}, me.proof
     try:
-        outcome = _record(request, table, body, key, number)
+        outcome = _record(request, table, body, key, number, proof)
     except ValidationFailed as e:
         return DealPost("invalid", form=form, error=e)
     except IdempotencyKeyReused as e:
@@ -193,13 +204,13 @@ def deal_post(request, table) -> DealPost:
     return DealPost("saved", outcome=outcome)
 
 
-def _record(request, table, body, key, number):
+def _record(request, table, body, key, number, proof):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
     if not deal_stored_with_key(table, key):  # a retry of a stored deal is not one more deal
         throttling.hit(request, "round-create", str(table.pk))
-    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key, proof=proof)
 
 
 def _saved_message(request, outcome) -> None:
@@ -294,7 +305,7 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
         call(actor, rnd)
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
-        return _page(request, table, token, failed=failed, status=status_of(e))
+        return scorer_page(request, table, token, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
@@ -303,10 +314,17 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
 @require_POST
 @_limited_or_invalid
 def round_confirm(request, token: str, round_id: int):
+    """Confirmed by the seat picked; with proof, by the player this phone remembers (one tap,
+    ``as_me``) or the seat picked with that player's code typed (``confirmed_by_code``)."""
     confirmed_by = _optional_number(request.POST.get("confirmed_by"), low=0)
-    return _round_action(request, token, round_id,
-                         lambda actor, rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
-                         gettext("Deal %(number)s confirmed."))
+
+    def confirm(actor, rnd):
+        seat, proof = confirming(request, rnd.table, confirmed_by)
+        return throttling.player_code_guarded(request, rnd.table_id, seat, proof, lambda: rounds_services.round_confirm(
+            actor=actor, round=rnd, confirmed_by=seat, proof=proof))
+
+    return _round_action(request, token, round_id, confirm, gettext("Deal %(number)s confirmed."),
+                         field="confirmed_by_code")
 
 
 @never_cache
