@@ -42,6 +42,7 @@ class PlayerAdmin(ReadOnlyAdmin):
 
 class EntryInline(ReadOnlyInline):
     model = Entry
+    exclude = ("code_hash",)   # a hash of a short code: nothing to read, better not shown
 
 
 @admin.register(Tournament)
@@ -56,6 +57,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ("player", "tournament")
     list_filter = ("tournament",)
+    exclude = ("code_hash",)
 
 
 @admin.register(Session)

@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from scoring.views import scorer
+from scoring.views import scorer, scorer_players
 
 urlpatterns = [
     path("<str:token>/", scorer.table_page, name="scorer-table"),
+    path("<str:token>/who/", scorer_players.who, name="scorer-who"),
+    path("<str:token>/forget-me/", scorer_players.forget_me, name="scorer-forget-me"),
     path("<str:token>/deals/<int:round_id>/correct/", scorer.round_correct, name="scorer-round-correct"),
     path("<str:token>/deals/<int:round_id>/confirm/", scorer.round_confirm, name="scorer-round-confirm"),
     path("<str:token>/deals/<int:round_id>/dispute/", scorer.round_dispute, name="scorer-round-dispute"),

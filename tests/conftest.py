@@ -129,12 +129,13 @@ def make_setup(club, director, director_actor):
     counter = {"n": 0}
 
     def make(game: str = "jie_long", *, names: list[str] | None = None, variant: dict | None = None,
-             require_confirmation: bool = False, start: bool = True, table_name: str = "Table 1") -> Setup:
+             require_confirmation: bool = False, start: bool = True, table_name: str = "Table 1",
+             require_proof: bool = False) -> Setup:
         counter["n"] += 1
         names = names or NAMES.get(game, ["P1", "P2", "P3", "P4"])
         t = tournament_create(actor=director_actor, club=club, name=f"{game} open {counter['n']}", game=game,
                                        variant=variant, require_confirmation=require_confirmation, chip_value="0.50",
-                                       currency="EUR", public=True)
+                                       currency="EUR", public=True, require_proof=require_proof)
         entries = []
         for name in names:
             player = club.players.filter(name=name).first() or player_create(

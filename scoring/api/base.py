@@ -144,8 +144,9 @@ class NotFoundView(APIView):
 
 
 def limit(call):
-    """Run a throttling call; past the limit, DRF's 429 with Retry-After (and our errors body)."""
+    """Run a throttling call (its value returned); past the limit, DRF's 429 with Retry-After (and
+    our errors body)."""
     try:
-        call()
+        return call()
     except throttling.Limited as e:
         raise e.throttled() from None

@@ -27,6 +27,7 @@ import games
 
 from scoring.domain.inputs import ANY_TEXT, MAX_ID, MONEY, NON_BLANK, is_int
 from scoring.web.times import local_or_utc
+from scoring.domain.proof import CODE_PATTERN
 
 
 class DateTimeField(serializers.DateTimeField):
@@ -202,6 +203,16 @@ class IdField(StrictIntegerField):
 class SeatField(StrictIntegerField):
     def __init__(self, **kwargs):
         super().__init__(min_value=0, max_value=MAX_SEATS - 1, **kwargs)
+
+
+class PlayerCodeField(StrictCharField):
+    """A player's personal code: text of 4 to 6 ASCII digits (``scoring.domain.proof``)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(min_length=4, max_length=6, **kwargs)
+        self.validators.append(DocumentedRegexValidator(CODE_PATTERN, message="A personal code is 4 to 6 digits.",
+                                                        code="bad_code"))
 
 
 class StrictBooleanField(serializers.BooleanField):

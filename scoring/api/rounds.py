@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -12,15 +14,18 @@ from scoring.selectors.audits import round_verify_chain
 
 from scoring.selectors.rounds import round_detail, round_get, round_revisions
 
+from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_NOTE
+from scoring.domain.proof import PlayerProof, code_shape_message, is_code
+from scoring.web import throttling
 from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
 from scoring.selectors.access import require_director_of
 from scoring.web.http import IF_MATCH, etag, parse_if_match
 from scoring.models import Round
 from scoring.domain.inputs import MAX_INT32
-from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header
+from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
 from scoring.api.fields import (DateTimeField, InputSerializer, OpenInputSerializer, OpenSerializer, OutputSerializer,
-                                ProblemSerializer, SeatField, StrictIntegerField, TextField, ecma)
+                                PlayerCodeField, ProblemSerializer, SeatField, StrictIntegerField, TextField, ecma)
 
 
 class PlayerResultSerializer(OpenSerializer):
@@ -48,6 +53,12 @@ class RoundSerializer(OutputSerializer):
     next_banker = serializers.IntegerField(required=False, allow_null=True, help_text="Tau Ngau only.")
     entered_by = serializers.IntegerField(allow_null=True)
     confirmed_by = serializers.IntegerField(allow_null=True)
+    entered_by_entry = serializers.IntegerField(
+        allow_null=True, help_text="The entry id of the player who entered the deal, when they proved who they are "
+                                   "(their `entered_by_code`, or their phone on the scorer page); null when not proven.")
+    confirmed_by_entry = serializers.IntegerField(
+        allow_null=True, help_text="The entry id of the player who confirmed the deal, when they proved who they "
+                                   "are; null when not proven (or confirmed by a director).")
     confirmed_by_director = serializers.CharField(allow_null=True)
     void_reason = serializers.CharField()
     # Not required: a retried request's answer stored before these existed comes back as stored.
@@ -104,10 +115,26 @@ class RevisionsSerializer(OutputSerializer):
     revisions = RevisionSerializer(many=True)
 
 
+PROOF_ERRORS_HELP = (
+    " A wrong code answers 403 `wrong_player_code`; a player without a code yet 403 `player_code_not_set`. "
+    "Wrong codes are limited per table and player (5 in 15 minutes by default, then 429 with Retry-After for "
+    "that player's code at that table only: other players, and the same player on their own phone, are not "
+    "affected).")
+ENTERED_BY_CODE_HELP = (
+    "The personal code (4 to 6 digits) of the player at `entered_by`, proving who enters the deal. Required of a "
+    "scorer link when the tournament has `require_proof` (else 403 `player_proof_required`); when sent, it is "
+    "checked anyway and the deal records its enterer as proven (`entered_by_entry`). Never stored." + PROOF_ERRORS_HELP)
+CONFIRMED_BY_CODE_HELP = (
+    "The personal code of the player at `confirmed_by`, proving who confirms. Required of a scorer link when the "
+    "tournament has `require_proof` (else 403 `player_proof_required`). There, the player who entered the deal "
+    "cannot confirm it: 409 `self_confirmation`." + PROOF_ERRORS_HELP)
+
+
 class ConfirmInputSerializer(InputSerializer):
     confirmed_by = SeatField(required=False, allow_null=True,
                              help_text="Seat position of the confirming player (required for scorers; "
                                        "not the seat that entered the deal).")
+    confirmed_by_code = PlayerCodeField(required=False, help_text=CONFIRMED_BY_CODE_HELP)
 
 
 class VoidInputSerializer(InputSerializer):
@@ -141,6 +168,7 @@ class RoundBodySerializer(OpenInputSerializer):
 class RoundCreateSerializer(RoundBodySerializer):
     """A new deal, optionally naming the deal number it records."""
 
+    entered_by_code = PlayerCodeField(required=False, help_text=ENTERED_BY_CODE_HELP)
     number = StrictIntegerField(required=False, min_value=1, max_value=MAX_INT32,
                                 help_text="The deal number the sender is recording (the table's next one). "
                                           "If another device recorded that number meanwhile, the deal is refused "
@@ -160,8 +188,23 @@ ROUND_BODY_DOC = (
     "default the previous deal's `next_leader`) or `banker` (Tau Ngau; default the previous deal's "
     "`next_banker`), and `entered_by` (the seat position of the player entering it)."
 )
+#: Recording adds the enterer's proof.
+ROUND_CREATE_DOC = ROUND_BODY_DOC + (
+    " With `entered_by_code`, the enterer's personal code: required of a scorer link when the tournament has "
+    "`require_proof`.")
 ROUND_EXAMPLE = OpenApiExample("Jie Long, points", value={"leader": 0, "entered_by": 1, "points": [2, 12, 34, 18]},
                                request_only=True)
+
+
+def split_code(data: Any, field: str) -> tuple[Any, PlayerProof | None]:
+    """The body without the player's code at ``field``, and the proof it makes (None when not
+    sent). The code is never part of what is stored, nor of an Idempotency-Key's fingerprint."""
+    if not isinstance(data, dict) or field not in data:
+        return data, None
+    code = data[field]
+    if not is_code(code):
+        raise ValidationFailed(code_shape_message(), path=field, code="bad_code")
+    return {k: v for k, v in data.items() if k != field}, PlayerProof(code=code)
 
 
 def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
@@ -211,11 +254,19 @@ ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: RoundSeria
 class RoundConfirmView(ApiView):
     scorer_auth = True
 
-    @extend_schema(operation_id="rounds_confirm", request=ConfirmInputSerializer, **ROUND_CHANGED)
+    @extend_schema(operation_id="rounds_confirm", summary="Confirm a deal (another player than its enterer)",
+                   description="A scorer link names the confirming seat; where the tournament requires proof, "
+                               "with that player's `confirmed_by_code`.", request=ConfirmInputSerializer,
+                   **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(ConfirmInputSerializer)
-        return _round_response(round_confirm(actor=self.actor, round=rnd, confirmed_by=data.get("confirmed_by")))
+        seat = data.get("confirmed_by")
+        proof = PlayerProof(code=data["confirmed_by_code"]) if "confirmed_by_code" in data else None
+        rnd = limit(lambda: throttling.player_code_guarded(
+            request, rnd.table_id, seat, proof,
+            lambda: round_confirm(actor=self.actor, round=rnd, confirmed_by=seat, proof=proof)))
+        return _round_response(rnd)
 
 
 class RoundVoidView(ApiView):

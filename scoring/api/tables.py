@@ -26,8 +26,9 @@ from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
 from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
 from scoring.api.fields import (MAX_SEATS, MIN_SEATS, DateTimeField, ErrorsSerializer, IdField, InputSerializer,
                                 OutputSerializer, StrictIntegerField, TextField, UniqueListField, ecma)
-from scoring.api.rounds import (ROUND_BODY_DOC, ROUND_EXAMPLE, RoundBodySerializer, RoundCreateSerializer,
-                                RoundPreviewSerializer, RoundSerializer, _round_response)
+from scoring.api.rounds import (ROUND_BODY_DOC, ROUND_CREATE_DOC, ROUND_EXAMPLE, RoundBodySerializer,
+                                RoundCreateSerializer, RoundPreviewSerializer, RoundSerializer, _round_response,
+                                split_code)
 
 
 class TableInputSerializer(InputSerializer):
@@ -108,7 +109,7 @@ class TableRoundsView(ApiView):
                               detail=lambda rounds: round_details(table, rounds))
 
     @extend_schema(
-        operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_BODY_DOC + (
+        operation_id="tables_rounds_create", summary="Record a deal", description=ROUND_CREATE_DOC + (
             " Send an `Idempotency-Key` header to make retries safe: the same key and body return the first "
             "answer; the same key with another body is refused (422). Keys are kept at least 24 hours. "
             "The key is checked first: a retry of a deal already recorded gets its stored answer even when it "
@@ -126,13 +127,22 @@ class TableRoundsView(ApiView):
     def post(self, request, pk: int):
         table = self.table(pk)
         key = request.headers.get("Idempotency-Key")
-        # A retry of a stored deal is answered from the store: it is not one more deal.
-        if self.actor.is_scorer and not deal_stored_with_key(table, key):
+        body, proof = split_code(request.data, "entered_by_code")
+        # A retry of a stored deal is answered from the store: it is not one more deal (nor a guess).
+        stored = deal_stored_with_key(table, key)
+        if self.actor.is_scorer and not stored:
             limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
+        seat = body.get("entered_by") if isinstance(body, dict) else None
+
+        def guarded(call):
+            return limit(lambda: throttling.player_code_guarded(request, table.pk, seat, None if stored else proof,
+                                                                call))
+
         if key is None:
-            rnd = round_record(actor=self.actor, table=table, body=request.data)
+            rnd = guarded(lambda: round_record(actor=self.actor, table=table, body=body, proof=proof))
             return _round_response(rnd, status.HTTP_201_CREATED)
-        outcome = round_record_idempotent(actor=self.actor, table=table, body=request.data, key=key)
+        outcome = guarded(lambda: round_record_idempotent(actor=self.actor, table=table, body=body, key=key,
+                                                          proof=proof))
         # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
         body = RoundSerializer(outcome.body).data
         headers = {"ETag": etag(body["revision"])}

@@ -40,6 +40,13 @@ TOURNAMENT_SLUG_HELP = (
     "…) when it becomes visible (start, or `public` set once started).")
 
 
+REQUIRE_PROOF_HELP = (
+    "Whether players prove who they are with their personal codes: a scorer link then records a deal only "
+    "with the enterer's `entered_by_code` and confirms one only with the confirmer's `confirmed_by_code` "
+    "(403 `player_proof_required` without it), and the enterer confirming their own deal is refused "
+    "(409 `self_confirmation`).")
+
+
 class TournamentInputSerializer(InputSerializer):
     club = IdField()
     name = TextField(max_length=MAX_TOURNAMENT_NAME)
@@ -48,6 +55,8 @@ class TournamentInputSerializer(InputSerializer):
     slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True, help_text=TOURNAMENT_SLUG_HELP)
     public = StrictBooleanField(required=False, default=False)
     require_confirmation = StrictBooleanField(required=False, default=False)
+    require_proof = StrictBooleanField(required=False, help_text=REQUIRE_PROOF_HELP + " Default: the same as "
+                                       "`require_confirmation`.")
     chip_value = MoneyField(required=False, default="0.00")
     currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
@@ -59,6 +68,8 @@ class TournamentUpdateSerializer(InputSerializer):
     variant = serializers.DictField(required=False)
     public = StrictBooleanField(required=False)
     require_confirmation = StrictBooleanField(required=False)
+    require_proof = StrictBooleanField(required=False, help_text=REQUIRE_PROOF_HELP + " May change any time "
+                                       "before the finish.")
     chip_value = MoneyField(required=False)
     currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
@@ -68,11 +79,12 @@ class TournamentUpdateSerializer(InputSerializer):
 class TournamentSerializer(OutputModelSerializer):
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), read_only=True,
                                        help_text=TIE_BREAKS_HELP)
+    require_proof = serializers.BooleanField(read_only=True, help_text=REQUIRE_PROOF_HELP)
 
     class Meta:
         model = Tournament
         fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
-                  "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
+                  "require_proof", "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
 
 
 class FinishInputSerializer(InputSerializer):
@@ -88,10 +100,15 @@ class EntryInputSerializer(InputSerializer):
 
 class EntrySerializer(OutputModelSerializer):
     name = serializers.CharField(source="player.name")
+    has_code = serializers.SerializerMethodField(help_text="Whether the player's personal code is set (the code "
+                                                           "itself is never shown again).")
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "player", "name", "created_at"]
+        fields = ["id", "tournament", "player", "name", "has_code", "created_at"]
+
+    def get_has_code(self, entry) -> bool:
+        return bool(entry.code_hash)
 
 
 class TournamentListView(ApiView):

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
-from scoring.api import audits, base, clubs, exports, rounds, seating, sessions, standings, tables, tokens, tournaments
+from scoring.api import (audits, base, clubs, exports, players, rounds, seating, sessions, standings, tables, tokens,
+                         tournaments)
 from scoring.api.evaluate import EvaluateView
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/start/", tournaments.TournamentStartView.as_view(), name="api-tournament-start"),
     path("tournaments/<int:pk>/finish/", tournaments.TournamentFinishView.as_view(), name="api-tournament-finish"),
     path("tournaments/<int:pk>/entries/", tournaments.TournamentEntriesView.as_view(), name="api-tournament-entries"),
+    path("tournaments/<int:pk>/entries/<int:player_id>/code/", players.EntryCodeView.as_view(),
+         name="api-tournament-entry-code"),
     path("tournaments/import/", exports.TournamentImportView.as_view(), name="api-tournament-import"),
     path("tournaments/<int:pk>/sessions/", seating.TournamentSessionsView.as_view(), name="api-tournament-sessions"),
     path("tournaments/<int:pk>/export/", exports.TournamentExportView.as_view(), name="api-tournament-export"),

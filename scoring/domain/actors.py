@@ -18,6 +18,9 @@ class Actor:
     table: Any = None         # scoring.models.Table when acting through a scorer link
     ip: str | None = None
     is_system: bool = False   # Celery tasks, management commands
+    #: The player who proved who they are for this write, as the label says it ("entered by Chen
+    #: (proven)"); the services set it (``dataclasses.replace``) once the proof is checked.
+    as_player: str = ""
 
     @classmethod
     def system(cls, label_ip: str | None = None) -> "Actor":
@@ -36,6 +39,10 @@ class Actor:
 
     @property
     def label(self) -> str:
+        base = self._who()
+        return f"{base}, {self.as_player}" if self.as_player else base
+
+    def _who(self) -> str:
         if self.is_system:
             return "system"
         if self.user is not None and getattr(self.user, "is_authenticated", False):

@@ -46,6 +46,9 @@ class ActionLog(models.Model):
         AUDIT_START = "audit_start"
         AUDIT_RESUME = "audit_resume"
         AUDIT_FINISH = "audit_finish"
+        ENTRY_CODE_SET = "entry_code_set"
+        ENTRY_CODE_ISSUE = "entry_code_issue"
+        ENTRY_CODE_RESET = "entry_code_reset"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -34,6 +34,12 @@ class Round(models.Model):
     next_banker = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The entries that proved who they are with their code (or a phone that remembers them), when
+    #: they did: the enterer and the confirmer named with proof; null when not proven.
+    entered_by_entry = models.ForeignKey("scoring.Entry", on_delete=models.SET_NULL, null=True, blank=True,
+                                         related_name="+")
+    confirmed_by_entry = models.ForeignKey("scoring.Entry", on_delete=models.SET_NULL, null=True, blank=True,
+                                           related_name="+")
     confirmed_by_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                           blank=True, related_name="+")
     confirmed_at = models.DateTimeField(null=True, blank=True)

@@ -49,6 +49,9 @@ class Tournament(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     public = models.BooleanField(default=False)
     require_confirmation = models.BooleanField(default=False)
+    #: Whether a scorer link records and confirms deals only with the players' proof (their
+    #: personal codes, ``Entry.code_hash``): who entered and who confirmed is then known.
+    require_proof = models.BooleanField(default=False)
     chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
     currency = models.CharField(max_length=inputs.MAX_CURRENCY, blank=True, default="")
     #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
@@ -91,6 +94,12 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    #: The player's personal code (4 to 6 digits), hashed by Django's password hashers; "" while
+    #: none is set (the player sets one at first use, or the director issues one).
+    code_hash = models.CharField(max_length=128, blank=True, default="")
+    #: Counts every change of the code (set, issued, reset): a phone remembers the player with the
+    #: version it was proven under, so a new code or a reset makes every phone forget them.
+    code_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -64,7 +64,8 @@ def revision_detail(revision: RoundRevision, *, seats: list[Seat], game: str) ->
 
 def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tournament | None = None) -> dict:
     """The API's round: ``id, table, number, status, disputed, dispute_message, revision,
-    leader|banker, entered_by, confirmed_by, late, after_time, record, result, players, outcome,
+    leader|banker, entered_by, confirmed_by, entered_by_entry, confirmed_by_entry (the entries
+    proven with their code, else None), late, after_time, record, result, players, outcome,
     warnings, created_at, updated_at``. ``record``/``result`` exactly as the engine saw and returned them;
     ``players`` by table seat position."""
     tournament = tournament or rnd.table.session.tournament
@@ -84,6 +85,7 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tou
         d["banker"] = rnd.banker
         d["next_banker"] = rnd.next_banker
     d.update({"entered_by": rnd.entered_by, "confirmed_by": rnd.confirmed_by,
+              "entered_by_entry": rnd.entered_by_entry_id, "confirmed_by_entry": rnd.confirmed_by_entry_id,
               "confirmed_by_director": rnd.confirmed_by_user.get_username() if rnd.confirmed_by_user_id else None,
               "void_reason": rnd.void_reason, "late": rnd.late, "after_time": rnd.after_time,
               "record": rev.record, "result": rev.result, "players": players, "outcome": outcome,

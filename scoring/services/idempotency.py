@@ -21,6 +21,7 @@ from scoring.selectors.access import require_table_access
 from scoring.domain.chain import canonical_json, sha256_hex
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.domain.inputs import blank, text_problem
+from scoring.domain.proof import PlayerProof
 from scoring.models import ActionLog, IdempotencyKey, Table
 from scoring.selectors.rounds import round_detail
 from scoring.services.common import action_log, jsonable
@@ -57,10 +58,12 @@ def _insert_key(table_id: int, key: str, request_hash: str) -> int | None:
     return row[0] if row else None
 
 
-def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) -> IdempotentOutcome:
+def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str,
+                            proof: PlayerProof | None = None) -> IdempotentOutcome:
     """``round_record`` exactly once per (table, key). Same key with another body:
     IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
-    again)."""
+    again). ``proof`` (the enterer's, as for ``round_record``) is no part of the body: a replay
+    is answered from the store without it, as it would be to anyone holding the link."""
     require_table_access(actor, table)
     if not isinstance(key, str) or blank(key) or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
         raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces.",
@@ -74,7 +77,7 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str) 
                 raise IdempotencyKeyReused(
                     gettext("This Idempotency-Key was already used with a different body; use a new key for a new deal."))
             return IdempotentOutcome(idem.response_status, idem.response_body, idem.round_id, True)
-        rnd, seats = record_locked(actor=actor, table=table, body=body)
+        rnd, seats = record_locked(actor=actor, table=table, body=body, proof=proof)
         response = jsonable(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament))
         IdempotencyKey.objects.filter(pk=key_id).update(response_status=201, response_body=response, round=rnd)
     return IdempotentOutcome(201, response, rnd.pk, False)

@@ -7,6 +7,7 @@ along in the same transaction (``standings.standings_follow``) and writes its au
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
@@ -25,7 +26,9 @@ from scoring.domain.chain import revision_hash
 from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
 from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_INT32, MAX_NOTE, is_int
 from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.domain.proof import PROOF_REQUIRED, SELF_CONFIRMATION, PlayerProof
 from scoring.domain.records import RoundPreview, is_seat
+from scoring.selectors.players import proven_entry
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
 from scoring.domain.standings import counts_round
@@ -136,15 +139,32 @@ def _apply_preview(round: Round, preview: RoundPreview) -> None:
     round.next_banker = preview.next_banker
 
 
-def round_record(*, actor: Actor, table: Table, body: Any) -> Round:
+def round_record(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None) -> Round:
     """Record a new deal at ``table``: evaluate, store Round + revision 1, log, refresh standings
     on commit. Scorers: their own table, running tournaments only, open sessions only (Conflict
     ``session_closed``). Directors: any table of their club while running; at a closed session
     the deal is marked ``late``. Once the session's clock has run out it is marked ``after_time``."""
     require_table_access(actor, table)
     with transaction.atomic():
-        rnd, _seats = record_locked(actor=actor, table=table, body=body)
+        rnd, _seats = record_locked(actor=actor, table=table, body=body, proof=proof)
     return rnd
+
+
+def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, proof: PlayerProof | None,
+            role: str) -> Any:
+    """The entry proven at ``seat`` for ``role`` (``entered_by`` or ``confirmed_by``), or None
+    when no proof was offered and none is needed. A scorer link of a tournament that requires
+    proof must offer one (403 ``player_proof_required`` at ``<role>_code``); directors act as
+    themselves. An offered proof is always checked (``selectors.players.proven_entry``)."""
+    path = f"{role}_code"
+    if proof is None:
+        if tournament.require_proof and actor.is_scorer:
+            raise PermissionDenied(gettext("This tournament needs the player's code: say who you are."), path=path,
+                                   code=PROOF_REQUIRED)
+        return None
+    if seat is None:
+        raise ValidationFailed(gettext("Name the seat of the player whose code this is."), path=role, code="required")
+    return proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
 
 
 def _expected_number(body: Any) -> tuple[Any, int | None]:
@@ -159,7 +179,8 @@ def _expected_number(body: Any) -> tuple[Any, int | None]:
     return {k: v for k, v in body.items() if k != "number"}, number
 
 
-def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list[Seat]]:
+def record_locked(*, actor: Actor, table: Table, body: Any,
+                  proof: PlayerProof | None = None) -> tuple[Round, list[Seat]]:
     """``round_record`` inside the caller's transaction; also returns the seats it read.
 
     A body naming its ``number`` is recorded only as that deal: two phones on one table both
@@ -178,11 +199,16 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
                          "is %(next)s.") % {"number": expected, "next": defaults["number"]},
                        path="number", code="deal_number_taken")
     preview = _evaluated_or_raise(table_round_preview(table=table, body=body, seats=seats, defaults=defaults))
+    entered = _proven(actor=actor, table=table, tournament=tournament, seat=preview.entered_by, proof=proof,
+                      role="entered_by")
+    if entered is not None:
+        actor = replace(actor, as_player=f"entered by {entered.player.name} (proven)")
     ends_at = table.session.clock_ends_at
     # Both flags are the server's word at recording: a director's deal at a closed session is late;
     # any deal once the clock ran out is after time (the director decides what it counts for).
     rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED,
-                late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at)
+                late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at,
+                entered_by_entry=entered)
     _apply_preview(rnd, preview)
     rnd.save(force_insert=True)
     rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
@@ -192,7 +218,8 @@ def record_locked(*, actor: Actor, table: Table, body: Any) -> tuple[Round, list
                      before=None, after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
-                     **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {})})
+                     **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
+                     **({"entered_by_entry": entered.pk} if entered is not None else {})})
     return rnd, seats
 
 
@@ -225,6 +252,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
                 gettext("The deal has changed: revision %(current)s is current, not %(expected)s. Reload and try "
                         "again.") % {"current": current.number, "expected": expected_revision})
         preview = _evaluated_or_raise(table_round_preview(table=rnd.table, body=body, round=rnd))
+        _keep_proven_enterer(actor, rnd, preview)
         counted_before = counts_round(tournament, rnd)
         rev = _add_revision(round=rnd, number=current.number + 1, preview=preview, actor=actor,
                             reason=reason, prev_hash=current.hash)
@@ -232,6 +260,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
         rnd.current_revision = rev
         if rnd.status == Round.Status.CONFIRMED:  # only a director gets here
             rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
+            rnd.confirmed_by_entry = None
         rnd.save()
         standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
                          before=current, after=rev)
@@ -240,10 +269,32 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
     return rnd
 
 
-def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Round:
+def _keep_proven_enterer(actor: Actor, rnd: Round, preview: RoundPreview) -> None:
+    """A deal whose enterer proved who they were keeps them through a scorer's correction (else
+    whoever holds the link could name another enterer and confirm as themselves); a director
+    may name another, who is then not proven."""
+    if rnd.entered_by_entry_id is None or preview.entered_by == rnd.entered_by:
+        return
+    if actor.is_scorer:
+        raise ValidationFailed(gettext("The player who entered this deal proved it with their code: a correction "
+                                       "keeps them as its enterer (a director can change it)."),
+                               path="entered_by", code="entered_by_proven")
+    rnd.entered_by_entry = None
+
+
+def _self_confirmation() -> Conflict:
+    return Conflict(gettext("The player who entered the deal cannot confirm it: another player at the table must."),
+                    path="confirmed_by", code=SELF_CONFIRMATION)
+
+
+def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof: PlayerProof | None = None) -> Round:
     """Confirm a recorded deal. A director may (``confirmed_by`` optional); a scorer link only
     naming a seat ``confirmed_by`` other than ``entered_by`` (Bridgemate: the device passes
-    across the table). Disputed deals need a director."""
+    across the table). Disputed deals need a director.
+
+    Where the tournament requires proof, a scorer link confirms only with the confirming
+    player's ``proof`` (their code, or their own phone), and the enterer confirming their own
+    deal is a conflict (409 ``self_confirmation``; without proof it stays 400 ``same_seat``)."""
     require_table_access(actor, round.table)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
@@ -253,6 +304,8 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
             raise ValidationFailed(gettext("confirmed_by is a seat position (0 to %(last)s).") % {"last": n - 1},
                                    path="confirmed_by", code="bad_seat")
         if confirmed_by is not None and confirmed_by == rnd.entered_by:
+            if tournament.require_proof:
+                raise _self_confirmation()
             raise ValidationFailed(gettext("Another player than the one who entered the deal must confirm it."),
                                    path="confirmed_by", code="same_seat")
         if actor.is_scorer:
@@ -261,6 +314,13 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
             if rnd.entered_by is None:
                 raise PermissionDenied(gettext("Nobody is named as having entered this deal; a director must confirm it."),
                                        code="entered_by_unknown")
+        confirmer = _proven(actor=actor, table=rnd.table, tournament=tournament, seat=confirmed_by, proof=proof,
+                            role="confirmed_by")
+        if confirmer is not None:
+            if confirmer.pk == rnd.entered_by_entry_id:
+                raise _self_confirmation()
+            actor = replace(actor, as_player=f"confirmed by {confirmer.player.name} (proven)")
+        rnd.confirmed_by_entry = confirmer
         counted_before = counts_round(tournament, rnd)
         rnd.status = Round.Status.CONFIRMED
         rnd.confirmed_by = confirmed_by
@@ -271,7 +331,8 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None) -> Ro
         standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
                          before=current, after=current)
         action_log(actor, ActionLog.Action.ROUND_CONFIRM, rnd, tournament=tournament,
-                   data={"confirmed_by": confirmed_by, "revision": current.number})
+                   data={"confirmed_by": confirmed_by, "revision": current.number,
+                         **({"confirmed_by_entry": confirmer.pk} if confirmer is not None else {})})
     return rnd
 
 

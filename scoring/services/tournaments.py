@@ -103,8 +103,13 @@ def _claim_public_slug(t: Tournament) -> dict | None:
 
 def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant: dict | None = None,
                       slug: str | None = None, public: bool = False, require_confirmation: bool = False,
-                      chip_value: Any = 0, currency: str = "", tie_breaks: Any = None) -> Tournament:
+                      chip_value: Any = 0, currency: str = "", tie_breaks: Any = None,
+                      require_proof: bool | None = None) -> Tournament:
+    """A new tournament (draft). ``require_proof`` (players prove who they are with their codes
+    to record and confirm deals): by default on exactly when ``require_confirmation`` is, since
+    a confirmation that anyone at the table can give counts for little."""
     require_director_of(actor, club)
+    require_proof = bool(require_confirmation) if require_proof is None else bool(require_proof)
     name = require_text(name, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME)
     full_variant = tournament_variant_check(game=game, variant=variant)
     tie_breaks = tournament_tie_breaks_check(tie_breaks)
@@ -120,17 +125,19 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
         slug = slug or unique_slug(name, lambda s: _slug_taken(s, club=club))
         t = Tournament.objects.create(
             club=club, name=name, slug=slug, game=game, variant=full_variant, public=bool(public),
-            require_confirmation=bool(require_confirmation), chip_value=chips, currency=currency, tie_breaks=tie_breaks)
+            require_confirmation=bool(require_confirmation), require_proof=require_proof, chip_value=chips,
+            currency=currency, tie_breaks=tie_breaks)
         action_log(actor, ActionLog.Action.TOURNAMENT_CREATE, t, tournament=t,
                    data={"name": name, "game": game, "variant": full_variant, "public": t.public,
-                         "require_confirmation": t.require_confirmation, "chip_value": str(chips),
+                         "require_confirmation": t.require_confirmation, "require_proof": t.require_proof,
+                         "chip_value": str(chips),
                          "currency": currency, "tie_breaks": tie_breaks})
     return t
 
 
 #: What may change once a tournament runs: nothing that stored results were computed from (the
 #: variant), only how they are shown and settled. ``require_confirmation`` is handled apart.
-SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks")
+SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks", "require_proof")
 SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
 
 
@@ -150,10 +157,11 @@ def _unconfirmed_deals(t: Tournament) -> int:
 
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
     """Change ``name``, ``public``, ``chip_value``, ``currency``, ``tie_breaks`` (any time before
-    finished: the standings are ranked when read), ``variant`` (draft only: the stored results
-    were computed under it) or ``require_confirmation`` (see below). A finished tournament is
-    read-only, except that an imported one still private may be published (``public=True``
-    alone): an import always arrives private (``services.exports``), finished or not.
+    finished: the standings are ranked when read), ``require_proof`` (any time before finished:
+    it changes how the next deals are recorded and confirmed, none stored), ``variant`` (draft
+    only: the stored results were computed under it) or ``require_confirmation`` (see below). A
+    finished tournament is read-only, except that an imported one still private may be published
+    (``public=True`` alone): an import always arrives private (``services.exports``), finished or not.
 
     Every field is checked before anything changes; all problems are raised together, each with
     its field's path. The ActionLog row keeps ``{field: {"before", "after"}}`` for the fields
@@ -170,6 +178,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             "name": lambda v: require_text(v, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME),
             "public": bool,
             "require_confirmation": bool,
+            "require_proof": bool,
             "chip_value": _chip_value,
             "currency": _currency,
             "tie_breaks": tournament_tie_breaks_check,

@@ -42,6 +42,8 @@ from scoring.web.presentation import describe_rows, where_now
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
 from scoring.views.login import limited_page
+from scoring.web.player_proof import remembered, remembered_player
+from scoring.web.scorer_proof import confirming, not_proven, proof_context
 
 
 def _wants_json(request) -> bool:
@@ -90,8 +92,9 @@ def _state(tournament) -> tuple[bool, str]:
 
 def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
     t = table.session.tournament
+    # With proof, the enterer is the player this phone remembers, not a choice in the form.
     return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else table_seats(table),
-                    data=data, initial=initial, require_entered_by=require_entered_by)
+                    data=data, initial=initial, require_entered_by=require_entered_by and not t.require_proof)
 
 
 def _where_next(table, seats) -> list[dict]:
@@ -104,12 +107,12 @@ def _where_next(table, seats) -> list[dict]:
             for s in seats]
 
 
-def _page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
-          status=200, saved=None, unsent=False):
+def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None, problems=(), failed=None,
+                status=200, saved=None, unsent=False, who=None):
     """The table's page. Its session closed: no deal form, where everyone sits now, and the deal
     typed on this phone and not sent shown as it was (``unsent``: the no-JavaScript form
     stashed; with JavaScript, deal-drafts.js fills it from the phone's drafts), to hand to the
-    director."""
+    director. ``who``: the "Who are you?" form as sent and its errors."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     closed = table.session.is_closed
@@ -119,7 +122,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
     defaults = round_defaults(table)
     if form is None:
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
-        if deals:  # the phone usually stays with the same player
+        if deals and not tournament.require_proof:  # the phone usually stays with the same player
             initial["entered_by"] = deals[0].get("entered_by")
         form = _deal_form(table, initial=initial, seats=seats)
     return render(request, "scorer/table.html", {
@@ -129,9 +132,8 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "writable": writable and not closed,
         "session_closed": closed,
         "where_next": _where_next(table, seats) if closed else [],
-        # The other developer's hook: the entry whose personal code this phone proved; its line
-        # is highlighted. None until players prove who they are.
-        "proven_entry_id": None,
+        # The player this phone remembers (their code proved here): their line is highlighted.
+        "proven_entry_id": (remembered(request, tournament.pk) or (None,))[0],
         "unsent": unsent,
         "notice": notice,
         "totals": table_running_totals(table, seats=seats),
@@ -145,6 +147,7 @@ def _page(request, table, token, *, form=None, preview=None, idem_key=None, prob
         "problems": list(problems),
         "max_note": MAX_NOTE,
         "page_url": reverse("scorer-table", args=[token]),
+        **proof_context(request, table, seats, who),
     }, status=status)
 
 
@@ -165,11 +168,11 @@ def table_page(request, token: str):
     if request.method == "GET":
         stash = request.session.pop(stash_key(table), None)
         if stash and table.session.is_closed:  # a deal refused as the session closed: shown, not sent
-            return _page(request, table, token, form=_deal_form(table, data=stash.get("data") or {}),
-                         problems=stash.get("problems") or [], unsent=True)
+            return scorer_page(request, table, token, form=_deal_form(table, data=stash.get("data") or {}),
+                               problems=stash.get("problems") or [], unsent=True)
         if stash:
             return _stashed_page(request, table, token, stash)
-        return _page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
+        return scorer_page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
     posted = deal_post(request, table)
     answer = answer_json if _wants_json(request) else answer_redirect
     return answer(request, table, token, posted)
@@ -183,11 +186,11 @@ def _stashed_page(request, table, token, stash: dict):
     problems = stash.get("problems") or []
     body = form.body()
     if body is None:
-        return _page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
+        return scorer_page(request, table, token, form=form, idem_key=key, problems=problems, status=200)
     preview = table_round_preview(table=table, body=body)
     if not preview.ok:
         form.add_service_errors(preview.errors)
-    return _page(request, table, token, form=form, idem_key=key, problems=problems,
+    return scorer_page(request, table, token, form=form, idem_key=key, problems=problems,
                  preview=preview if stash.get("action") == "preview" else None)
 
 
@@ -209,8 +212,14 @@ def deal_post(request, table) -> DealPost:
     if not key:
         return DealPost("stale", form=form)
     number = _optional_number(request.POST.get("number"), low=1)
+    proof = None
+    if table.session.tournament.require_proof:
+        me = remembered_player(request, table)
+        if me is None:  # a reset, or a phone that never said: the page asks again (the draft is kept)
+            return DealPost("refused", form=form, body=body, error=not_proven(), number=number)
+        body, proof = {**body, "entered_by": me.seat}, me.proof
     try:
-        outcome = _record(request, table, body, key, number)
+        outcome = _record(request, table, body, key, number, proof)
     except ValidationFailed as e:
         return DealPost("invalid", form=form, error=e)
     except IdempotencyKeyReused as e:
@@ -223,13 +232,13 @@ def deal_post(request, table) -> DealPost:
     return DealPost("saved", outcome=outcome)
 
 
-def _record(request, table, body, key, number):
+def _record(request, table, body, key, number, proof):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
     if not deal_stored_with_key(table, key):  # a retry of a stored deal is not one more deal
         throttling.hit(request, "round-create", str(table.pk))
-    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key)
+    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key, proof=proof)
 
 
 def _saved_message(request, outcome) -> None:
@@ -324,7 +333,7 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
         call(actor, rnd)
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
-        return _page(request, table, token, failed=failed, status=status_of(e))
+        return scorer_page(request, table, token, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
@@ -333,10 +342,17 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
 @require_POST
 @_limited_or_invalid
 def round_confirm(request, token: str, round_id: int):
+    """Confirmed by the seat picked; with proof, by the player this phone remembers (one tap,
+    ``as_me``) or the seat picked with that player's code typed (``confirmed_by_code``)."""
     confirmed_by = _optional_number(request.POST.get("confirmed_by"), low=0)
-    return _round_action(request, token, round_id,
-                         lambda actor, rnd: rounds_services.round_confirm(actor=actor, round=rnd, confirmed_by=confirmed_by),
-                         gettext("Deal %(number)s confirmed."))
+
+    def confirm(actor, rnd):
+        seat, proof = confirming(request, rnd.table, confirmed_by)
+        return throttling.player_code_guarded(request, rnd.table_id, seat, proof, lambda: rounds_services.round_confirm(
+            actor=actor, round=rnd, confirmed_by=seat, proof=proof))
+
+    return _round_action(request, token, round_id, confirm, gettext("Deal %(number)s confirmed."),
+                         field="confirmed_by_code")
 
 
 @never_cache

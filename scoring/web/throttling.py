@@ -9,6 +9,11 @@ venue every phone shares one public address):
 - failed logins, per (account, address) and per address; and per account from every address:
   past that allowance only the addresses that have failed for the account themselves are refused,
   so the right password from an address that has not been guessing gets in at once;
+- wrong personal codes per (table, player): a code has 4 to 6 digits, so past the allowance that
+  player's code is refused at that table whatever it is (were the right one let through, the
+  refusals would tell a guesser which code is right). Nobody else is touched: other players,
+  other tables, the same address, and the player on a phone that remembers them (no code typed);
+  the director can issue a new card;
 - deals recorded per scorer link (generous: a table records a deal every minute or two); the
   callers leave out the replay of a deal already stored (its Idempotency-Key known), which gets
   the stored answer.
@@ -21,12 +26,16 @@ from __future__ import annotations
 
 import logging
 
+from typing import Any, Callable
+
 from django.conf import settings
 from django.utils.translation import ngettext_lazy
 from django_ratelimit.core import get_usage
 from rest_framework import exceptions
 
+from scoring.domain.errors import PermissionDenied
 from scoring.domain.inputs import MAX_USERNAME
+from scoring.domain.proof import WRONG_CODE, PlayerProof
 
 logger = logging.getLogger("scoring")
 
@@ -39,6 +48,7 @@ RATES = {
     "scorer-token": "30/m",              # unknown scorer links from one address
     "director-token": "30/m",            # unknown API tokens from one address
     "round-create": "30/m",              # deals recorded through one scorer link
+    "player-code": "5/15m",              # wrong personal codes for one player at one table
 }
 
 #: One sentence each, saying the wait once ("seconds" picks the plural form).
@@ -62,6 +72,9 @@ MESSAGES = {
     "round-create": ngettext_lazy(
         "Too many deals sent through this scorer link: try again in %(seconds)d second.",
         "Too many deals sent through this scorer link: try again in %(seconds)d seconds.", "seconds"),
+    "player-code": ngettext_lazy(
+        "Too many wrong codes for this player at this table: try again in %(seconds)d second.",
+        "Too many wrong codes for this player at this table: try again in %(seconds)d seconds.", "seconds"),
 }
 
 
@@ -133,3 +146,22 @@ def login_failed(request, username, address: str) -> None:
     _usage(request, "login-address", address, increment=True)
     _usage(request, "login-account", pair, increment=True)
     _usage(request, "login-account-anywhere", account, increment=True)
+
+
+def player_code_guarded(request, table_id: int, seat: Any, proof: PlayerProof | None, call: Callable[[], Any]) -> Any:
+    """``call()`` (a service checking ``proof`` for the player at ``seat``), counting a wrong
+    typed code against that player at that table; Limited, before anything is checked, once
+    their wrong codes are used up. A phone remembering the player (no code typed) is not counted
+    and never limited: it guesses nothing."""
+    if proof is None or not proof.typed:
+        return call()
+    key = f"{table_id}:{seat}"
+    usage = _usage(request, "player-code", key, increment=False)
+    if _used_up(usage):
+        raise Limited("player-code", usage["time_left"])
+    try:
+        return call()
+    except PermissionDenied as e:
+        if any(x.get("code") == WRONG_CODE for x in e.errors):
+            _usage(request, "player-code", key, increment=True)
+        raise

@@ -97,8 +97,10 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     # as many entries as the game has players, entries of this tournament, not yet seated
     "tournaments_tables_create": frozenset(("entries", code)
                                            for code in ("wrong_player_count", "not_found", "already_seated")),
-    # a seat of this table (which may have fewer than six), not the one that entered the deal
-    "rounds_confirm": frozenset({("confirmed_by", "bad_seat"), ("confirmed_by", "same_seat")}),
+    # a seat of this table (which may have fewer than six), not the one that entered the deal; and a
+    # player's code names the seat it proves (confirmed_by with confirmed_by_code)
+    "rounds_confirm": frozenset({("confirmed_by", "bad_seat"), ("confirmed_by", "same_seat"),
+                                 ("confirmed_by", "required")}),
     # a seating: table_size one of the game's player counts, smaller tables only where the game has
     # several, entries of this tournament, enough of them (the entries stored, the history) for a table
     "tournaments_sessions_seat": frozenset({("table_size", "wrong_player_count"), ("leftovers", "no_smaller_tables"),
@@ -118,6 +120,10 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
         *UNSTORABLE))
     | frozenset(("document.tournament.variant", code) for code in ("unknown_variant", "bad_variant", "bad_type")),
 }
+# A player's code names the seat it proves (entered_by with entered_by_code); a scorer's
+# correction keeps the enterer who proved who they are (players' proof).
+DOCUMENTED_REFUSALS["tables_rounds_create"] |= {("entered_by", "required")}
+DOCUMENTED_REFUSALS["rounds_correct"] |= {("entered_by", "entered_by_proven")}
 #: ... and for a scorer link only: it must name the confirming seat (a director need not).
 SCORER_REFUSALS = {"rounds_confirm": frozenset({("confirmed_by", "required")})}
 #: 412: If-Match names another revision than the current one (RFC 9110 §13.1.1).
@@ -188,6 +194,8 @@ def before_call(context, case, kwargs):
     parameters = case.path_parameters or {}
     if "id" in parameters:
         parameters["id"] = real(case.operation.path.split("/")[3], parameters["id"])
+    if "player_id" in parameters:   # a tournament's entry, by its player
+        parameters["player_id"] = real("player", parameters["player_id"])
     body = case.body
     if isinstance(body, dict):
         for name in ("club", "player"):

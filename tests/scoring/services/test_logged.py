@@ -27,6 +27,7 @@ LOGGED_AS = {
     "record_locked": "round_record",                   # round_record's body, under the lock its callers hold
     "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
+    "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
 }
 
 #: Keyword-only functions of the services that are no write of their own, and why.

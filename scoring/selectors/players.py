@@ -1,0 +1,72 @@
+"""Players' proof: who sits where, and whether a proof (a code typed, a phone remembering the
+player) holds for the player at a seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.hashers import check_password
+from django.utils.translation import gettext
+
+from scoring.domain import proof as proofs
+from scoring.domain.errors import PermissionDenied, ValidationFailed
+from scoring.domain.proof import PlayerProof
+from scoring.models import Entry, Seat, Table
+
+
+def seat_entry(table: Table, seat: Any) -> Entry | None:
+    """The entry (with its player) at ``seat`` of ``table``; None for no such seat."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return None
+    found = Seat.objects.select_related("entry__player").filter(table=table, position=seat).first()
+    return found.entry if found else None
+
+
+def entry_seat(table: Table, entry_id: Any) -> int | None:
+    """The seat of entry ``entry_id`` at ``table``; None when it does not sit there."""
+    return Seat.objects.filter(table=table, entry_id=entry_id).values_list("position", flat=True).first()
+
+
+def entry_code_matches(entry: Entry, code: Any) -> bool:
+    """Whether ``code`` is ``entry``'s personal code (never true while none is set)."""
+    return bool(entry.code_hash) and proofs.is_code(code) and check_password(code, entry.code_hash)
+
+
+def remembered_holds(entry: Entry, remembered: tuple[int, int] | None) -> bool:
+    """Whether a phone's memory ``(entry id, code version)`` still proves ``entry``: the same
+    entry, its code unchanged since (a new code or a reset changes the version)."""
+    return (remembered is not None and bool(entry.code_hash)
+            and tuple(remembered) == (entry.pk, entry.code_version))
+
+
+def proven_entry(*, table: Table, seat: Any, proof: PlayerProof, path: str, seat_path: str) -> Entry:
+    """The entry at ``seat`` if ``proof`` proves it, else the refusal: no such seat (400 at
+    ``seat_path``), a code of the wrong shape (400 ``bad_code``), no code set yet (403
+    ``player_code_not_set``), a phone whose memory no longer holds (403
+    ``player_proof_required``) or a wrong code (403 ``wrong_player_code``), at ``path``."""
+    entry = seat_entry(table, seat)
+    if entry is None:
+        raise ValidationFailed(gettext("Name the seat of the player (0 to the last seat)."), path=seat_path,
+                               code="bad_seat" if seat is not None else "required")
+    name = entry.player.name
+    if proof.remembered is not None:
+        if not remembered_holds(entry, proof.remembered):
+            raise PermissionDenied(gettext("This phone no longer proves who %(name)s is (the code was changed or "
+                                           "reset): say who you are again.") % {"name": name},
+                                   path=path, code=proofs.PROOF_REQUIRED)
+        return entry
+    if not entry.code_hash:
+        raise PermissionDenied(gettext("%(name)s has no personal code yet: set one on the scorer page (\"Who are "
+                                       "you?\") or ask the director for a player card.") % {"name": name},
+                               path=path, code=proofs.CODE_NOT_SET)
+    if not proofs.is_code(proof.code):
+        raise ValidationFailed(proofs.code_shape_message(), path=path, code="bad_code")
+    if not entry_code_matches(entry, proof.code):
+        raise PermissionDenied(gettext("Wrong code for %(name)s.") % {"name": name}, path=path,
+                               code=proofs.WRONG_CODE)
+    return entry
+
+
+def entries_with_codes(entries) -> list[dict]:
+    """``entry, name, has_code`` of each entry, for the director's pages."""
+    return [{"entry": e, "name": e.player.name, "has_code": bool(e.code_hash)} for e in entries]

@@ -1,0 +1,139 @@
+"""Players' codes and proof in the services: set once by the player, issued and reset by the
+director, stored hashed, each with its ActionLog row; deals recorded and confirmed with proof."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.hashers import check_password
+
+from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
+from scoring.domain.proof import PlayerProof
+from scoring.models import ActionLog, Entry
+from scoring.services.players import entry_code_issue, entry_code_reset, entry_code_set, entry_codes_issue
+from scoring.services.rounds import round_confirm, round_correct, round_record
+from scoring.services.tournaments import tournament_finish
+
+from .bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def proof(make_setup):
+    return make_setup("jie_long", require_confirmation=True, require_proof=True)
+
+
+def codes(e):
+    return [(x["path"], x["code"]) for x in e.value.errors]
+
+
+def test_the_code_is_stored_hashed_and_logged_without_it(proof):
+    anna = proof.entries[0]
+    entry_code_set(actor=proof.scorer_actor, entry=anna, code="4821", code_again="4821")
+    stored = Entry.objects.get(pk=anna.pk)
+    assert stored.code_hash and "4821" not in stored.code_hash and check_password("4821", stored.code_hash)
+    assert stored.code_version == 1
+    log = ActionLog.objects.get(action="entry_code_set")
+    assert log.data == {"player": anna.player_id, "name": "Anna", "by": "player", "version": 1}
+    assert log.actor_label.startswith("scorer of table")
+
+
+def test_a_player_sets_their_code_once_at_their_own_table(proof, make_setup):
+    anna = proof.entries[0]
+    with pytest.raises(ValidationFailed) as e:
+        entry_code_set(actor=proof.scorer_actor, entry=anna, code="12")
+    assert codes(e) == [("code", "bad_code")]
+    with pytest.raises(ValidationFailed) as e:
+        entry_code_set(actor=proof.scorer_actor, entry=anna, code="1234", code_again="1243")
+    assert codes(e) == [("code_again", "codes_differ")]
+    entry_code_set(actor=proof.scorer_actor, entry=anna, code="1234")
+    # Nobody at the table takes over a code once set: only the director changes it.
+    with pytest.raises(Conflict) as e:
+        entry_code_set(actor=proof.scorer_actor, entry=anna, code="9999")
+    assert codes(e) == [("code", "code_already_set")]
+    other = make_setup("jie_long", names=["Eve", "Finn", "Gus", "Hal"], table_name="Table 2")
+    with pytest.raises(PermissionDenied) as e:
+        entry_code_set(actor=other.scorer_actor, entry=proof.entries[1], code="1234")
+    assert codes(e) == [("", "not_at_table")]
+    entry_code_set(actor=proof.director_actor, entry=anna, code="9999")   # the director may
+    assert check_password("9999", Entry.objects.get(pk=anna.pk).code_hash)
+
+
+def test_the_director_issues_and_resets_codes_each_logged(proof):
+    anna = proof.entries[0]
+    code = entry_code_issue(actor=proof.director_actor, entry=anna)
+    assert len(code) == 6 and code.isdigit() and check_password(code, Entry.objects.get(pk=anna.pk).code_hash)
+    cards = entry_codes_issue(actor=proof.director_actor, tournament=proof.tournament)
+    assert [e.player.name for e, _ in cards] == ["Anna", "Bob", "Celine", "Dominic"]
+    assert all(check_password(c, Entry.objects.get(pk=e.pk).code_hash) for e, c in cards)
+    assert ActionLog.objects.filter(action="entry_code_issue").count() == 5
+    before = Entry.objects.get(pk=anna.pk).code_version
+    entry_code_reset(actor=proof.director_actor, entry=anna)
+    after = Entry.objects.get(pk=anna.pk)
+    assert after.code_hash == "" and after.code_version == before + 1
+    assert ActionLog.objects.get(action="entry_code_reset").data["by"] == "director"
+    with pytest.raises(PermissionDenied):
+        entry_code_issue(actor=proof.scorer_actor, entry=anna)
+    with pytest.raises(PermissionDenied):
+        entry_code_reset(actor=proof.scorer_actor, entry=anna)
+    tournament_finish(actor=proof.director_actor, tournament=proof.tournament)
+    with pytest.raises(Conflict):
+        entry_code_issue(actor=proof.director_actor, entry=anna)
+
+
+def test_a_phone_remembering_a_player_proves_them_until_their_code_changes(proof):
+    anna = proof.entries[0]
+    entry_code_set(actor=proof.director_actor, entry=anna, code="1111")
+    version = Entry.objects.get(pk=anna.pk).code_version
+    rnd = round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                       proof=PlayerProof(remembered=(anna.pk, version)))
+    assert rnd.entered_by_entry_id == anna.pk
+    entry_code_reset(actor=proof.director_actor, entry=anna)
+    with pytest.raises(PermissionDenied) as e:
+        round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                     proof=PlayerProof(remembered=(anna.pk, version)))
+    assert codes(e) == [("entered_by_code", "player_proof_required")]
+    # A memory of another entry proves nothing for this seat.
+    with pytest.raises(PermissionDenied):
+        round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 1},
+                     proof=PlayerProof(remembered=(anna.pk, version + 1)))
+
+
+def test_proof_required_refuses_a_scorer_without_it(proof):
+    with pytest.raises(PermissionDenied) as e:
+        round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0})
+    assert codes(e) == [("entered_by_code", "player_proof_required")]
+
+
+def test_a_proven_enterer_stays_through_a_scorers_correction(proof):
+    for entry, code in zip(proof.entries, ["1111", "2222", "3333", "4444"]):
+        entry_code_set(actor=proof.director_actor, entry=entry, code=code)
+    rnd = round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                       proof=PlayerProof(code="1111"))
+    # Else whoever holds the link could name another enterer, then confirm as the real one.
+    with pytest.raises(ValidationFailed) as e:
+        round_correct(actor=proof.scorer_actor, round=rnd, body={**JIE_LONG, "entered_by": 1}, reason="x",
+                      expected_revision=1)
+    assert codes(e) == [("entered_by", "entered_by_proven")]
+    rnd = round_correct(actor=proof.scorer_actor, round=rnd, body={"points": [2, 12, 18, 34]}, reason="swapped",
+                        expected_revision=1)
+    assert rnd.entered_by_entry_id == proof.entries[0].pk
+    rnd = round_correct(actor=proof.director_actor, round=rnd, body={**JIE_LONG, "entered_by": 1}, reason="referee",
+                        expected_revision=2)
+    assert rnd.entered_by == 1 and rnd.entered_by_entry_id is None   # named by the director: not proven
+    with pytest.raises(Conflict) as e:
+        round_confirm(actor=proof.scorer_actor, round=rnd, confirmed_by=1, proof=PlayerProof(code="2222"))
+    assert codes(e) == [("confirmed_by", "self_confirmation")]
+    rnd = round_confirm(actor=proof.scorer_actor, round=rnd, confirmed_by=0, proof=PlayerProof(code="1111"))
+    assert rnd.status == "confirmed" and rnd.confirmed_by_entry_id == proof.entries[0].pk
+
+
+def test_the_enterers_own_phone_cannot_confirm_their_deal(proof):
+    anna = proof.entries[0]
+    entry_code_set(actor=proof.director_actor, entry=anna, code="1111")
+    rnd = round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                       proof=PlayerProof(code="1111"))
+    with pytest.raises(Conflict) as e:
+        round_confirm(actor=proof.scorer_actor, round=rnd, confirmed_by=0,
+                      proof=PlayerProof(remembered=(anna.pk, Entry.objects.get(pk=anna.pk).code_version)))
+    assert codes(e) == [("confirmed_by", "self_confirmation")]
