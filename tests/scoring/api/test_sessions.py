@@ -12,8 +12,8 @@ from django.utils import timezone
 from scoring.models import Round, Session
 from scoring.services.sessions import session_close
 
-from .bodies import JIE_LONG
-from .test_api_schema import problems
+from ..bodies import JIE_LONG
+from .test_schema import problems
 
 pytestmark = pytest.mark.django_db
 

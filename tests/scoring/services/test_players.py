@@ -13,7 +13,7 @@ from scoring.services.players import entry_code_issue, entry_code_reset, entry_c
 from scoring.services.rounds import round_confirm, round_correct, round_record
 from scoring.services.tournaments import tournament_finish
 
-from .bodies import JIE_LONG
+from ..bodies import JIE_LONG
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from scoring.services.seating import session_seat
 from scoring.services.sessions import session_clock_start, session_clock_stop, session_close, session_reopen
 from scoring.services.tournaments import entry_create, tournament_finish
 
-from .bodies import JIE_LONG
+from ..bodies import JIE_LONG
 
 pytestmark = pytest.mark.django_db
 

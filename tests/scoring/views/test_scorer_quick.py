@@ -10,7 +10,7 @@ import pytest
 
 from scoring.models import Round
 
-from .test_views_scorer import field_block, followed, record, url
+from .test_scorer import field_block, followed, record, url
 
 pytestmark = pytest.mark.django_db
 

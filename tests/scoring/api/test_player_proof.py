@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from scoring.models import ActionLog, Entry, Round
 from scoring.services.players import entry_code_set
 
-from .bodies import JIE_LONG
+from ..bodies import JIE_LONG
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from scoring.services.sessions import session_clock_start, session_close
 from scoring.services.tables import table_create
 from scoring.services.tournaments import entry_create
 
-from .bodies import JIE_LONG
+from ..bodies import JIE_LONG
 
 pytestmark = pytest.mark.django_db
 
