@@ -62,6 +62,8 @@ _TEXTS = ["6:4", "4:6", "[6:4]", "2:1", "4:2", "6:6", "7:1", 6, None, ["6:4"], "
 
 def _mutate(record: dict, rng: random.Random) -> dict:
     record = copy.deepcopy(record)
+    if not isinstance(record.get("groups"), list) or not isinstance(record.get("table"), list) or not record["groups"]:
+        return record  # an earlier mutation took away what this one would change
     groups, table = record["groups"], record["table"]
     seat = rng.randrange(len(groups))
     g = rng.randrange(3)
@@ -80,7 +82,7 @@ def _mutate(record: dict, rng: random.Random) -> dict:
     elif what == 5:
         record["groups"] = rng.choice([groups[:-1], groups + [groups[0]], tuple(groups)])
     elif what == 6:
-        record.pop(rng.choice(["table", "groups", "seats"]))
+        record.pop(rng.choice(["table", "groups", "seats"]), None)
     elif what == 7:
         record["table"] = rng.choice([table[:1], table + ["1:1"], "6:4", None])
     elif what == 8:
