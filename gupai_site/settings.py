@@ -110,7 +110,7 @@ MIDDLEWARE = [
     "gupai_site.proxy.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages and JSON gzipped for clients that accept it (the scorer page: 34 kB → 6 kB). Above every
+    # Pages and JSON gzipped for clients that accept it (the demo scorer page: 33 kB → 5 kB). Above every
     # middleware that reads or changes a response's body, so it compresses their result; below
     # WhiteNoise, which serves static files itself (compressed by collectstatic). Compression
     # beside a secret in the body is what BREACH measures: Django masks the CSRF token anew for
