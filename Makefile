@@ -30,12 +30,13 @@ messages: $(STAMP)
 install: $(STAMP) $(MO)
 
 # A quick local trial: the development server (DEBUG on) with the demo tournament, on this
-# computer only, at http://127.0.0.1:8000. For the club's network, `make club` below.
+# computer only, at http://127.0.0.1:8000 (`make run PORT=8311`: another port, in the demo's
+# printed links too). For the club's network, `make club` below.
 PORT ?= 8000
 
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py load_demo --base-url http://127.0.0.1:$(PORT)
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # A club night on the local network (phones scan the tables' QR codes), served as in production:

@@ -110,8 +110,19 @@ MIDDLEWARE = [
     "gupai_site.proxy.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and JSON gzipped for clients that accept it (the demo scorer page: 33 kB → 5 kB). Above every
+    # middleware that reads or changes a response's body, so it compresses their result; below
+    # WhiteNoise, which serves static files itself (compressed by collectstatic). Compression
+    # beside a secret in the body is what BREACH measures: Django masks the CSRF token anew for
+    # every response and pads compressed responses with random bytes ("Heal the Breach"), its
+    # documented mitigations (docs.djangoproject.com/en/5.2/ref/csrf/#how-it-works and
+    # /en/5.2/ref/middleware/#module-django.middleware.gzip); a scorer link's token is in pages
+    # that only a request carrying that token gets, so another site cannot have them fetched.
+    "django.middleware.gzip.GZipMiddleware",
     # After WhiteNoise: pages get the policy, static files (served above) need none.
     "csp.middleware.CSPMiddleware",
+    # Scorer and director pages say noindex in a header too (gupai_site/root_files.py).
+    "gupai_site.root_files.NoIndexMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the set_language choice (session/cookie), else Accept-Language. After the
     # session it reads, before CommonMiddleware; URLs stay unprefixed (scorer links, QR codes).
@@ -139,6 +150,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # noindex: base.html's <meta name="robots"> on scorer and director pages
+                "gupai_site.root_files.robots_context",
             ],
         },
     },

@@ -8,6 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from gupai_site import root_files
 from scoring.api.base import NotFoundView
 
 #: The Content-Security-Policy (settings) keeps every page to its own files, with no inline script
@@ -18,6 +19,8 @@ from scoring.api.base import NotFoundView
 REDOC_CSP = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})
 
 urlpatterns = [
+    path("robots.txt", root_files.robots_txt, name="robots-txt"),
+    path("favicon.ico", root_files.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # The language switch of every page (base.html) posts here. Without a CSRF token: public pages
     # carry none (they are the same for everybody), and a forged switch changes only a language.

@@ -171,12 +171,19 @@ def public_view(view):
     return wrapped
 
 
+def etag_matches(tag: str, if_none_match: str) -> bool:
+    """Whether an If-None-Match header names ``tag``, by the weak comparison that header uses
+    (RFC 9110 §13.1.2): ``W/"x"`` matches ``"x"``. GZipMiddleware turns the tag of a compressed
+    answer into ``W/"x"``, and that is what the poller sends back."""
+    return any(t == "*" or t.removeprefix("W/") == tag for t in (t.strip() for t in if_none_match.split(",")))
+
+
 def live_answer(request, version: str, make):
     """The fragment ``make()`` renders, or 304 when the client's ETag still matches
     ``version``. ``no-cache``: a cache may keep it but must ask again every time."""
     # The language is part of the tag: the same data in another language is another answer.
     tag = f'"{version}-{get_language() or "en"}"'
-    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if etag_matches(tag, request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()
     else:
         response = make()

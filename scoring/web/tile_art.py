@@ -118,5 +118,26 @@ def tile_sprite_svg() -> str:
     )
 
 
-__all__ = ["read_tile", "tile_body", "tile_id", "tile_label", "tile_sprite_svg", "tile_svg",
+#: The site's colour (static/css/site.css --accent): the icon's background.
+ACCENT = "#a4161a"
+
+
+def favicon_svg(tile: object = "6:6", *, rounded: bool = True) -> str:
+    """The site's icon (static/img/, written by scripts/favicon.py): one upright tile, Heaven by
+    default, on a square of the site's colour; ``rounded=False`` for a home-screen icon, whose
+    corners the phone rounds itself. A standalone SVG file, so it names its namespace and size."""
+    t = read_tile(tile)
+    # The 40 × 80 tile scaled into the middle of a 64 × 64 square, 3 units from top and bottom.
+    scale = 58 / (2 * HALF)
+    x = (64 - WIDTH * scale) / 2
+    corners = ' rx="12"' if rounded else ""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">'
+        f"<title>{escape(tile_label(t))}</title>"
+        f'<rect width="64" height="64"{corners} fill="{ACCENT}"/>'
+        f'<g transform="translate({x:g} 3) scale({scale:g})">{tile_body(t)}</g></svg>\n'
+    )
+
+
+__all__ = ["favicon_svg", "read_tile", "tile_body", "tile_id", "tile_label", "tile_sprite_svg", "tile_svg",
            "tile_symbol"]

@@ -104,3 +104,25 @@ def test_the_public_table_page_updates_and_replays_a_full_log(live_server, make_
     expect(tiles.locator("visible=true")).to_have_count(1)
     box = next_button.bounding_box()
     assert box["height"] >= 44
+
+
+def test_the_poller_gets_gzipped_answers_and_then_304s(live_server, make_page, jie_long, monkeypatch):
+    """The browser accepts gzip, so the fragment's ETag comes back weak (W/"…", GZipMiddleware):
+    live.js sends it as it came, and the server still answers 304 while nothing changed."""
+    import scoring.views.public
+
+    monkeypatch.setattr(scoring.views.public, "LIVE_EVERY_MS", 300)
+    answers: list[tuple[int, str, str]] = []
+    page = phone_390(make_page)
+    page.on("response", lambda r: answers.append((r.status, r.headers.get("content-encoding", ""),
+                                                   r.request.headers.get("if-none-match", "")))
+            if r.url.endswith("/live/") else None)
+    page.goto(f"{live_server.url}/t/{jie_long.tournament.slug}/")
+    for _ in range(50):  # three polls, 10 s at most
+        if len(answers) >= 3:
+            break
+        page.wait_for_timeout(200)
+    assert len(answers) >= 3, answers
+    first, *later = answers
+    assert first[0] == 200 and first[1] == "gzip"
+    assert later and all(status == 304 and tag.startswith('W/"') for status, _, tag in later), answers

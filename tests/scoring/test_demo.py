@@ -77,3 +77,13 @@ def test_new_link_replaces_the_first_tables_link(client):
     assert "replaced" in out and first != second
     assert client.get(first).status_code == 404
     assert client.get(second).status_code == 200
+
+
+def test_load_demo_prints_its_links_at_the_address_given():
+    """``make run PORT=8311`` passes ``--base-url http://127.0.0.1:8311``: the links printed work."""
+    text = run("--base-url", "http://127.0.0.1:8311/")
+    assert "http://127.0.0.1:8311/director/login/" in text
+    assert re.search(r"Scorer link of .*: http://127\.0\.0\.1:8311/s/[^/\s]+/", text)
+    assert "8000" not in text
+    again = run("--new-link", "--base-url", "http://127.0.0.1:8311")
+    assert re.search(r"http://127\.0\.0\.1:8311/s/[^/\s]+/", again) and "8000" not in again

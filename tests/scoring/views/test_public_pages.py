@@ -10,6 +10,7 @@ import pytest
 from scoring.services.rounds import round_dispute, round_record
 
 from scoring.services.tournaments import tournament_update
+from scoring.views.public import etag_matches
 
 from ..bodies import DING_NIU_FULL_LOG, JIE_LONG, JIE_LONG_NETS
 
@@ -132,6 +133,15 @@ def test_the_live_fragment_answers_304_until_a_deal_changes(client, jie_long):
     table_url = f"/t/{jie_long.tournament.slug}/tables/{jie_long.table.pk}/live/"
     tag = client.get(table_url)["ETag"]
     assert client.get(table_url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+@pytest.mark.parametrize(("header", "matches"), [
+    ('"7-en"', True), ('W/"7-en"', True), ('"1-en", W/"7-en"', True), ("*", True),
+    ('"7-zh-hans"', False), ('W/"8-en"', False), ("", False), ('"7-en', False), ('w/"7-en"', False),
+])
+def test_if_none_match_is_compared_weakly(header, matches):
+    """GZipMiddleware sends a compressed fragment's tag as W/"…": it must still match."""
+    assert etag_matches('"7-en"', header) is matches
 
 
 def test_the_directors_live_fragment_is_for_the_clubs_directors_only(client, jie_long, director, other_director):

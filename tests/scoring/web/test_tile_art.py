@@ -4,6 +4,7 @@ screen reader hears its name."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -81,3 +82,19 @@ def test_the_template_tags():
     # a tile from the context, as a template gets it
     html = Template("{% load tiles %}{% tile t %}").render(Context({"t": "2:1"}))
     assert 'aria-label="2-1"' in html and "&lt;" not in html
+
+
+def test_the_favicon_is_a_tile_on_the_sites_colour():
+    from scoring.web.tile_art import ACCENT, favicon_svg
+
+    svg = favicon_svg()
+    root = ET.fromstring(svg)  # a standalone file: well-formed, with its namespace
+    assert root.tag == f"{SVG}svg" and root.get("viewBox") == "0 0 64 64"
+    background = root.find(f"{SVG}rect")
+    assert background.get("fill") == ACCENT and background.get("rx")
+    assert _pips(svg) == red_black((6, 6))  # Heaven
+    assert 'style=' not in svg
+    square = ET.fromstring(favicon_svg(rounded=False)).find(f"{SVG}rect")
+    assert square.get("rx") is None  # a phone rounds a home-screen icon itself
+    site_css = (Path(__file__).resolve().parents[3] / "static" / "css" / "site.css").read_text()
+    assert f"--accent:{ACCENT};" in site_css
