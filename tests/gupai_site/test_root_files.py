@@ -100,7 +100,7 @@ def test_every_page_has_a_description_and_the_public_ones_their_own(client, jie_
         seen[name] = found[0]
     assert seen["standings"] == f"Live standings of {t.name}"
     assert seen["payouts"].startswith(f"Payouts of {t.name}")
-    assert seen["table"].startswith(f"The deals of {jie_long.table.name} at {t.name}")
+    assert seen["table"].startswith(f"The deals of Session 1 · {jie_long.table.name} at {t.name}")
     assert seen["player"].startswith(f"Every deal of {jie_long.names[0]} at {t.name}")
     assert seen["calculator"] != seen["home"] == seen["scorer page"]  # the default
     assert "domino" in seen["home"]
