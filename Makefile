@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run club test install demo serve bench clean messages
+.PHONY: run club test install demo serve bench clean messages guide-screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ test: install node_modules/axe-core/axe.min.js
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+# The screenshots of docs/director-guide.md, made again by the browser test that walks its
+# evening (tests/browser/test_director_guide.py) and written to docs/screenshots/guide/.
+guide-screenshots: install
+	GUIDE_SCREENSHOTS=1 $(BIN)/python -m pytest -p no:cacheprovider -n 0 tests/browser/test_director_guide.py
 
 # .club/ (a club night's key, address and database, `make club`) is never removed here.
 clean:

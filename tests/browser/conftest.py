@@ -45,16 +45,16 @@ DESKTOP = {"width": 1280, "height": 800}
 @pytest.fixture
 def make_page(browser):
     """``make_page(kind="phone"|"phone390"|"desktop", **context_options)``: a page in a new
-    browser context (its own cookies, like another device; ``locale="zh-CN"``, say); all are
-    closed after the test."""
+    browser context (its own cookies, like another device; ``locale="zh-CN"``, say, or
+    ``device_scale_factor=1`` for small screenshots); all are closed after the test."""
     contexts = []
 
     def make(kind: str = "phone", **options):
         if kind in PHONES:
-            context = browser.new_context(viewport=PHONES[kind], device_scale_factor=2, is_mobile=True, has_touch=True,
-                                          **options)
+            defaults = {"viewport": PHONES[kind], "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
         else:
-            context = browser.new_context(viewport=DESKTOP, **options)
+            defaults = {"viewport": DESKTOP}
+        context = browser.new_context(**{**defaults, **options})
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
