@@ -230,3 +230,40 @@ def test_only_a_director_of_the_club_deletes_a_tournament(make_setup, other_dire
         tournament_delete(actor=Actor(user=other_director), tournament=s.tournament)
     assert Tournament.objects.filter(pk=s.tournament.pk).exists()
 
+
+# --- a renamed player's tournament still moves by export and import ------------------------------
+
+def test_a_renamed_players_tournament_exports_and_imports(make_setup, director_actor, director_client, club):
+    """Deals recorded before a rename keep the old name in their records (immutable); the import
+    checks each record under the names it was recorded with (``document_revisions.recorded_names``)."""
+    from scoring.models import RoundRevision
+
+    from .test_exports import export, import_, play
+
+    s = make_setup("jie_long")
+    play(s)
+    player_rename(actor=director_actor, player=s.entries[1].player, name="Roberto")
+    round_record(actor=s.director_actor, table=s.table, body=JIE_LONG)     # recorded under the new name
+    doc = export(director_client, s.tournament)
+    response = import_(director_client, club, doc)
+    assert response.status_code == 201, response.content
+    copy = Tournament.objects.get(pk=response.json()["id"])
+    records = [r.record["seats"] for r in RoundRevision.objects.filter(round__table__session__tournament=copy)
+               .order_by("round__number", "number")]
+    assert ["Bob" in seats for seats in records] == [True] * (len(records) - 1) + [False]
+    assert "Roberto" in records[-1]
+    assert "Roberto" in [e.player.name for e in copy.entries.select_related("player")]
+
+
+def test_a_record_naming_no_usable_seats_is_still_refused(make_setup, director_client, club):
+    from .test_exports import export, import_, play, rehash
+
+    s = make_setup("jie_long")
+    play(s)
+    doc = export(director_client, s.tournament)
+    seats = doc["rounds"][0]["revisions"][0]["record"]["seats"]
+    seats[1] = seats[0]                                                     # two seats, one name
+    response = import_(director_client, club, rehash(doc))
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [
+        ("document.rounds[0].revisions[0].record", "record_mismatch")]
