@@ -73,8 +73,9 @@ class ApiView(APIView):
     schema = ApiAutoSchema()
     #: Whether a table's scorer link may use this endpoint (else directors only). A scorer link
     #: is still authenticated everywhere, so that it gets 403 (or 404 for others' objects)
-    #: rather than 401; the schema shows the scorer scheme only where it can succeed.
-    scorer_auth = False
+    #: rather than 401; the schema shows the scorer scheme only where it can succeed. True: every
+    #: method of the view; a tuple of methods ("GET",): those only.
+    scorer_auth: bool | tuple[str, ...] = False
     #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
     #: view that answers a plain list sets None.
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS

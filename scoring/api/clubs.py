@@ -10,8 +10,9 @@ from rest_framework.response import Response
 
 from scoring.selectors.clubs import club_list_for_user, player_list
 
-from scoring.services.clubs import club_create, player_create
-from scoring.selectors.access import require_director
+from scoring.selectors.common import get_or_404
+from scoring.services.clubs import club_create, player_create, player_rename
+from scoring.selectors.access import require_club_visible, require_director
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, MAX_SLUG
 from scoring.models import Club, Player
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
@@ -31,6 +32,13 @@ class ClubSerializer(OutputModelSerializer):
 
 class PlayerInputSerializer(InputSerializer):
     name = TextField(max_length=MAX_PLAYER_NAME)
+
+
+class PlayerUpdateSerializer(InputSerializer):
+    name = TextField(max_length=MAX_PLAYER_NAME, required=False,
+                     help_text="The new name, everywhere in the club (the deals already recorded keep the name "
+                               "they were recorded under). Unique in the club: another player's is refused (409 "
+                               "`exists`).")
 
 
 class PlayerSerializer(OutputModelSerializer):
@@ -76,3 +84,20 @@ class ClubPlayersView(ApiView):
         data = self.parse(PlayerInputSerializer)
         player = player_create(actor=self.actor, club=club, name=data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailView(ApiView):
+    def player(self, pk) -> Player:
+        player = get_or_404(Player, pk=pk)
+        require_club_visible(self.actor, player.club, "player")
+        return player
+
+    @extend_schema(operation_id="players_update", summary="Rename a player (club-wide)",
+                   request=PlayerUpdateSerializer, responses={200: PlayerSerializer, **WRITE_ERRORS},
+                   tags=["clubs"])
+    def patch(self, request, pk: int):
+        player = self.player(pk)
+        data = self.parse(PlayerUpdateSerializer)
+        if "name" in data:
+            player = player_rename(actor=self.actor, player=player, name=data["name"])
+        return Response(PlayerSerializer(player).data)

@@ -1,5 +1,6 @@
-"""Players' personal codes: the director issues a fresh one (shown once, for the player's card)
-or resets one (the player sets a new one at their next use at a table)."""
+"""A tournament's entries by player: withdrawing one; players' personal codes: the director issues
+a fresh one (shown once, for the player's card) or resets one (the player sets a new one at their
+next use at a table)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from scoring.api.fields import OutputSerializer
 from scoring.domain.errors import NotFound
 from scoring.models import Entry
 from scoring.services.players import entry_code_issue, entry_code_reset
+from scoring.services.roster import entry_withdraw
+from scoring.api.tournaments import EntrySerializer
 
 
 class EntryCodeSerializer(OutputSerializer):
@@ -23,7 +26,7 @@ class EntryCodeSerializer(OutputSerializer):
                                            "remembered the player.")
 
 
-class EntryCodeView(ApiView):
+class EntryView(ApiView):
     def entry(self, pk: int, player_id: int) -> Entry:
         tournament = self.tournament(pk)
         entry = Entry.objects.select_related("player", "tournament__club").filter(
@@ -31,6 +34,22 @@ class EntryCodeView(ApiView):
         if entry is None:
             raise NotFound("No such player in this tournament.")
         return entry
+
+
+class EntryDetailView(EntryView):
+    @extend_schema(operation_id="tournaments_entries_withdraw", summary="Withdraw a player",
+                   description="The player leaves the tournament: their deals keep counting, their standings row "
+                               "stays (marked `withdrawn`), seating leaves them out from the next session on; a "
+                               "table they sit at now stays as it is. Entering them again (`POST …/entries/`) "
+                               "brings them back. Refused in a finished tournament (409 `tournament_finished`) "
+                               "and for a player withdrawn already (409 `already_withdrawn`).",
+                   request=None, responses={200: EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    def delete(self, request, pk: int, player_id: int):
+        entry = entry_withdraw(actor=self.actor, entry=self.entry(pk, player_id))
+        return Response(EntrySerializer(entry).data)
+
+
+class EntryCodeView(EntryView):
 
     @extend_schema(operation_id="tournaments_entries_code_issue",
                    summary="Issue a player's personal code (shown once, for their card)", request=None,

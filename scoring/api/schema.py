@@ -13,7 +13,7 @@ SCORER_SCHEME = "scorerAuth"
 
 class ApiAutoSchema(AutoSchema):
     """Shows the scorer link's scheme only on endpoints a scorer link can use
-    (``ApiView.scorer_auth``): on the others a scorer link is refused (403, or 404 for another
+    (``ApiView.scorer_auth``: all of a view's methods, or the ones it names): on the others a scorer link is refused (403, or 404 for another
     table's objects), so it is no way in."""
 
     def _get_request_body(self, direction="request"):
@@ -26,7 +26,8 @@ class ApiAutoSchema(AutoSchema):
 
     def get_auth(self):
         auths = super().get_auth()
-        if getattr(self.view, "scorer_auth", True):
+        allowed = getattr(self.view, "scorer_auth", True)
+        if allowed is True or (not isinstance(allowed, bool) and self.method.upper() in allowed):
             return auths
         return [auth for auth in auths if SCORER_SCHEME not in auth]
 

@@ -44,6 +44,8 @@ class StandingRowSerializer(OutputSerializer):
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
+    withdrawn = serializers.BooleanField(help_text="The player has withdrawn: their deals still count and their "
+                                                   "row stays; they are seated no more.")
     deals = serializers.IntegerField(help_text="Counted deals played.")
     net = serializers.IntegerField(help_text="Sum of the nets, in the game's unit (chips or points).")
     wins = serializers.IntegerField(help_text="Deals won: place 1 where the game places the seats (connecting "
@@ -59,7 +61,7 @@ class StandingRowSerializer(OutputSerializer):
     money = serializers.DecimalField(**MONEY, help_text="net × chip value, exact (payouts round payments).")
 
     #: Copied as they are; the others are formatted by their fields.
-    PLAIN = ("rank", "tied", "entry", "player", "name", "deals", "net", "wins", "average_place", "places")
+    PLAIN = ("rank", "tied", "entry", "player", "name", "withdrawn", "deals", "net", "wins", "average_place", "places")
 
     def to_representation(self, row):
         # The fields above describe the answer (and the schema); a row is written directly, since

@@ -1,4 +1,5 @@
-"""Tables: read, a new scorer link, and recording a deal (exactly once per Idempotency-Key) or previewing it.
+"""Tables: read, delete an empty one, a new scorer link, and recording a deal (exactly once per
+Idempotency-Key) or previewing it.
 """
 
 
@@ -16,6 +17,7 @@ from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY, round_record_idemp
 
 from scoring.services.rounds import round_record
 
+from scoring.services.roster import table_delete
 from scoring.services.tables import table_scorer_token_rotate
 
 from scoring.web import links
@@ -78,13 +80,22 @@ class ScorerTokenSerializer(OutputSerializer):
 
 
 class TableDetailView(ApiView):
-    scorer_auth = True
+    scorer_auth = ("GET",)   # its scorer link reads the table; only a director deletes it
 
     @extend_schema(operation_id="tables_retrieve", summary="A table, with each seat's running total",
                    responses={200: TableSerializer, **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
         table = self.table(pk)
         return Response(TableSerializer(table_detail(table)).data)
+
+    @extend_schema(operation_id="tables_delete", summary="Delete a table without deals",
+                   description="With its seats; its scorer link stops working. A table with any deal (voided "
+                               "ones too) is refused (409 `table_has_deals`), as is one of a finished tournament "
+                               "(409 `tournament_finished`).",
+                   request=None, responses={204: None, **WRITE_ERRORS}, tags=["tables"])
+    def delete(self, request, pk: int):
+        table_delete(actor=self.actor, table=self.table(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TableScorerTokenView(ApiView):

@@ -16,6 +16,7 @@ from scoring.selectors.tournaments import entry_list, tournament_list_for_direct
 
 from scoring.services.tables import table_create
 
+from scoring.services.roster import entry_reenter, tournament_delete
 from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start, tournament_update
 
 from scoring.web import links
@@ -102,13 +103,18 @@ class EntrySerializer(OutputModelSerializer):
     name = serializers.CharField(source="player.name")
     has_code = serializers.SerializerMethodField(help_text="Whether the player's personal code is set (the code "
                                                            "itself is never shown again).")
+    withdrawn = serializers.SerializerMethodField(help_text="Whether the player has withdrawn: their deals still "
+                                                            "count, seating leaves them out.")
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "player", "name", "has_code", "created_at"]
+        fields = ["id", "tournament", "player", "name", "has_code", "withdrawn", "withdrawn_at", "created_at"]
 
     def get_has_code(self, entry) -> bool:
         return bool(entry.code_hash)
+
+    def get_withdrawn(self, entry) -> bool:
+        return entry.withdrawn_at is not None
 
 
 class TournamentListView(ApiView):
@@ -143,6 +149,14 @@ class TournamentDetailView(ApiView):
         t = tournament_update(actor=self.actor, tournament=t, **data)
         return Response(TournamentSerializer(t).data)
 
+    @extend_schema(operation_id="tournaments_delete", summary="Delete a draft tournament",
+                   description="With its entries, sessions and tables; its players stay in the club. A tournament "
+                               "that has started is refused (409 `tournament_not_draft`).",
+                   request=None, responses={204: None, **WRITE_ERRORS}, tags=["tournaments"])
+    def delete(self, request, pk: int):
+        tournament_delete(actor=self.actor, tournament=self.tournament(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 class TournamentStartView(ApiView):
     @extend_schema(operation_id="tournaments_start", summary="draft → running", request=None,
@@ -170,14 +184,23 @@ class TournamentEntriesView(ApiView):
         t = self.tournament(pk)
         return self.paginated(entry_list(t), EntrySerializer)
 
-    @extend_schema(operation_id="tournaments_entries_create", request=EntryInputSerializer,
-                   responses={201: EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
+    @extend_schema(operation_id="tournaments_entries_create", summary="Enter a player (also late, or again)",
+                   description="A draft or a running tournament (a late entry is seated from the next session on). "
+                               "A player who withdrew is entered again: the same entry, with its deals (200); one "
+                               "entered already is refused (409 `exists`).",
+                   request=EntryInputSerializer,
+                   responses={201: EntrySerializer, 200: EntrySerializer, **WRITE_ERRORS}, tags=["tournaments"])
     def post(self, request, pk: int):
         t = self.tournament(pk)
         data = self.parse(EntryInputSerializer)
         player = Player.objects.filter(pk=data["player"], club=t.club).first()
         if player is None:
             raise ValidationFailed("No such player in this club.", path="player", code="not_found")
+        withdrawn = (Entry.objects.select_related("player", "tournament__club")
+                     .filter(tournament=t, player=player, withdrawn_at__isnull=False).first())
+        if withdrawn is not None:
+            entry = entry_reenter(actor=self.actor, entry=withdrawn)
+            return Response(EntrySerializer(entry).data)
         entry = entry_create(actor=self.actor, tournament=t, player=player)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 

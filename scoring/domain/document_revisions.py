@@ -8,7 +8,8 @@ checked, in this order, each refusal a ValidationFailed at its path with its own
    ``hash`` (``hash_mismatch``);
 2. its free JSON bounded (``too_deep``, ``too_long``: ``document_values.free_json``);
 3. body ↔ record: the body is a deal's body as stored (``bad_body``) and the record is exactly
-   what ``records.round_build_record`` makes of it at that table (``record_mismatch``);
+   what ``records.round_build_record`` makes of it at that table (``record_mismatch``), under
+   the names its players had when it was recorded (``recorded_names``);
 4. the result says ok and gives every seat a whole net (``bad_result``);
 5. **the nets sum to zero, with the house** where the game has one (Da Ling's casino chip,
    the result's ``house``: ``games.deal_balance``): ``not_zero_sum`` — stated as a check of its
@@ -38,8 +39,30 @@ import games
 
 from scoring.domain.document_values import fail, free_json, text, when
 from scoring.domain.documents import DocRevision, document_hash
-from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_ENGINE_VERSION, MAX_NOTE, is_int
-from scoring.domain.records import round_build_record
+from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_ENGINE_VERSION, MAX_NOTE, MAX_PLAYER_NAME, is_int
+from scoring.domain.records import is_seat, round_build_record
+
+
+def recorded_names(record: object, body: object, names: list[str], game: str) -> list[str]:
+    """The table's players by position as the revision's record names them. A player renamed
+    since (``services.clubs.player_rename``) is under their new name in the document's players,
+    while the records stored before keep the name of then (they are immutable and hash-chained),
+    so a record may differ from ``names`` by names alone; then they are the record's seats, put
+    back in table order. ``names`` when the record names no usable seats (distinct non-blank
+    names of a player's length, one per seat): the checks that follow then refuse it. Names are
+    labels only: the nets go to seats by position."""
+    seats = record.get("seats") if isinstance(record, dict) else None
+    n = len(names)
+    if (not isinstance(seats, list) or len(seats) != n or len(set(map(repr, seats))) != n
+            or not all(isinstance(x, str) and x.strip() and len(x) <= MAX_PLAYER_NAME for x in seats)):
+        return names
+    lead = body.get("leader", 0) if games.get_game(game).has_leader and isinstance(body, dict) else 0
+    if not is_seat(lead, n):
+        return names
+    by_position = [""] * n
+    for i, seat_name in enumerate(seats):   # record seat i is table position lead + i
+        by_position[(lead + i) % n] = seat_name
+    return by_position
 
 
 def check_revision(r: dict, path: str, *, number: int, round_id: int, prev_hash: str, game: str, variant: dict,
@@ -61,6 +84,7 @@ def check_revision(r: dict, path: str, *, number: int, round_id: int, prev_hash:
     if r.get("hash") != document_hash(prev_hash=prev_hash, round_id=round_id, revision=r, created_at=created_at):
         fail(f"{path}.hash", "hash_mismatch", "The revision does not match its hash.")
 
+    names = recorded_names(r["record"], r["body"], names, game)
     built = round_build_record(game=game, variant=variant, names=names, body=r["body"], defaults={})
     if built.errors or built.body != r["body"]:
         fail(f"{path}.body", "bad_body", "This is not a deal's body as stored.")

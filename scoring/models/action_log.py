@@ -49,6 +49,11 @@ class ActionLog(models.Model):
         ENTRY_CODE_SET = "entry_code_set"
         ENTRY_CODE_ISSUE = "entry_code_issue"
         ENTRY_CODE_RESET = "entry_code_reset"
+        PLAYER_RENAME = "player_rename"
+        ENTRY_WITHDRAW = "entry_withdraw"
+        ENTRY_REENTER = "entry_reenter"
+        TABLE_DELETE = "table_delete"
+        TOURNAMENT_DELETE = "tournament_delete"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
@@ -56,6 +61,8 @@ class ActionLog(models.Model):
     action = models.CharField(max_length=60, choices=Action.choices)
     target_model = models.CharField(max_length=60, blank=True, default="")
     target_id = models.CharField(max_length=40, blank=True, default="")
+    #: SET_NULL: the rows of a deleted (draft) tournament stay; its ``tournament_delete`` row names
+    #: it and lists them (``services.roster.tournament_delete``).
     tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="action_logs")
     data = models.JSONField(default=dict, blank=True)

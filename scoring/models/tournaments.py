@@ -100,6 +100,9 @@ class Entry(models.Model):
     #: Counts every change of the code (set, issued, reset): a phone remembers the player with the
     #: version it was proven under, so a new code or a reset makes every phone forget them.
     code_version = models.PositiveIntegerField(default=0)
+    #: When the player left the tournament (null: playing). A withdrawn entry keeps its deals, its
+    #: standing and its seats; seating leaves it out from then on, until it is entered again.
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -109,6 +112,10 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
 
 
 class Session(models.Model):

@@ -23,7 +23,7 @@ def tournament_dashboard(tournament: Tournament) -> dict:
     ``"still_playing"`` (the tables of an open session whose time is up that recorded no deal
     since, ``domain.clock.still_playing``), ``"tables": [{"table", "seats" (running totals),
     "rounds", "disputed", "unconfirmed", "last_round", "scorer_token_created_at"}]}``), ``entries``,
-    ``unseated`` (entries without a seat in the latest session), ``standings`` (ranked by
+    ``unseated`` (entries still playing without a seat in the latest session), ``standings`` (ranked by
     ``tie_breaks``, in words) and ``recent_actions``.
 
     The number of queries does not grow with tables or deals: seats come prefetched with the
@@ -84,7 +84,7 @@ def tournament_dashboard(tournament: Tournament) -> dict:
         "disputed": disputed,
         "sessions": [sessions[k] for k in sorted(sessions)],
         "entries": entries,
-        "unseated": [e for e in entries if e.pk not in seated],
+        "unseated": [e for e in entries if e.pk not in seated and e.withdrawn_at is None],
         "standings": standings_for(tournament, entries=entries),
         "tie_breaks": [TIE_BREAK_LABELS[k] for k in tournament.tie_breaks or DEFAULT_TIE_BREAKS],
         "recent_actions": list(action_log_for(tournament, limit=20)),

@@ -121,9 +121,10 @@ def place_count(tournament: Tournament) -> int:
 _KEPT = ("total", "rounds_counted", "wins", *Standing.PLACES, "last_deal_at", "updated_at")
 
 
-def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament: Tournament, width: int) -> dict:
+def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament: Tournament, width: int,
+         withdrawn: bool = False) -> dict:
     """One entry's row (not yet ranked); ``kept``: its Standing's ``_KEPT`` values, None when it
-    has no row yet (it counts zero)."""
+    has no row yet (it counts zero). ``withdrawn``: the player has left (their row stays)."""
     if kept is None or kept["total"] is None:
         f, updated_at = Figures.none(), None
     else:
@@ -131,7 +132,7 @@ def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament
                     kept["last_deal_at"])
         updated_at = kept["updated_at"]
     avg = average_place(f.places)
-    return {"entry": entry_id, "player": player_id, "name": name,
+    return {"entry": entry_id, "player": player_id, "name": name, "withdrawn": withdrawn,
             "deals": f.deals, "net": f.net, "wins": f.wins,
             "average_place": None if avg is None else round(float(avg), 3), "_average_place": avg,
             "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
@@ -177,7 +178,7 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
 
 
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:
-    """The ranked rows: ``rank, tied, entry, player, name, deals, net, wins, average_place,
+    """The ranked rows: ``rank, tied, entry, player, name, withdrawn, deals, net, wins, average_place,
     places`` (``{"1": n, …}``, one key per place the game can give), ``last_deal_at``,
     ``money`` (net × chip value, exact) and ``updated_at``; ``head_to_head`` too when that key
     was reached. Ordered by the tournament's ``tie_breaks``; rows still tied share a rank.
@@ -187,13 +188,14 @@ def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None)
     a tie is left at that key."""
     width = place_count(tournament)
     if entries is None:
-        read = Entry.objects.filter(tournament=tournament).values("pk", "player_id", "player__name",
+        read = Entry.objects.filter(tournament=tournament).values("pk", "player_id", "player__name", "withdrawn_at",
                                                                   *[f"standing__{f}" for f in _KEPT])
         rows = [_row(e["pk"], e["player_id"], e["player__name"], {f: e[f"standing__{f}"] for f in _KEPT},
-                     tournament, width) for e in read]
+                     tournament, width, e["withdrawn_at"] is not None) for e in read]
     else:
         kept = {k["entry_id"]: k for k in Standing.objects.filter(tournament=tournament).values("entry_id", *_KEPT)}
-        rows = [_row(e.pk, e.player_id, e.player.name, kept.get(e.pk), tournament, width) for e in entries]
+        rows = [_row(e.pk, e.player_id, e.player.name, kept.get(e.pk), tournament, width, e.withdrawn_at is not None)
+                for e in entries]
     rank_rows(rows, tournament.tie_breaks or DEFAULT_TIE_BREAKS,
               head_to_head=lambda groups: head_to_head(tournament, groups))
     for r in rows:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director, require_director_of
-from scoring.domain.errors import Conflict
+from scoring.domain.errors import Conflict, NotFound
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player
 from scoring.services.common import action_log, require_text, unique_slug
@@ -51,3 +51,31 @@ def player_create(*, actor: Actor, club: Club, name: str) -> Player:
         player = Player.objects.create(club=club, name=name)
         action_log(actor, ActionLog.Action.PLAYER_CREATE, player, data={"club": club.pk, "name": name})
     return player
+
+
+def player_rename(*, actor: Actor, player: Player, name: Any) -> Player:
+    """Rename a club's player everywhere (every tournament shows the new name; deals already
+    recorded keep, in their stored records, the name they were recorded under). Names stay
+    unique in the club: another player's name is refused (409 ``exists``). The same name again
+    changes and logs nothing; the row keeps ``before`` and ``after``."""
+    require_director_of(actor, player.club)
+    name = require_text(name, "name", "A player name", max_length=MAX_PLAYER_NAME)
+    with transaction.atomic():
+        p = Player.objects.select_for_update().filter(pk=player.pk).first()
+        if p is None:
+            raise NotFound(gettext("No such player."))
+        if p.name == name:
+            return p
+        taken = Conflict(gettext("%(name)s is already a player of this club.") % {"name": name}, path="name",
+                         code="exists")
+        if Player.objects.filter(club_id=p.club_id, name=name).exclude(pk=p.pk).exists():
+            raise taken
+        before, p.name = p.name, name
+        try:
+            with transaction.atomic():   # a clash committed since the check: the constraint says so
+                p.save(update_fields=["name"])
+        except IntegrityError:
+            raise taken from None
+        action_log(actor, ActionLog.Action.PLAYER_RENAME, p, data={"club": p.club_id, "before": before, "after": name})
+    player.name = p.name
+    return p

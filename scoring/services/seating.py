@@ -28,7 +28,7 @@ from scoring.selectors.standings import standings_for
 from scoring.services.common import action_log, optional_text
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.sessions import session_close
-from scoring.services.tables import session_create, table_create
+from scoring.services.tables import session_create, table_create, withdrawn_problem
 
 #: Longest seed worth keeping (it is shown back and written in the audit log).
 MAX_SEED = 64
@@ -99,7 +99,8 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
     plan (``scoring.domain.seating.seat``), named Table 1, 2, ... (table 1 = the leaders with
     ``standings``), each with its seats and a new scorer link.
 
-    ``entries``: the entry ids who play (default: every entry). ``seed``: the draw (default: a
+    ``entries``: the entry ids who play (default: every entry not withdrawn; a withdrawn one named
+    is refused, 400 ``withdrawn``). ``seed``: the draw (default: a
     fresh one, returned). ``expected_number``: the number the new session must get (a page's
     form sent twice is refused with a Conflict instead of seating another session).
 
@@ -121,11 +122,13 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
                            "table whose link is lost." if latest >= expected_number else
                            f"The next session is {latest + 1}, not {expected_number}.", code="session_exists")
         everyone = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
-        if entries is None:
-            ids = sorted(everyone)
+        if entries is None:   # everyone still playing: a withdrawn entry is seated no more
+            ids = sorted(e for e, entry in everyone.items() if entry.withdrawn_at is None)
         else:
             missing = [problem(f"entries[{i}]", "not_found", gettext("No such entry in this tournament."))
-                       for i, eid in enumerate(entries) if eid not in everyone]
+                       if eid not in everyone else withdrawn_problem(f"entries[{i}]", everyone[eid])
+                       for i, eid in enumerate(entries)
+                       if eid not in everyone or everyone[eid].withdrawn_at is not None]
             if missing:
                 raise ValidationFailed(errors=missing)
             ids = list(entries)

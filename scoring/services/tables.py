@@ -38,6 +38,12 @@ def session_create(*, actor: Actor, tournament: Tournament) -> Session:
     return session
 
 
+def withdrawn_problem(path: str, entry: Entry) -> dict:
+    """The refusal of a withdrawn entry where players are seated (``services.roster``)."""
+    return problem(path, "withdrawn", gettext("%(name)s has withdrawn: enter them again first.")
+                   % {"name": entry.player.name})
+
+
 def _entry_ids(entries: list, game: str) -> list[int]:
     """Entry ids in seat order, checked for shape, count and repeats (no queries)."""
     if not isinstance(entries, (list, tuple)):
@@ -76,8 +82,9 @@ def _session_for_table(*, actor: Actor, tournament: Tournament, session: int | S
 def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: list,
                  session: int | Session | None = None) -> tuple[Table, str]:
     """A table with ``entries`` (Entry objects or ids) at seat positions 0..N-1, in that order
-    (counter-clockwise = playing order). ``session``: a Session, a session number (created if
-    missing), or None (the latest session, session 1 created if there is none).
+    (counter-clockwise = playing order); a withdrawn entry is refused (400 ``withdrawn``).
+    ``session``: a Session, a session number (created if missing), or None (the latest session,
+    session 1 created if there is none).
 
     Returns ``(table, plain_scorer_token)``: the token is not stored and cannot be shown again.
     """
@@ -89,7 +96,8 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         found = {e.pk: e for e in Entry.objects.filter(tournament=tournament, pk__in=ids).select_related("player")}
         errors = [problem(f"entries[{i}]", "not_found", gettext("No such entry in this tournament."))
-                  for i, eid in enumerate(ids) if eid not in found]
+                  if eid not in found else withdrawn_problem(f"entries[{i}]", found[eid])
+                  for i, eid in enumerate(ids) if eid not in found or found[eid].withdrawn_at is not None]
         if errors:
             raise ValidationFailed(errors=errors)
         sess = _session_for_table(actor=actor, tournament=tournament, session=session)

@@ -271,6 +271,9 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
 
 
 def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:
+    """Enter ``player`` in a draft or a running tournament (a late entry: seated from the next
+    session on). A player entered already is refused (409 ``exists``), also one who withdrew:
+    ``services.roster.entry_reenter`` brings them back, with their deals."""
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     if player.club_id != tournament.club_id:

@@ -57,6 +57,9 @@ ACTION_WORDS = {
     "session_clock_start": _("session clock started"), "session_clock_stop": _("session clock stopped"),
     "tournament_import": _("tournament imported"), "audit_start": _("audit asked"),
     "audit_resume": _("audit resumed"), "audit_finish": _("audit finished"),
+    "player_rename": _("player renamed"), "entry_withdraw": _("player withdrawn"),
+    "entry_reenter": _("player entered again"), "table_delete": _("table deleted"),
+    "tournament_delete": _("tournament deleted"),
 }
 
 #: An audit's status and its findings' kinds.

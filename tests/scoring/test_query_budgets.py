@@ -190,3 +190,21 @@ def test_an_unchanged_live_fragment_costs_two_queries(client, jie_long, django_a
     tag = client.get(url)["ETag"]
     with django_assert_num_queries(LIVE_NOT_MODIFIED):
         assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+# --- the roster page ------------------------------------------------------------------------------
+
+#: Session, user, tournament, director check, latest session, its tables (with deal counts), their
+#: seats, entries, players to enter; and for a draft, whether it has deals. Not the hot path, but
+#: a long tournament's roster must not read one row at a time.
+ROSTER_PAGE = 9
+
+
+@pytest.mark.parametrize("tables, deals", [(1, 0), (3, 30)])
+def test_the_roster_page_does_not_grow_with_entries_tables_or_deals(make_setup, director_actor, club, client,
+                                                                    director, django_assert_num_queries,
+                                                                    tables, deals):
+    t = _tournament_with(make_setup, director_actor, club, tables=tables, deals=deals)
+    client.force_login(director)
+    with django_assert_num_queries(ROSTER_PAGE):
+        assert client.get(f"/director/tournaments/{t.pk}/roster/").status_code == 200

@@ -9,8 +9,8 @@ in a savepoint that is rolled back afterwards (so that a finished tournament, a 
 or a replaced scorer link does not spoil the cases after it) and counts its rate limits under a
 prefix of its own (so that the fuzzing does not end in 429s). Path ids and the ids in bodies
 are mapped onto real objects often enough that the happy paths are reached: a club with a
-running Jie Long tournament whose table has recorded, confirmed, voided and disputed deals, a
-draft and a finished tournament, and another director's club with its own.
+running Jie Long tournament whose table has recorded, confirmed, voided and disputed deals (and a
+withdrawn entry), a draft and a finished tournament, and another director's club with its own.
 
 ``DOCUMENTED_REFUSALS`` (with ``SCORER_REFUSALS`` and ``STALE``) lists the only answers a
 check may not count against the API, each with its reason and by operation, place and error
@@ -49,6 +49,8 @@ from scoring.services.clubs import player_create
 from scoring.services.rounds import round_confirm, round_dispute, round_record, round_void
 
 from scoring.services.tables import table_create
+
+from scoring.services.roster import entry_withdraw
 
 from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 from scoring.domain.actors import Actor
@@ -94,18 +96,19 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
        for op in ("tournaments_create", "tournaments_update")},
     # a player of this club, or not
     "tournaments_entries_create": frozenset({("player", "not_found")}),
-    # as many entries as the game has players, entries of this tournament, not yet seated
-    "tournaments_tables_create": frozenset(("entries", code)
-                                           for code in ("wrong_player_count", "not_found", "already_seated")),
+    # as many entries as the game has players, entries of this tournament, not yet seated, not withdrawn
+    "tournaments_tables_create": frozenset(("entries", code) for code in ("wrong_player_count", "not_found",
+                                                                          "already_seated", "withdrawn")),
     # a seat of this table (which may have fewer than six), not the one that entered the deal; and a
     # player's code names the seat it proves (confirmed_by with confirmed_by_code)
     "rounds_confirm": frozenset({("confirmed_by", "bad_seat"), ("confirmed_by", "same_seat"),
                                  ("confirmed_by", "required")}),
     # a seating: table_size one of the game's player counts, smaller tables only where the game has
-    # several, entries of this tournament, enough of them (the entries stored, the history) for a table
+    # several, entries of this tournament and not withdrawn, enough of them (the entries stored, the
+    # history) for a table
     "tournaments_sessions_seat": frozenset({("table_size", "wrong_player_count"), ("leftovers", "no_smaller_tables"),
                                             ("entries", "not_found"), ("entries", "too_few_players"),
-                                            ("leftovers", "cannot_seat_everyone")}),
+                                            ("entries", "withdrawn"), ("leftovers", "cannot_seat_everyone")}),
     # an imported document (scoring/domain/document_reader.py): ids that repeat or point nowhere,
     # names that repeat, a table's size for its game, a session seated twice, deals in a draft,
     # dates a status needs, the calendar (30 February), a moment outside years 1-9999 in UTC
@@ -162,7 +165,7 @@ def filter_failure(context, failure, case, response):
 
 @dataclass
 class World:
-    #: path prefix ("clubs", "tournaments", "tables", "rounds") or body field -> real ids
+    #: path prefix ("clubs", "players", "tournaments", "tables", "rounds") or body field -> real ids
     ids: dict[str, list[int]] = field(default_factory=dict)
     director_token: str = ""
     scorer_token: str = ""
@@ -223,6 +226,9 @@ def world(make_setup, other_director, director):
     round_confirm(actor=jl.scorer_actor, round=rounds[1], confirmed_by=2)
     round_void(actor=jl.director_actor, round=rounds[2], reason="misdeal")
     round_dispute(actor=jl.scorer_actor, round=rounds[3], message="call the referee")
+    leaver = player_create(actor=jl.director_actor, club=jl.tournament.club, name="Leaver")
+    entry_withdraw(actor=jl.director_actor, entry=entry_create(actor=jl.director_actor, tournament=jl.tournament,
+                                                               player=leaver))   # re-entered by a POST
 
     stranger = Actor(user=other_director)
     their_club = other_director.clubs.get()
@@ -241,6 +247,7 @@ def world(make_setup, other_director, director):
         "rounds": [r.pk for r in rounds] + [their_round.pk],
         "club": [club.pk, their_club.pk],
         "player": list(club.players.values_list("pk", flat=True)) + [their_players[0].pk],
+        "players": list(club.players.values_list("pk", flat=True)) + [their_players[0].pk],
         "entries": [e.pk for e in jl.entries + draft.entries],
     }
     WORLD.director_token = auth_token_obtain(username="alice", password="alice-secret-1")

@@ -46,7 +46,7 @@ def test_the_standings_answer(played, director_client):
     assert (body["chip_value"], body["currency"]) == ("0.50", "EUR") and body["computed_at"].endswith("Z")
     first = body["rows"][0]
     assert first == {"rank": 1, "tied": False, "entry": played.entries[0].pk, "player": played.entries[0].player_id,
-                     "name": "Anna", "deals": 1, "net": 58, "wins": 1, "average_place": 1.0,
+                     "name": "Anna", "withdrawn": False, "deals": 1, "net": 58, "wins": 1, "average_place": 1.0,
                      "places": {"1": 1, "2": 0, "3": 0, "4": 0}, "last_deal_at": first["last_deal_at"],
                      "money": "29.00"}
     assert [r["name"] for r in body["rows"]] == ["Anna", "Bob", "Dominic", "Celine"]

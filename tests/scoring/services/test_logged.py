@@ -95,11 +95,12 @@ def test_the_walk_sees_the_services_and_catches_one_that_logs_nothing(monkeypatc
     functions = _public_functions()
     assert {"round_record", "tournament_create", "auth_tokens_cleanup", "session_seat"} <= set(functions)
 
-    def entry_withdraw(*, actor, entry):  # a service that forgot its ActionLog row
+    # (Named for no action: ``entry_withdraw``, the name it had, is a real, logged service now.)
+    def entry_forget(*, actor, entry):  # a service that forgot its ActionLog row
         return entry
 
-    entry_withdraw.__module__ = "scoring.services.tournaments"
-    monkeypatch.setattr(importlib.import_module("scoring.services.tournaments"), "entry_withdraw", entry_withdraw,
+    entry_forget.__module__ = "scoring.services.tournaments"
+    monkeypatch.setattr(importlib.import_module("scoring.services.tournaments"), "entry_forget", entry_forget,
                         raising=False)
     with pytest.raises(AssertionError, match="no ActionLog.Action"):
         test_every_service_is_named_for_the_action_it_logs()

@@ -213,3 +213,30 @@ def test_a_draft_tournament_may_be_seated(make_tournament, director_actor):
     t = make_tournament("kko_li_but_i_gi", 9, start=False)
     seated = seat(director_actor, t, leftovers="smaller_tables")
     assert sorted(len(x) for x in names(seated)) == [3, 3, 3]
+
+
+def test_a_withdrawn_entry_is_seated_no_more_and_its_deals_still_count(make_tournament, director_actor):
+    from scoring.services.roster import entry_reenter, entry_withdraw
+
+    from ..bodies import JIE_LONG_NETS
+
+    t = make_tournament("jie_long", 8)
+    first = seat(director_actor, t)
+    table = first.tables[0][0]
+    round_record(actor=director_actor, table=table, body=JIE_LONG)
+    leaver = first.seats[table.pk][0]
+    entry_withdraw(actor=director_actor, entry=leaver)
+
+    second = seat(director_actor, t, seed="2")
+    everyone = [e.pk for seats in second.seats.values() for e in seats] + [e.pk for e in second.sit_outs]
+    assert leaver.pk not in everyone and len(everyone) == 7      # neither seated nor sitting out
+    row = next(r for r in standings_for(t) if r["entry"] == leaver.pk)
+    assert (row["deals"], row["net"], row["withdrawn"]) == (1, JIE_LONG_NETS[0], True)
+    with pytest.raises(ValidationFailed) as e:                   # nor seated by name
+        seat(director_actor, t, entries=[leaver.pk] + [x for x in everyone[:3]])
+    assert [(p["path"], p["code"]) for p in e.value.errors] == [("entries[0]", "withdrawn")]
+    assert Session.objects.filter(tournament=t).count() == 2
+
+    entry_reenter(actor=director_actor, entry=leaver)            # back: seated again from the next session
+    third = seat(director_actor, t, seed="3")
+    assert leaver.pk in [e.pk for seats in third.seats.values() for e in seats] + [e.pk for e in third.sit_outs]
