@@ -35,10 +35,14 @@ SCORER_PAGE = 5
 DASHBOARD = 17
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
 STANDINGS_PAGE = 3
-#: Tournament + table + seats + deals (with their current revisions).
-TABLE_PAGE = 4
+#: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
+#: deals' count, the live cursor) + one page of deals (with their current revisions).
+TABLE_PAGE = 5
 #: Tournament + the deals' count and latest change.
 LIVE_NOT_MODIFIED = 2
+#: A table's live answer after a cursor: tournament + table + its version + the deals changed since
+#: (with their current revisions) + seats + every deal's status, change time and nets.
+TABLE_LIVE_CHANGES = 6
 
 
 
@@ -190,3 +194,11 @@ def test_an_unchanged_live_fragment_costs_two_queries(client, jie_long, django_a
     tag = client.get(url)["ETag"]
     with django_assert_num_queries(LIVE_NOT_MODIFIED):
         assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+
+
+def test_a_tables_live_changes_cost_the_same_whatever_the_deals(client, jie_long, django_assert_num_queries):
+    url = f"/t/{jie_long.tournament.slug}/tables/{jie_long.table.pk}/live/?after=1"
+    for grown in (1, 6):
+        _grow(jie_long, JIE_LONG, grown)
+        with django_assert_num_queries(TABLE_LIVE_CHANGES):
+            assert client.get(url).status_code == 200
