@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import public
+from scoring.views import public, public_table
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -12,6 +12,6 @@ urlpatterns = [
     path("t/<slug:slug>/live/", public.tournament_live, name="public-tournament-live"),
     path("t/<slug:slug>/payouts/", public.payouts_page, name="public-payouts"),
     path("t/<slug:slug>/players/<int:player_id>/", public.player_page, name="public-player"),
-    path("t/<slug:slug>/tables/<int:table_id>/", public.table_page, name="public-table"),
-    path("t/<slug:slug>/tables/<int:table_id>/live/", public.table_live, name="public-table-live"),
+    path("t/<slug:slug>/tables/<int:table_id>/", public_table.table_page, name="public-table"),
+    path("t/<slug:slug>/tables/<int:table_id>/live/", public_table.table_live, name="public-table-live"),
 ]

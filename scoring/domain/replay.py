@@ -64,9 +64,10 @@ def seat_tiles(body: dict, fields: tuple[str, ...], n: int) -> list[dict]:
 def line_steps(record: dict) -> dict | None:
     """A full log laid out: ``moves`` (per move: ``step`` (1-based), ``seat`` (index in the
     record's playing order), ``name``, ``kind`` (``lead``/``play``/``pass``), ``tile``) and
-    ``line`` (the tiles on the table, left to right, each ``{"step", "tile", "flip"}``: ``tile``
-    as it lies, its left pip first; ``flip`` true when that is the low pip first). None when the
-    record has no moves."""
+    ``line`` (the tiles on the table, left to right, each ``{"step", "tile", "flip", "across"}``:
+    ``tile`` as it lies, its left pip first, so that neighbours touch with matching pips; ``flip``
+    true when that is the low pip first; ``across`` true for a double, laid across the line).
+    None when the record has no moves."""
     moves = record.get("moves")
     names = record.get("seats") or []
     if not isinstance(moves, list) or not moves or not names:
@@ -115,5 +116,5 @@ def line_steps(record: dict) -> dict | None:
     line = []
     for t in [*reversed(left), *([lead] if lead else []), *right]:
         a, b = t["pips"]
-        line.append({"step": t["step"], "tile": f"{a}:{b}", "flip": a < b})
+        line.append({"step": t["step"], "tile": f"{a}:{b}", "flip": a < b, "across": a == b})
     return {"moves": steps, "line": line}

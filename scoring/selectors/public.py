@@ -1,5 +1,6 @@
 """What the public pages read: a public tournament by its slug, a player's deals, a table's
-deals, and the cheap "version" the live pages poll.
+deals a page at a time and those changed after a cursor, and the cheap "version" the live
+pages poll.
 
 Only public tournaments that have started are shown; anything else (private, draft, unknown
 slug, another tournament's player or table) is NotFound, the same answer for each, so that a
@@ -9,9 +10,12 @@ token or its date, no actor, no dispute message, no void reason.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import hashlib
-from typing import Any
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+from typing import Any, NamedTuple
+
+from django.utils.translation import gettext
 
 from django.db.models import Case, Count, Max, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
@@ -24,6 +28,7 @@ from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.selectors.rounds import round_detail, round_list
 from scoring.selectors.standings import counted_rounds_filter
+from scoring.domain.standings import counts_round
 from scoring.selectors.tables import table_seats
 
 
@@ -127,29 +132,116 @@ def player_deals(tournament: Tournament, entry: Entry) -> dict:
     return {"deals": deals, "total": total}
 
 
-def public_table_deals(tournament: Tournament, table: Table) -> dict:
-    """The table's deals for everyone: ``seats`` (position, player, name, total over the
-    counted deals) and ``deals`` (newest first; voided ones left out), each ``number,
-    counted, created_at, players`` (by table position: name, net, …), ``outcome``, ``tiles``
-    (``replay.seat_tiles``) and ``replay`` (``replay.line_steps``, a full log only). Two
-    queries, whatever the deals."""
-    seats = table_seats(table)
+#: How many deals a public table page shows, newest first; older ones are on further pages.
+TABLE_PAGE_SIZE = 20
+#: A live answer with more changed deals than this (a phone back after a long time offline, a
+#: director's bulk change) sends the page's whole list again instead: never more than a page.
+LIVE_CHANGES_MOST = TABLE_PAGE_SIZE
+#: The cursor handed out never comes closer to now than this, so the deals changed in the last
+#: seconds are asked for again: two writes to different deals of a table (a dispute, a new
+#: deal) do not share a lock, so the later stamp can commit first; and the app servers' clocks
+#: may differ a little. Items are replaced by key, so a deal sent twice does no harm.
+CHANGE_OVERLAP = timedelta(seconds=10)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
+#: The largest cursor a datetime can hold (year 9999).
+MAX_CURSOR = (datetime.max.replace(tzinfo=dt_timezone.utc) - _EPOCH) // _MICROSECOND
+
+
+class _Counted(NamedTuple):
+    """What ``counts_round`` reads of a deal."""
+    status: str
+    current_revision_id: int | None
+
+
+def cursor_of(latest: datetime | None) -> int:
+    """What a page hands back (``?after=``) having seen every change up to ``latest``: that time,
+    or ``CHANGE_OVERLAP`` before now if that is earlier, in microseconds since 1970; 0 when
+    nothing changed yet."""
+    if latest is None:
+        return 0
+    return (min(latest, timezone.now() - CHANGE_OVERLAP) - _EPOCH) // _MICROSECOND
+
+
+def read_cursor(text: Any) -> datetime | None:
+    """The time a cursor from the URL names; None for no cursor or a malformed one."""
+    n = parse_whole_number(text, low=0, high=MAX_CURSOR) if isinstance(text, str) else None
+    return None if n is None else _EPOCH + n * _MICROSECOND
+
+
+def _table_summary(tournament: Tournament, table: Table, seats: list[Seat]) -> dict:
+    """``seats`` (position, player, name, total over the counted deals), ``shown`` (the deals
+    not voided) and ``cursor`` (the latest change to any deal): one query over every deal."""
+    n = len(seats)
+    totals = [0] * n
+    shown, latest = 0, None
+    # Of the body only its leader (the seats' order), of the result only its seats: a full move
+    # log is most of a deal's bytes, and this runs for every viewer after every deal.
+    rows = Round.objects.filter(table=table).order_by().values_list(
+        "status", "current_revision_id", "updated_at", "current_revision__body__leader",
+        "current_revision__result__seats")
+    for status, revision, updated_at, leader, result_seats in rows:
+        latest = updated_at if latest is None or updated_at > latest else latest
+        shown += status != Round.Status.VOIDED
+        if counts_round(tournament, _Counted(status, revision)):
+            body = {} if leader is None else {"leader": leader}
+            result = {"seats": result_seats or []}
+            for pos, net in enumerate(nets_by_position(game=tournament.game, body=body, result=result, n=n)):
+                totals[pos] += net
+    return {"seats": [{"position": s.position, "player": s.entry.player_id, "name": s.entry.player.name,
+                       "total": totals[s.position]} for s in seats],
+            "shown": shown, "cursor": cursor_of(latest)}
+
+
+def _public_deals(tournament: Tournament, rounds, seats: list[Seat]) -> list[dict]:
+    """Deals for everyone, each ``number, counted, disputed, late, created_at, stamp`` (its last
+    change, in microseconds since 1970), ``players`` (by
+    table position: name, net, …), ``outcome``, ``tiles`` (``replay.seat_tiles``) and
+    ``replay`` (``replay.line_steps``, a full log only)."""
     n = len(seats)
     info = get_game(tournament.game)
     fields = tuple(dict.fromkeys((*info.per_seat_fields, "left_in_hand")))
-    totals = [0] * n
     deals = []
-    for rnd in round_list(table, newest_first=True).exclude(status=Round.Status.VOIDED):
+    for rnd in rounds:
         d = round_detail(rnd, seats=seats, tournament=tournament)
-        if d["counted"]:
-            for p in d["players"]:
-                totals[p["position"]] += p.get("net", 0)
         deals.append({"id": d["id"], "number": d["number"], "counted": d["counted"], "created_at": d["created_at"],
-                      "late": d["late"],
+                      "late": d["late"], "disputed": d["disputed"],
+                      "stamp": (rnd.updated_at - _EPOCH) // _MICROSECOND,
                       "players": d["players"], "outcome": d["outcome"],
                       # The body holds the tiles by table position; the record the moves in playing order.
                       "tiles": seat_tiles(rnd.current_revision.body, fields, n),
                       "replay": line_steps(rnd.current_revision.record)})
-    return {"seats": [{"position": s.position, "player": s.entry.player_id, "name": s.entry.player.name,
-                       "total": totals[s.position]} for s in seats],
-            "deals": deals}
+    return deals
+
+
+def public_table_deals(tournament: Tournament, table: Table, page: int = 1, *, clamp: bool = False) -> dict:
+    """One page of the table's deals for everyone (voided ones left out), newest first:
+    ``seats`` and ``shown`` and ``cursor`` (``_table_summary``), ``deals`` (``_public_deals``),
+    ``page`` and ``pages`` (at least 1). A page past the last is NotFound, or the last one with
+    ``clamp``. Three queries, whatever the deals."""
+    seats = table_seats(table)
+    summary = _table_summary(tournament, table, seats)
+    pages = max(1, -(-summary["shown"] // TABLE_PAGE_SIZE))
+    if page > pages and not clamp:
+        raise NotFound(gettext("No such page."))
+    page = min(page, pages)
+    start = (page - 1) * TABLE_PAGE_SIZE
+    rounds = round_list(table, newest_first=True).exclude(status=Round.Status.VOIDED)[start:start + TABLE_PAGE_SIZE]
+    return {**summary, "deals": _public_deals(tournament, rounds, seats), "page": page, "pages": pages}
+
+
+def public_table_changes(tournament: Tournament, table: Table, since: datetime, page: int = 1) -> dict:
+    """What changed at the table after ``since`` (``read_cursor``): the
+    summary as above, ``deals`` changed and not voided (newest first), ``gone`` (the numbers of
+    those voided). More than ``LIVE_CHANGES_MOST`` changed: ``public_table_deals`` of ``page``
+    (clamped) with ``reset`` true instead."""
+    changed = list(round_list(table, newest_first=True).filter(updated_at__gt=since)
+                   [:LIVE_CHANGES_MOST + 1])
+    if len(changed) > LIVE_CHANGES_MOST:
+        return {**public_table_deals(tournament, table, page, clamp=True), "reset": True}
+    seats = table_seats(table)
+    kept = [r for r in changed if r.status != Round.Status.VOIDED]
+    return {**_table_summary(tournament, table, seats), "reset": False,
+            "deals": _public_deals(tournament, kept, seats),
+            "gone": [r.number for r in changed if r.status == Round.Status.VOIDED]}

@@ -1,5 +1,5 @@
 """Public pages: the home page, the rules calculator, and a public tournament's pages —
-standings, payouts, a player's deals (with a chart), a table's deals (tiles, replay).
+standings, payouts, a player's deals (with a chart); a table's deals are in ``public_table``.
 
 Only public tournaments that have started are shown; a private or draft tournament, an unknown
 slug, and another tournament's player or table ids all answer the same 404.
@@ -21,7 +21,7 @@ from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
@@ -33,7 +33,7 @@ from scoring.selectors.clubs import club_list_for_user
 
 from scoring.selectors.payouts import payouts_for
 
-from scoring.selectors.public import player_deals, public_entry, public_table, public_table_deals, public_tables, public_tournament, table_version, tournament_version
+from scoring.selectors.public import player_deals, public_entry, public_tables, public_tournament, tournament_version
 
 from scoring.selectors.sessions import seats_now
 
@@ -45,11 +45,11 @@ from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.web.deal_form import DealForm
 from scoring.domain.standings import DEFAULT_TIE_BREAKS
-from scoring.web.presentation import describe_deal, describe_result, where_now
+from scoring.web.presentation import describe_result, where_now
 from scoring.domain.records import round_build_record
+from scoring.web.path_words import with_words
 from scoring.web.rule_messages import translate_message, translate_result
 from scoring.domain.standings import TIE_BREAK_LABELS
-from scoring.web.tile_art import read_tile, tile_id
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)
@@ -108,11 +108,25 @@ def _evaluate_built(form: DealForm, key: str) -> tuple[dict | None, dict | None]
     return built.record, result
 
 
+def _in_words(result: dict | None, record) -> dict | None:
+    """The engine's result in the page's language, each error and warning with ``where``: its
+    path in words, seats named as in the record (``path_words``)."""
+    if not result:
+        return result
+    seats = record.get("seats") if isinstance(record, dict) else None
+    names = seats if isinstance(seats, list) else []
+    shown = translate_result(result)
+    for key in ("errors", "warnings"):
+        if isinstance(shown.get(key), list):
+            shown[key] = with_words(shown[key], names)
+    return shown
+
+
 @require_http_methods(["GET", "POST"])
 def calculator(request):
     sample_name = request.GET.get("sample") or request.POST.get("sample") or ""
     text = request.POST.get("record", "")
-    result = None
+    record = result = None
     parse_error = None
     form, game_key, players, build_problem = _builder(request)
     if request.method == "POST" and form is not None and "build" in request.POST:
@@ -128,6 +142,7 @@ def calculator(request):
             result = games.evaluate(record)
     elif sample_name in SAMPLES:
         text = json.dumps(SAMPLES[sample_name], indent=1, ensure_ascii=False)
+    shown = _in_words(result, record)
     return render(request, "public/calculator.html", {
         "games": _games_in_words(),
         "player_counts": list(BUILD_PLAYERS),
@@ -139,8 +154,8 @@ def calculator(request):
         "sample_name": sample_name,
         "text": text,
         "parse_error": parse_error,
-        "result": translate_result(result) if result else result,
-        "described": describe_result(translate_result(result)) if result and result.get("ok") else None,
+        "result": shown,
+        "described": describe_result(shown) if result and result.get("ok") else None,
         "result_json": json.dumps(result, indent=1, ensure_ascii=False) if result else "",
     }, status=200 if not parse_error and not build_problem and not (form and form.errors)
        and (result is None or result.get("ok")) else 400)
@@ -241,8 +256,10 @@ def player_page(request, tournament, player_id: int):
     chart = step_chart(
         totals, chart_id="net-chart",
         title=_("Cumulative net of %(name)s") % {"name": name},
-        desc=(_("%(name)s's running net over %(count)s deals: %(total)s after the last one, "
-                "lowest %(low)s, highest %(high)s.")
+        desc=(ngettext("%(name)s's running net over %(count)s deal: %(total)s after the last one, "
+                       "lowest %(low)s, highest %(high)s.",
+                       "%(name)s's running net over %(count)s deals: %(total)s after the last one, "
+                       "lowest %(low)s, highest %(high)s.", len(totals))
               % {"name": name, "count": len(totals), "total": data["total"],
                  "low": min([0, *totals]), "high": max([0, *totals])}),
         x_label=_("Deals"), y_label=_("Net"))
@@ -253,44 +270,3 @@ def player_page(request, tournament, player_id: int):
         # Built and escaped by scoring.web.charts (every text in it goes through html.escape).
         "chart": mark_safe(chart),  # noqa: S308
     })
-
-
-#: What the record fields holding tiles are called on the table page (ROUND_RECORD.md).
-TILE_FIELD_WORDS = {"unplayed_tiles": gettext_lazy("Tiles not played face up"),
-                    "left_in_hand": gettext_lazy("Kept in hand"), "hands": gettext_lazy("Hands"),
-                    "groups": gettext_lazy("Groups"), "declared": gettext_lazy("Declared bull")}
-
-
-def _drawn(text: str) -> dict:
-    """A tile for the pages: its text and the id of its symbol in ``{% tile_sprite %}`` (each
-    tile is drawn once per page and used by reference: a long table stays light)."""
-    return {"text": text, "ref": tile_id(read_tile(text))}
-
-
-def _table_context(tournament, table) -> dict:
-    data = public_table_deals(tournament, table)
-    for d in data["deals"]:
-        for group in d["tiles"]:
-            group["seats"] = [[[_drawn(t) for t in g] for g in seat] for seat in group["seats"]]
-        if d["replay"]:
-            for t in d["replay"]["line"]:
-                t["drawn"] = _drawn(t["tile"])
-        d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
-        names = [p["name"] for p in d["players"]]
-        for group in d["tiles"]:
-            group["label"] = TILE_FIELD_WORDS.get(group["field"], group["field"].replace("_", " "))
-            group["rows"] = list(zip(names, group["seats"]))
-    return {"tournament": tournament, "table": table, **data}
-
-
-@public_view
-def table_page(request, tournament, table_id: int):
-    table = public_table(tournament, table_id)  # NotFound: 404 (public_view)
-    return render(request, "public/table.html", {**_table_context(tournament, table), "live_every": LIVE_EVERY_MS})
-
-
-@public_view
-def table_live(request, tournament, table_id: int):
-    table = public_table(tournament, table_id)  # NotFound: 404 (public_view)
-    return live_answer(request, table_version(table),
-                       lambda: render(request, "public/_table_live.html", _table_context(tournament, table)))

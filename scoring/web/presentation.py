@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.selectors.sessions import Place
 
@@ -98,7 +99,7 @@ def seat_summary(game: str, player: dict) -> str:
     null for no bull, where ``value`` is 0)."""
     parts = []
     if "points" in player:
-        parts.append(_("%(points)s pts") % {"points": player["points"]})
+        parts.append(ngettext("%(points)s pt", "%(points)s pts", _count(player["points"])) % {"points": player["points"]})
     if player.get("unplayed") is not None and "points" in player:
         parts.append(_("%(count)s left") % {"count": player["unplayed"]})
     if player.get("status"):
@@ -161,6 +162,11 @@ def describe_rows(game: str, rows: list[dict]) -> list[dict]:
             rev["record_json"] = json.dumps(rev["record"], ensure_ascii=False, indent=1)
             rev["result_json"] = json.dumps(rev["result"], ensure_ascii=False, indent=1)
     return rows
+
+
+def _count(value) -> int:
+    """A figure from a stored result as the count that picks a plural form (0 for none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _status_word(status: str) -> str:

@@ -23,6 +23,7 @@ from scoring.selectors.rounds import round_rows, table_round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.web.deal_form import DealForm
 from scoring.web.http import status_of
+from scoring.web.path_words import with_words
 from scoring.web.presentation import describe_deal, describe_rows
 from scoring.web.rule_messages import error_message, translate_problems
 
@@ -51,8 +52,9 @@ def preview_context(preview, game: str) -> dict:
     """What the preview card shows: seats with nets, who pays whom, notes, warnings."""
     if preview is None or not preview.ok:
         return {}
+    # Warnings' paths are the body's (seats by table position): said in words with the seats' names.
     return {"described": describe_deal(game, preview.players, preview.outcome),
-            "warnings": translate_problems(preview.warnings)}
+            "warnings": with_words(translate_problems(preview.warnings), [p.get("name") for p in preview.players])}
 
 
 def saved_url(token: str, number) -> str:

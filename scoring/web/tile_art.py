@@ -109,6 +109,38 @@ def tile_symbol(tile: Tile) -> str:
     )
 
 
+#: How a tile lies in a drawing: upright (as the symbol is drawn, high half on top), or on its
+#: side with its high half to the left or to the right.
+TURNS = ("upright", "high-left", "high-right")
+#: The quarter turns that lay the upright 40 × 80 symbol into an 80 × 40 box.
+_TURNED = {"high-left": "translate(0 40) rotate(-90)", "high-right": "translate(80 0) rotate(90)"}
+
+
+def laid_turn(text: str) -> str:
+    """How a tile of a layout lies, from its pips as laid left to right ("4:6"): a double
+    across the line (upright), any other tile along it with the pip it was joined by touching
+    its neighbour (the left pip on the left)."""
+    a, b = (int(p) for p in str.__str__(text).strip("[]").split(":"))
+    return "upright" if a == b else ("high-left" if a > b else "high-right")
+
+
+def tile_ref_svg(tile: object, *, label: str, turn: str = "upright", css_class: str | None = None) -> str:
+    """One tile drawn by reference to its symbol in ``tile_sprite_svg`` (the page must hold the
+    sprite), turned as ``turn`` says (``TURNS``); upright in a 40 × 80 box, on its side in an
+    80 × 40 one. Class ``tile`` upright, ``tile-flat`` on its side, unless ``css_class``."""
+    t = read_tile(tile)
+    if turn not in TURNS:
+        raise ValueError(f"not a turn: {turn!r}")
+    name = escape(label)
+    if turn == "upright":
+        return (f'<svg class="{escape(css_class or "tile")}" viewBox="0 0 {WIDTH} {2 * HALF}" role="img"'
+                f' aria-label="{name}" focusable="false"><use href="#{tile_id(t)}"/></svg>')
+    # The symbol drawn upright in a 40 × 80 viewport of its own, that viewport turned.
+    return (f'<svg class="{escape(css_class or "tile-flat")}" viewBox="0 0 {2 * HALF} {WIDTH}" role="img"'
+            f' aria-label="{name}" focusable="false"><g transform="{_TURNED[turn]}"><svg width="{WIDTH}"'
+            f' height="{2 * HALF}"><use href="#{tile_id(t)}"/></svg></g></svg>')
+
+
 def tile_sprite_svg() -> str:
     """One hidden <svg> holding a symbol for each of the 21 tiles."""
     symbols = "".join(tile_symbol(t) for t in ALL_TILES)
@@ -139,5 +171,5 @@ def favicon_svg(tile: object = "6:6", *, rounded: bool = True) -> str:
     )
 
 
-__all__ = ["favicon_svg", "read_tile", "tile_body", "tile_id", "tile_label", "tile_sprite_svg", "tile_svg",
-           "tile_symbol"]
+__all__ = ["TURNS", "favicon_svg", "laid_turn", "read_tile", "tile_body", "tile_id", "tile_label", "tile_ref_svg",
+           "tile_sprite_svg", "tile_svg", "tile_symbol"]

@@ -2,12 +2,20 @@
    reload (polling rather than server-sent events: see scoring/views/public.py). Loaded on every
    page by templates/base.html; a page without these attributes makes no request.
 
-     <div data-live-src="URL" data-live-every="ms">
+     <div data-live-src="URL" data-live-every="ms" data-live-after="cursor">
          A live page (standings, tables, deals, the director's dashboard): asks URL every few
          seconds (4 s unless data-live-every says) with If-None-Match and, when the answer is new
          (200, not 304), swaps every [data-live-part="x"] inside it for the answer's element of
          the same name. A [data-live-status] inside it shows its data-text-live or
          data-text-offline and carries data-live-state="live|offline".
+         With data-live-after, URL is asked with ?after=cursor (the answer's [data-live-after]
+         is the next cursor) and the answer may hold lists of changes: each [data-live-list="x"]
+         that is not itself a part is merged into the page's list of that name, item by item
+         ([data-live-key]): an item already shown is replaced, one marked data-live-gone taken
+         away, a new one put in place by its data-live-order (highest first) when the page's list
+         has data-live-prepend and the item is newer than all it shows — keeping at most
+         data-live-most items; one sent again with the same data-live-stamp is left as it is.
+         A [data-live-empty] stands in for an empty list.
      <div data-poll="URL" data-poll-every="ms">
          A job's progress (the audit box): is replaced by the HTML fragment at URL every second
          (unless data-poll-every says) until a fragment comes back without data-poll.
@@ -28,7 +36,13 @@
   // The two ways of keeping an element up to date. apply(el, html) returns the element to follow.
   var KINDS = {
     live: {
-      url: function (el) { return el.getAttribute("data-live-src"); },
+      url: function (el) {
+        var src = el.getAttribute("data-live-src");
+        var after = el.getAttribute("data-live-after");
+        return after ? src + (src.indexOf("?") < 0 ? "?" : "&") + "after=" + encodeURIComponent(after) : src;
+      },
+      // The ETag belongs to the page, whatever the cursor: an unchanged version is a 304.
+      key: function (el) { return el.getAttribute("data-live-src"); },
       every: function (el) { return parseInt(el.getAttribute("data-live-every"), 10) || 4000; },
       apply: function (el, html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -38,6 +52,14 @@
             if (old.getAttribute("data-live-part") === name) old.replaceWith(document.importNode(fresh, true));
           });
         });
+        doc.querySelectorAll("[data-live-list]:not([data-live-part])").forEach(function (fresh) {
+          var name = fresh.getAttribute("data-live-list");
+          el.querySelectorAll("[data-live-list]").forEach(function (list) {
+            if (list.getAttribute("data-live-list") === name) merge(list, fresh);
+          });
+        });
+        var after = doc.querySelector("[data-live-after]");
+        if (after && el.hasAttribute("data-live-after")) el.setAttribute("data-live-after", after.getAttribute("data-live-after"));
         return el;
       },
       goesOn: function () { return true; }
@@ -56,6 +78,40 @@
       goesOn: function (el) { return el.hasAttribute("data-poll"); }
     }
   };
+
+  function items(list) {
+    return Array.prototype.filter.call(list.children, function (c) { return c.hasAttribute("data-live-key"); });
+  }
+  function order(item) { return parseFloat(item.getAttribute("data-live-order")) || 0; }
+
+  // The changes of `fresh` merged into the page's `list` (see the top of this file).
+  function merge(list, fresh) {
+    var top = items(list).reduce(function (most, c) { return Math.max(most, order(c)); }, -Infinity);
+    Array.prototype.slice.call(fresh.children).forEach(function (item) {
+      var key = item.getAttribute("data-live-key");
+      if (!key) return;
+      var old = items(list).filter(function (c) { return c.getAttribute("data-live-key") === key; })[0];
+      if (item.hasAttribute("data-live-gone")) {
+        if (old) old.remove();
+        return;
+      }
+      // Sent again unchanged (the cursor's overlap): the one shown stays, a replay where it was.
+      if (old && old.getAttribute("data-live-stamp") && old.getAttribute("data-live-stamp") === item.getAttribute("data-live-stamp")) return;
+      var node = document.importNode(item, true);
+      if (old) {
+        old.replaceWith(node);
+      } else if (list.hasAttribute("data-live-prepend") && order(item) > top) {
+        var before = items(list).filter(function (c) { return order(c) < order(item); })[0];
+        list.insertBefore(node, before || null);
+      }
+    });
+    var most = parseInt(list.getAttribute("data-live-most"), 10);
+    if (most > 0) items(list).slice(most).forEach(function (c) { c.remove(); });
+    var empty = list.querySelector(":scope > [data-live-empty]");
+    if (items(list).length && empty) empty.remove();
+    var stand = fresh.querySelector(":scope > [data-live-empty]");
+    if (!items(list).length && !empty && stand) list.appendChild(document.importNode(stand, true));
+  }
 
   function say(w, state) {
     var status = w.el.querySelector("[data-live-status]");
@@ -83,8 +139,9 @@
     if (document.hidden || w.busy) return;  // visibilitychange asks again
     w.busy = true;
     var url = w.kind.url(w.el);
+    var key = w.kind.key ? w.kind.key(w.el) : url;
     var headers = { "Accept": "text/html" };
-    if (w.tags[url]) headers["If-None-Match"] = w.tags[url];
+    if (w.tags[key]) headers["If-None-Match"] = w.tags[key];
     fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 304) return;
@@ -98,7 +155,7 @@
             next._liveWatcher = w;
             w.every = w.kind.every(next);
           }
-          if (tag) w.tags[url] = tag;
+          if (tag) w.tags[key] = tag;
           next.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
           scan(next);
         });

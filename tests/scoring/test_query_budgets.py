@@ -35,10 +35,14 @@ SCORER_PAGE = 5
 DASHBOARD = 17
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
 STANDINGS_PAGE = 3
-#: Tournament + table + seats + deals (with their current revisions).
-TABLE_PAGE = 4
+#: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
+#: deals' count, the live cursor) + one page of deals (with their current revisions).
+TABLE_PAGE = 5
 #: Tournament + the deals' count and latest change.
 LIVE_NOT_MODIFIED = 2
+#: A table's live answer after a cursor: tournament + table + its version + the deals changed since
+#: (with their current revisions) + seats + every deal's status, change time and nets.
+TABLE_LIVE_CHANGES = 6
 
 
 
@@ -208,3 +212,11 @@ def test_the_roster_page_does_not_grow_with_entries_tables_or_deals(make_setup, 
     client.force_login(director)
     with django_assert_num_queries(ROSTER_PAGE):
         assert client.get(f"/director/tournaments/{t.pk}/roster/").status_code == 200
+
+
+def test_a_tables_live_changes_cost_the_same_whatever_the_deals(client, jie_long, django_assert_num_queries):
+    url = f"/t/{jie_long.tournament.slug}/tables/{jie_long.table.pk}/live/?after=1"
+    for grown in (1, 6):
+        _grow(jie_long, JIE_LONG, grown)
+        with django_assert_num_queries(TABLE_LIVE_CHANGES):
+            assert client.get(url).status_code == 200

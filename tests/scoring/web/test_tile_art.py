@@ -98,3 +98,45 @@ def test_the_favicon_is_a_tile_on_the_sites_colour():
     assert square.get("rx") is None  # a phone rounds a home-screen icon itself
     site_css = (Path(__file__).resolve().parents[3] / "static" / "css" / "site.css").read_text()
     assert f"--accent:{ACCENT};" in site_css
+
+
+def _parsed(svg: str) -> ET.Element:
+    """A tile drawn for a page (no xmlns: inline in HTML) as XML."""
+    return ET.fromstring(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
+
+
+def _turned(root: ET.Element, x: float, y: float) -> tuple[float, float]:
+    """Where the point (x, y) of the upright symbol lands in a turned tile's 80 × 40 box."""
+    transform = root.find(f"{SVG}g").get("transform")
+    dx, dy = map(float, re.search(r"translate\(([-\d.]+) ([-\d.]+)\)", transform).groups())
+    angle = float(re.search(r"rotate\(([-\d.]+)\)", transform).group(1))
+    # A quarter turn clockwise (90) sends (x, y) to (-y, x); anticlockwise (-90) to (y, -x).
+    x, y = (-y, x) if angle == 90 else (y, -x)
+    return x + dx, y + dy
+
+
+@pytest.mark.parametrize("laid, turn, high_side", [("6:4", "high-left", "left"), ("4:6", "high-right", "right"),
+                                                   ("3:1", "high-left", "left"), ("1:5", "high-right", "right")])
+def test_a_laid_tile_lies_along_the_line_with_the_joined_half_touching(laid, turn, high_side):
+    from scoring.web.tile_art import laid_turn, tile_ref_svg
+
+    assert laid_turn(laid) == turn
+    svg = tile_ref_svg(laid, label=f"tile {laid}", turn=turn)
+    root = _parsed(svg)
+    assert root.get("viewBox") == "0 0 80 40" and root.get("aria-label") == f"tile {laid}"
+    high, low = max(map(int, laid.split(":"))), min(map(int, laid.split(":")))
+    assert root.find(f".//{SVG}use").get("href") == f"#tile-{high}-{low}"
+    # The symbol's top half holds the high pip: it must land on the side the high pip was laid.
+    x, y = _turned(root, 20, 10)
+    assert 0 <= y <= 40 and (x < 40 if high_side == "left" else x > 40)
+    assert "style=" not in svg
+
+
+def test_a_laid_double_stands_across_the_line():
+    from scoring.web.tile_art import laid_turn, tile_ref_svg
+
+    assert laid_turn("4:4") == "upright"
+    svg = tile_ref_svg("4:4", label="tile 4:4", turn="upright")
+    assert 'viewBox="0 0 40 80"' in svg and '<use href="#tile-4-4"/>' in svg and "transform" not in svg
+    with pytest.raises(ValueError):
+        tile_ref_svg("4:4", label="x", turn="sideways")
