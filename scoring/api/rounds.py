@@ -146,7 +146,10 @@ class DisputeInputSerializer(InputSerializer):
 
 
 class ResolveInputSerializer(InputSerializer):
-    note = TextField(max_length=MAX_NOTE, required=False, allow_blank=True)
+    # Optional here (tools that settle in bulk); the director's pages ask for it.
+    note = TextField(max_length=MAX_NOTE, required=False, allow_blank=True,
+                     help_text="What was decided and why, kept in the action log. Optional over the API; "
+                               "the director's pages require it.")
 
 
 # --- deals as sent ------------------------------------------------------------------------------

@@ -1,95 +1,180 @@
-"""What a director's tournament page shows, read in a fixed number of queries."""
+"""What a director's tournament page (the console) shows: the same size, in the same number of
+queries, at 10 deals or 10,000. The tables are one session's (the newest open one unless
+another is asked for); the long lists (disputes, unsettled deals, recent actions) come a page at
+a time; the tournament's figures are counts."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Max, Q, QuerySet
+from datetime import datetime
+
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.domain.clock import clock_state, still_playing
-from scoring.domain.standings import DEFAULT_TIE_BREAKS
-
-from scoring.models import ActionLog, Round, Tournament
-from scoring.domain.records import nets_by_position
+from scoring.domain.errors import NotFound
+from scoring.domain.paging import Page, page_window
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
+from scoring.models import ActionLog, Round, Seat, Session, Table, Tournament
 from scoring.selectors.rounds import disputed_rounds, round_detail
-from scoring.domain.standings import TIE_BREAK_LABELS
-from scoring.selectors.standings import counted_rounds_filter, standings_for
-from scoring.selectors.tables import table_list
-from scoring.selectors.tournaments import entry_list
+from scoring.selectors.standings import standings_for
+from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
+
+#: Rows a page of the console's long lists: the deals a finish leaves unsettled, recent actions.
+PAGE_SIZE = 20
+#: Disputes a page: each shows its deal and a settle form.
+DISPUTES_PAGE_SIZE = 10
 
 
-def tournament_dashboard(tournament: Tournament) -> dict:
-    """A director's tournament page: ``tournament``, ``disputed`` (round_detail dicts, oldest
-    dispute first), ``sessions`` (each ``{"session", "clock"`` (``domain.clock.clock_state``),
-    ``"still_playing"`` (the tables of an open session whose time is up that recorded no deal
-    since, ``domain.clock.still_playing``), ``"tables": [{"table", "seats" (running totals),
-    "rounds", "disputed", "unconfirmed", "last_round", "scorer_token_created_at"}]}``), ``entries``,
-    ``unseated`` (entries still playing without a seat in the latest session), ``standings`` (ranked by
-    ``tie_breaks``, in words) and ``recent_actions``.
+def shown_session(sessions: list[Session], number: int | None) -> Session | None:
+    """The session whose tables the console shows (``sessions`` by number): session ``number``
+    (NotFound when there is none such), else the newest open one, else the newest; None
+    before any."""
+    if number is not None:
+        for s in sessions:
+            if s.number == number:
+                return s
+        raise NotFound(gettext("No such session."))
+    open_ones = [s for s in sessions if not s.is_closed]
+    return (open_ones or sessions or [None])[-1]
 
-    The number of queries does not grow with tables or deals: seats come prefetched with the
-    tables, counts in one aggregate, running totals from one pass over the counted deals.
 
-    The QR code of a scorer link can only be drawn when the plain token is known: right after
-    ``table_create`` / ``table_scorer_token_rotate`` (tokens are stored hashed). The dashboard
-    offers "rotate" instead."""
-    tables = list(table_list(tournament))
-    seats_of = {t.pk: sorted(t.seats.all(), key=lambda s: s.position) for t in tables}
-    stats = {row["table"]: row for row in Round.objects.filter(table__session__tournament=tournament)
-             .values("table").annotate(rounds=Count("id", filter=~Q(status=Round.Status.VOIDED)),
-                                       disputed=Count("id", filter=Q(disputed=True)),
-                                       unconfirmed=Count("id", filter=Q(status=Round.Status.RECORDED)),
-                                       last=Max("number"))}
-    last_rounds = {}
-    if stats:
-        pairs = Q()
-        for table_id, row in stats.items():
-            pairs |= Q(table_id=table_id, number=row["last"])
-        last_rounds = {r.table_id: r for r in Round.objects.filter(pairs)}
-    totals = {t.pk: [0] * len(seats_of[t.pk]) for t in tables}
-    counted = {t.pk: 0 for t in tables}
-    for table_id, body, result in (Round.objects.filter(table__session__tournament=tournament)
-                                   .filter(counted_rounds_filter(tournament))
-                                   .values_list("table_id", "current_revision__body", "current_revision__result")):
-        row = totals[table_id]
-        for pos, net in enumerate(nets_by_position(game=tournament.game, body=body, result=result, n=len(row))):
-            row[pos] += net
-        counted[table_id] += 1
-    sessions: dict[int, dict] = {}
+def _table_counts(tournament: Tournament) -> dict[int, dict]:
+    """Each table's deals (not voided), open disputes, unconfirmed and unsettled deals (those a
+    finish leaves as they are: unconfirmed or disputed) and when its latest deal was recorded:
+    one aggregate, a row per table that has deals."""
+    # (named apart from the deal's own fields: an annotation called "disputed" would stand for
+    # the field in the filters that follow it)
+    rows = (Round.objects.filter(table__session__tournament=tournament).order_by().values("table")
+            .annotate(n_rounds=Count("id", filter=~Q(status=Round.Status.VOIDED)),
+                      n_disputed=Count("id", filter=Q(disputed=True)),
+                      n_unconfirmed=Count("id", filter=Q(status=Round.Status.RECORDED)),
+                      # a voided deal is never disputed (voiding settles the dispute)
+                      n_unsettled=Count("id", filter=Q(status=Round.Status.RECORDED) | Q(disputed=True)),
+                      last_at=Max("created_at")))
+    return {row["table"]: {"rounds": row["n_rounds"], "disputed": row["n_disputed"],
+                           "unconfirmed": row["n_unconfirmed"], "unsettled": row["n_unsettled"],
+                           "last_at": row["last_at"]} for row in rows}
+
+
+def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime) -> dict | None:
+    """The shown session's grid: ``{"session", "clock", "still_playing" (its tables whose time is
+    up that recorded no deal since), "tables": [{"table", "seats" (position, name), "rounds",
+    "disputed", "unconfirmed", "last_deal_at", "minutes_since" (whole minutes since the latest
+    deal, None before any), "still_playing", "scorer_token_created_at"}]}``; None without a session."""
+    if session is None:
+        return None
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
+    tables = Table.objects.filter(session=session).select_related("session").prefetch_related(seats).order_by("id")
+    rows = []
     for t in tables:
-        st = stats.get(t.pk, {})
-        seats = [{"position": s.position, "entry": s.entry_id, "player": s.entry.player_id,
-                  "name": s.entry.player.name, "total": totals[t.pk][s.position], "rounds": counted[t.pk]}
-                 for s in seats_of[t.pk]]
-        sessions.setdefault(t.session.number, {"session": t.session, "tables": []})["tables"].append({
-            "table": t, "seats": seats, "rounds": st.get("rounds", 0),
-            "disputed": st.get("disputed", 0), "unconfirmed": st.get("unconfirmed", 0),
-            "last_round": last_rounds.get(t.pk), "scorer_token_created_at": t.scorer_token_created_at,
+        c = counts.get(t.pk, {})
+        last_at = c.get("last_at")
+        rows.append({
+            "table": t, "seats": [{"position": s.position, "name": s.entry.player.name} for s in t.seats.all()],
+            "rounds": c.get("rounds", 0), "disputed": c.get("disputed", 0), "unconfirmed": c.get("unconfirmed", 0),
+            "last_deal_at": last_at,
+            "minutes_since": None if last_at is None else max(0, int((now - last_at).total_seconds()) // 60),
+            # Time is up: an open session's tables that recorded no deal since (still finishing one).
+            "still_playing": not session.is_closed and still_playing(session.clock_ends_at, last_at, now),
+            "scorer_token_created_at": t.scorer_token_created_at,
         })
-    for s in tournament.sessions.all():
-        sessions.setdefault(s.number, {"session": s, "tables": []})
-    now = timezone.now()
-    for group in sessions.values():
-        s = group["session"]
-        group["clock"] = clock_state(s.clock_started_at, s.clock_ends_at, now)
-        # Time is up: the tables of an open session that recorded no deal since (still finishing one).
-        group["still_playing"] = [row["table"] for row in group["tables"] if not s.is_closed and still_playing(
-            s.clock_ends_at, row["last_round"].created_at if row["last_round"] else None, now)]
-    disputed = [round_detail(r, seats=seats_of[r.table_id], tournament=tournament)
-                for r in disputed_rounds(tournament)]
-    latest = max(sessions) if sessions else None
-    seated = {s.entry_id for t in tables if t.session.number == latest for s in seats_of[t.pk]}
-    entries = list(entry_list(tournament))
+    return {"session": session, "clock": clock_state(session.clock_started_at, session.clock_ends_at, now),
+            "still_playing": [r["table"] for r in rows if r["still_playing"]], "tables": rows}
+
+
+def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Page:
+    """Open disputes, oldest first, a page of ``round_detail`` dicts each with ``table_obj`` (its
+    Table, session read). The seats of every table with an open dispute come in one query."""
+    number, pages, offset = page_window(count, asked, DISPUTES_PAGE_SIZE)
+    rounds = list(disputed_rounds(tournament)[offset:offset + DISPUTES_PAGE_SIZE])
+    seats: dict[int, list[Seat]] = {}
+    for s in (Seat.objects.filter(table__session__tournament=tournament, table__rounds__disputed=True).distinct()
+              .select_related("entry__player").order_by("table_id", "position")):
+        seats.setdefault(s.table_id, []).append(s)
+    items = [{**round_detail(r, seats=seats.get(r.table_id, []), tournament=tournament), "table_obj": r.table}
+             for r in rounds]
+    return Page(items, number, pages, count, DISPUTES_PAGE_SIZE)
+
+
+def console_live(tournament: Tournament, *, session: int | None = None, disputes_page: int | None = None,
+                 entries: list | None = None, now: datetime | None = None) -> dict:
+    """The console's live parts: ``tournament``, ``sessions`` (every session by number, for the
+    switcher), ``current`` (``_table_rows`` of ``shown_session(session)``), ``counts``
+    (the tournament's ``unconfirmed``, ``disputed`` and ``unsettled`` deals), ``disputed`` (a
+    ``Page`` of open disputes), ``standings`` (ranked by ``tie_breaks``, in words).
+
+    Seven queries, six given ``entries`` (the tournament's, with their players), whatever the
+    deals: sessions, counts by table, the shown session's tables and their seats, a page of
+    disputes, the seats of the disputed tables, the standings."""
+    now = now or timezone.now()
+    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
+    current = shown_session(sessions, session)
+    by_table = _table_counts(tournament)
+    counts = {k: sum(row[k] for row in by_table.values()) for k in ("unconfirmed", "disputed", "unsettled")}
     return {
         "tournament": tournament,
-        "disputed": disputed,
-        "sessions": [sessions[k] for k in sorted(sessions)],
-        "entries": entries,
-        "unseated": [e for e in entries if e.pk not in seated and e.withdrawn_at is None],
+        "sessions": sessions,
+        "current": _table_rows(current, by_table, now),
+        "counts": counts,
+        "disputed": _disputes_page(tournament, counts["disputed"], disputes_page),
         "standings": standings_for(tournament, entries=entries),
         "tie_breaks": [TIE_BREAK_LABELS[k] for k in tournament.tie_breaks or DEFAULT_TIE_BREAKS],
-        "recent_actions": list(action_log_for(tournament, limit=20)),
     }
 
 
-def action_log_for(tournament: Tournament, *, limit: int = 100) -> QuerySet[ActionLog]:
-    return ActionLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")[:limit]
+def tournament_dashboard(tournament: Tournament, *, session: int | None = None, disputes_page: int | None = None,
+                         deals_page: int | None = None, actions_page: int | None = None,
+                         now: datetime | None = None) -> dict:
+    """The director's tournament page: ``console_live`` and ``entries``, ``unseated`` (entries
+    without a seat in the newest session), ``unsettled`` (a ``Page`` of
+    ``tournament_unsettled_deals``) and ``recent_actions`` (a ``Page`` of the log, newest
+    first). Pages are asked by number (None: the first) and clamped to the list.
+
+    A fixed number of queries (``console_live``'s, the entries, a page of unsettled deals, the
+    log's count and a page of it) whatever the deals, tables or sessions.
+
+    The QR code of a scorer link can only be drawn when the plain token is known: right after
+    ``table_create`` / ``table_scorer_token_rotate`` (tokens are stored hashed). The console
+    offers "rotate" instead."""
+    newest = Session.objects.filter(tournament=tournament).order_by("-number").values("pk")[:1]
+    entries = list(entry_list(tournament).annotate(
+        seated=Exists(Seat.objects.filter(entry=OuterRef("pk"), table__session=Subquery(newest)))))
+    data = console_live(tournament, session=session, disputes_page=disputes_page, entries=entries, now=now)
+    number, pages, offset = page_window(data["counts"]["unsettled"], deals_page, PAGE_SIZE)
+    unsettled = Page(tournament_unsettled_deals(tournament, offset=offset, limit=PAGE_SIZE), number, pages,
+                     data["counts"]["unsettled"], PAGE_SIZE)
+    logged = action_log_for(tournament)
+    count = logged.count()
+    number, pages, offset = page_window(count, actions_page, PAGE_SIZE)
+    return {
+        **data,
+        "entries": entries,
+        "unseated": [e for e in entries if not e.seated and e.withdrawn_at is None],
+        "unsettled": unsettled,
+        "recent_actions": Page(list(logged[offset:offset + PAGE_SIZE]), number, pages, count, PAGE_SIZE),
+    }
+
+
+def console_version(tournament: Tournament, *, now: datetime | None = None) -> str:
+    """Changes whenever what the console's live parts show may have: one query that reads no
+    deal, so that it costs the same at 10 deals or 10,000 (polled every few seconds by every
+    console open). Every write logs a line with its tournament, in the write's transaction (the
+    services do; ``tests/scoring/services/test_logged.py``): the newest line's id, found through
+    the log's tournament index, stands for every deal, session, table, entry and settings change.
+    Time does the rest: how many of its sessions' clocks have run out by ``now``, and the minute
+    itself (the grid says how long ago each table's last deal was)."""
+    now = now or timezone.now()
+    newest = ActionLog.objects.filter(tournament=OuterRef("pk")).order_by("-id").values("id")[:1]
+    ended = (Session.objects.filter(tournament=OuterRef("pk"), clock_ends_at__lte=now).order_by()
+             .values("tournament").annotate(c=Count("id")).values("c"))
+    row = (Tournament.objects.filter(pk=tournament.pk).annotate(newest=Subquery(newest), ended=Subquery(ended))
+           .values_list("status", "newest", "ended").first())
+    status, newest_id, ended_count = row or ("", None, None)
+    return f"{status}-{newest_id or 0}-{ended_count or 0}-{int(now.timestamp()) // 60}"
+
+
+def action_log_for(tournament: Tournament, *, limit: int | None = None) -> QuerySet[ActionLog]:
+    """The tournament's log, newest first (at most ``limit`` lines)."""
+    qs = ActionLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")
+    return qs if limit is None else qs[:limit]

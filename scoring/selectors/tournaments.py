@@ -57,14 +57,16 @@ def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
     return Player.objects.filter(club=tournament.club_id).exclude(entries__tournament=tournament).order_by("name")
 
 
-def tournament_unsettled_deals(tournament: Tournament) -> list[dict]:
+def tournament_unsettled_deals(tournament: Tournament, *, offset: int = 0, limit: int | None = None) -> list[dict]:
     """The deals a finish leaves as they are: unconfirmed (``recorded``) and disputed ones, not
-    voided — ``id, table, table_name, session, number, status, disputed``, by table and number."""
+    voided — ``id, table, table_name, session, number, status, disputed``, by session, table
+    and number; ``limit`` of them from ``offset`` (a page), all without."""
     rows = (Round.objects.filter(table__session__tournament=tournament)
             .exclude(status=Round.Status.VOIDED)
             .filter(Q(status=Round.Status.RECORDED) | Q(disputed=True))
             .order_by("table__session__number", "table__name", "number")
             .values("id", "table", "table__name", "table__session__number", "number", "status", "disputed"))
+    rows = rows[offset:] if limit is None else rows[offset:offset + limit]
     return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "session": r["table__session__number"],
              "number": r["number"],
              "status": r["status"], "disputed": r["disputed"]} for r in rows]

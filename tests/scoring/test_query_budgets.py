@@ -7,6 +7,7 @@ and RELEASE count as two); in production it is BEGIN/COMMIT, which Django does n
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from scoring.services.clubs import player_create
 
@@ -16,7 +17,10 @@ from scoring.services.tables import table_create
 
 from scoring.services.tournaments import entry_create, tournament_update
 
+from scoring.models import Round
+
 from .bodies import DING_NIU_FULL_LOG, JIE_LONG
+from .many_deals import add_deals
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +33,18 @@ RECORD = 9
 RECORD_OVER_HTTP = 13
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
-#: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
-#: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit,
-#: the deals a finish leaves unsettled (while running).
+#: The director's console, whatever the deals, tables and sessions: session, user, tournament,
+#: director check, sessions, deal counts by table, the shown session's tables and their seats, a
+#: page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
+#: deals, the log's count and a page of it, players to enter, latest audit. (Before the console
+#: it was 17 too, made otherwise: every table with its running totals, which read every deal,
+#: the last deals, every dispute and every unsettled deal, no counts.)
 DASHBOARD = 17
+#: The console's live parts: session, user, tournament, director check, the version (one query,
+#: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
+#: and their seats, a page of disputes, the disputed tables' seats, the standings.
+DIRECTOR_LIVE_NOT_MODIFIED = 5
+DIRECTOR_LIVE = 12
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
 STANDINGS_PAGE = 3
 #: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
@@ -74,6 +86,26 @@ def _dashboard_queries(client, director, tournament, django_assert_num_queries):
     client.force_login(director)
     with django_assert_num_queries(DASHBOARD):
         assert client.get(f"/director/tournaments/{tournament.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize("deals", [30, 3000])
+def test_the_console_costs_the_same_at_30_and_3000_deals(make_setup, client, director, django_assert_num_queries,
+                                                         monkeypatch, deals):
+    s = make_setup("jie_long")
+    ids = add_deals(s, deals)
+    for pk in ids[:3]:
+        round_dispute(actor=s.director_actor, round=Round.objects.get(pk=pk), message="check")
+    _dashboard_queries(client, director, s.tournament, django_assert_num_queries)
+    for page in ("?deals_page=7", "?actions_page=999&disputes_page=2"):   # a page further on costs the same
+        with django_assert_num_queries(DASHBOARD):
+            assert client.get(f"/director/tournaments/{s.tournament.pk}/{page}").status_code == 200
+    live = f"/director/tournaments/{s.tournament.pk}/live/"
+    moment = timezone.now()   # the live version takes in the minute: none passes between the two asks
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    with django_assert_num_queries(DIRECTOR_LIVE):
+        tag = client.get(live)["ETag"]
+    with django_assert_num_queries(DIRECTOR_LIVE_NOT_MODIFIED):
+        assert client.get(live, HTTP_IF_NONE_MATCH=tag).status_code == 304
 
 
 def test_the_dashboard_does_not_grow_with_tables_and_deals(make_setup, client, director, director_actor, club,

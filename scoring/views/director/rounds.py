@@ -23,19 +23,29 @@ from scoring.web.scorer_answers import preview_context
 from scoring.views.scorer import correction_page
 from scoring.views.director.access import _round, _table, director_required
 from scoring.views.director.tables import _table_page
+from scoring.views.director.tournaments import _dashboard
 
 
 def _round_action(request, actor, round_id, call, done, *, field: str | None = None):
-    """A deal's move from the table page; refused, the page again with the errors at the deal
-    (those of the move's text input ``field`` under it, with what was typed)."""
+    """A deal's move from the table page, or from the console (a form sent with
+    ``from=console``: the console's query string kept in its address); refused, that page again
+    with the errors at the deal (those of the move's text input ``field`` under it, with what was
+    typed)."""
     rnd = _round(actor, round_id)
+    console = request.POST.get("from") == "console"
     try:
         call(rnd)
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
+        if console:
+            return _dashboard(request, actor, rnd.table.session.tournament, failed=failed, status=status_of(e))
         return _table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number,
                                       "table": session_table(rnd.table.session.number, rnd.table.name)})
+    if console:
+        query = request.GET.urlencode()
+        return redirect(reverse("director-tournament", args=[rnd.table.session.tournament_id])
+                        + (f"?{query}" if query else "") + "#disputed")
     return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
 
 
@@ -51,9 +61,16 @@ def round_void(request, actor, round_id: int):
 @director_required
 @require_POST
 def round_resolve(request, actor, round_id: int):
+    """Settling a dispute from a page asks for the director's note: what was decided, for the
+    log (the API leaves it optional, for tools that settle in bulk)."""
     note = request.POST.get("note", "")
-    return _round_action(request, actor, round_id,
-                         lambda rnd: rounds_services.round_dispute_resolve(actor=actor, round=rnd, note=note),
+
+    def settle(rnd):
+        if not note.strip():
+            raise ValidationFailed(gettext("Write a note: what you decided and why."), path="note", code="required")
+        rounds_services.round_dispute_resolve(actor=actor, round=rnd, note=note)
+
+    return _round_action(request, actor, round_id, settle,
                          gettext("The dispute about deal %(number)s of %(table)s is settled."), field="note")
 
 

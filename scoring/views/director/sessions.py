@@ -132,7 +132,8 @@ def _session_move(request, actor, session_id: int, call, done: str):
         messages.error(request, error_message(e))
     else:
         messages.success(request, done % {"number": session.number})
-    return redirect(reverse("director-tournament", args=[session.tournament_id]) + "#sessions")
+    # Back to the console showing this session (not always the one it shows first: the newest open).
+    return redirect(reverse("director-tournament", args=[session.tournament_id]) + f"?session={session.number}#tables")
 
 
 @director_required

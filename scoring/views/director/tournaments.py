@@ -1,28 +1,28 @@
-"""A tournament's dashboard (live), entries, start, finish and settings."""
+"""A tournament's page, the director's console (live), its entries, start, finish and settings."""
 
 from __future__ import annotations
 
 import json
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games import get_game
 
-from scoring.selectors.dashboards import tournament_dashboard
+from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
 
-from scoring.selectors.public import tournament_version
-
-from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_unsettled_deals
+from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing
 
 from scoring.services import tournaments as tournaments_services
 
 from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, parse_whole_number
+from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number
 from scoring.web.http import status_of
 from scoring.models import Player
 from scoring.web.deal_moves import with_moves
@@ -34,6 +34,10 @@ from scoring.views.director.audits import _audit_panel
 #: What the dashboard's clock form offers first, in minutes (a club session's usual length).
 DEFAULT_CLOCK_MINUTES = 90
 
+#: The console's long lists, each paged by its own query parameter (``?deals_page=2``): disputes,
+#: the deals a finish leaves unsettled, recent actions.
+CONSOLE_PAGES = ("disputes_page", "deals_page", "actions_page")
+
 #: The seating form's choices, as the director reads them (``scoring.domain.seating`` explains them).
 SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
                    ("standings", gettext_lazy("By standings: strongest together")),
@@ -42,20 +46,45 @@ SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")
                      ("smaller_tables", gettext_lazy("Smaller tables"))]
 
 
-def _dashboard_data(actor, tournament) -> dict:
-    data = tournament_dashboard(tournament)
-    tables = {row["table"].pk: row["table"] for s in data["sessions"] for row in s["tables"]}
-    for d in with_moves(data["disputed"], actor, tournament):
-        d["table_obj"] = tables.get(d["table"])
+def _asked(request) -> dict:
+    """What the console is asked to show: ``session`` (its number: a raw value that is none is
+    a session that does not exist, 404) and the page of each long list (anything but a page
+    number is the first; beyond the last, the last)."""
+    get = request.GET
+    raw = get.get("session")
+    session = None
+    if raw is not None:
+        session = parse_whole_number(raw, low=1, high=MAX_INT32)
+        if session is None:
+            raise Http404(gettext("No such session."))
+    pages = {name: parse_whole_number(get.get(name), low=1, high=MAX_INT32, clamp=True) for name in CONSOLE_PAGES}
+    return {"session": session, **pages}
+
+
+def _with_moves(data: dict, actor, tournament, failed: dict | None = None) -> dict:
+    for d in with_moves(list(data["disputed"]), actor, tournament, failed=failed):
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
     return data
 
 
-def _dashboard(request, actor, tournament, *, status=200, **extra):
-    data = _dashboard_data(actor, tournament)
+def _live_context(request, data: dict) -> dict:
+    """What the live parts need besides the data: the page's query (the pagers' links and the
+    settle forms keep it) and the live address, asking for the same session and pages."""
+    query = request.GET.urlencode()
+    live = reverse("director-tournament-live", args=[data["tournament"].pk])
+    # The console's own address: its links hold it (the console also answers forms, at their address).
+    return {**data, "query": query, "live_src": f"{live}?{query}" if query else live, "max_note": MAX_NOTE,
+            "console_url": reverse("director-tournament", args=[data["tournament"].pk])}
+
+
+def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
+    data = _with_moves(tournament_dashboard(tournament, **_asked(request)), actor, tournament, failed)
+    if failed and all(d["id"] != failed["id"] for d in data["disputed"]):
+        # A dispute no longer listed (settled meanwhile, by another hand): the refusal on top.
+        messages.error(request, " ".join(failed["errors"] + failed["general"]))
     counts = get_game(tournament.game).player_counts
     ctx = {
-        **data,
+        **_live_context(request, data),
         "live_every": LIVE_EVERY_MS,
         "game_name": get_game(tournament.game).name_in(get_language() or "en"),
         "variant_json": json.dumps(tournament.variant, ensure_ascii=False),
@@ -76,15 +105,10 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
     }
     ctx["audit"] = _audit_panel(tournament)
     ctx["publishable"] = tournament_awaits_publishing(tournament)   # a finished import, still private
-    if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
-        unsettled = tournament_unsettled_deals(tournament)
-        ctx["unsettled"] = unsettled
-        ctx["unconfirmed_count"] = sum(1 for d in unsettled if d["status"] == "recorded")
-        ctx["disputed_count"] = sum(1 for d in unsettled if d["disputed"])
     ctx.update(extra)
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
-    ctx["seat_form"]["next_session"] = max((s["session"].number for s in data["sessions"]), default=0) + 1
+    ctx["seat_form"]["next_session"] = max((s.number for s in data["sessions"]), default=0) + 1
     # Smaller tables only where the game allows more than one table size.
     ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
                            "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS
@@ -105,11 +129,20 @@ def tournament_page(request, actor, tournament_id: int):
 @director_required
 @require_GET
 def tournament_live(request, actor, tournament_id: int):
-    """The dashboard's live parts (disputes, tables, standings) for ``static/js/live.js``; 304
-    while no deal has changed (see ``views.public`` for why it polls)."""
+    """The console's live parts (the finish count, disputes, the session's state and its tables,
+    standings) for ``static/js/live.js``, for the session and page the console shows; 304 while
+    nothing changed (``console_version``: one query that reads no deal; see ``views.public`` for
+    why it polls)."""
     tournament = _tournament(actor, tournament_id)
-    return live_answer(request, tournament_version(tournament),
-                       lambda: render(request, "director/_live.html", _dashboard_data(actor, tournament)))
+    asked = _asked(request)
+    now = timezone.now()
+    version = console_version(tournament, now=now)
+
+    def make():
+        data = console_live(tournament, session=asked["session"], disputes_page=asked["disputes_page"], now=now)
+        return render(request, "director/_live.html", _live_context(request, _with_moves(data, actor, tournament)))
+
+    return live_answer(request, version, make)
 
 
 @director_required

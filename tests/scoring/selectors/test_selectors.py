@@ -156,9 +156,13 @@ def test_tournament_dashboard(jie_long, director_actor, club):
     d = tournament_dashboard(s.tournament)
     assert [x["id"] for x in d["disputed"]] == [r2.pk, r1.pk]
     (session,) = d["sessions"]
-    (table,) = session["tables"]
+    assert d["current"]["session"] == session   # the newest open session's tables
+    (table,) = d["current"]["tables"]
     assert table["table"] == s.table and table["rounds"] == 2 and table["disputed"] == 2
-    assert table["last_round"] == r2 and [x["total"] for x in table["seats"]] == [116, 36, -140, -12]
+    assert table["last_deal_at"] == r2.created_at and table["minutes_since"] == 0
+    # The seats' running totals moved to the table's own page (the console shows the standings).
+    assert [x["total"] for x in table_running_totals(s.table)] == [116, 36, -140, -12]
+    assert d["counts"] == {"unconfirmed": 2, "disputed": 2, "unsettled": 2}
     assert [e.player.name for e in d["unseated"]] == ["Late"]
     assert len(d["standings"]) == 5
     assert d["recent_actions"][0].action == "round_dispute"
