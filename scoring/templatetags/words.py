@@ -55,7 +55,8 @@ ACTION_WORDS = {
     "standings_repair": _("standings repaired"), "session_seat": _("session seated"),
     "session_close": _("session closed"), "session_reopen": _("session reopened"),
     "session_clock_start": _("session clock started"), "session_clock_stop": _("session clock stopped"),
-    "tournament_import": _("tournament imported"), "audit_start": _("audit asked"),
+    "tournament_import": _("tournament imported"), "tournament_import_queue": _("tournament file uploaded"),
+    "audit_start": _("audit asked"),
     "audit_resume": _("audit resumed"), "audit_finish": _("audit finished"),
 }
 

@@ -31,8 +31,8 @@ RECORD_OVER_HTTP = 13
 SCORER_PAGE = 5
 #: Session, user, tournament, director check, tables, seats, deal counts, last deals, running
 #: totals, sessions, disputes, entries, standings, recent actions, players to enter, latest audit,
-#: the deals a finish leaves unsettled (while running).
-DASHBOARD = 17
+#: whether it came by import (its "imported" mark), the deals a finish leaves unsettled (while running).
+DASHBOARD = 18
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and players) + tables.
 STANDINGS_PAGE = 3
 #: Tournament + table + seats + deals (with their current revisions).

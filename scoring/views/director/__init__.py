@@ -17,6 +17,7 @@ answer with the plain link page, saying so.
 
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
+from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
 from scoring.views.director.sessions import (session_clock_start, session_clock_stop, session_close, session_reopen,
@@ -30,4 +31,5 @@ __all__ = [
     "session_seat", "session_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
     "player_cards", "player_card", "player_code_reset",
+    "tournament_download", "import_upload", "import_page", "import_box",
 ]

@@ -16,7 +16,8 @@ from scoring.selectors.dashboards import tournament_dashboard
 
 from scoring.selectors.public import tournament_version
 
-from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_unsettled_deals
+from scoring.selectors.tournaments import (players_not_entered, tournament_awaits_publishing, tournament_imported,
+                                          tournament_unsettled_deals)
 
 from scoring.services import tournaments as tournaments_services
 
@@ -75,7 +76,8 @@ def _dashboard(request, actor, tournament, *, status=200, **extra):
         "settings_errors": {},
     }
     ctx["audit"] = _audit_panel(tournament)
-    ctx["publishable"] = tournament_awaits_publishing(tournament)   # a finished import, still private
+    ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
+    ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
     if tournament.is_running:  # what a finish leaves as it is, shown next to the Finish button
         unsettled = tournament_unsettled_deals(tournament)
         ctx["unsettled"] = unsettled
