@@ -3,7 +3,7 @@ the data, never a way around the services and their audit rows."""
 
 from django.contrib import admin
 
-from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
+from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament, TournamentImport
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -130,3 +130,10 @@ class AuditChunkAdmin(ReadOnlyAdmin):
 class AuditFindingAdmin(ReadOnlyAdmin):
     list_display = ("audit", "kind", "table", "number", "revision", "agrees", "detail")
     list_filter = ("kind",)
+
+
+@admin.register(TournamentImport)
+class TournamentImportAdmin(ReadOnlyAdmin):
+    list_display = ("club", "file_name", "status", "checked", "total", "tournament", "requested_label", "created_at")
+    list_filter = ("status",)
+    exclude = ("document",)   # the whole uploaded document, while it waits: too big to show

@@ -10,7 +10,7 @@ from celery.signals import worker_ready
 from django.db import connection
 
 from scoring.services import (audits as audits_services, auth as auth_services, idempotency as idempotency_services,
-                              standings as standings_services)
+                              imports as imports_services, standings as standings_services)
 from scoring.models import Audit, Tournament
 from scoring.services.audits import STALE_AFTER
 
@@ -42,6 +42,13 @@ def idempotency_keys_cleanup() -> int:
 def auth_tokens_cleanup() -> int:
     """Delete director API tokens expired for over a day (Celery beat runs it daily)."""
     return auth_services.auth_tokens_cleanup()
+
+
+@shared_task(name="scoring.tournament_import_run")
+def tournament_import_run(import_id: int) -> str:
+    """Import a document uploaded on a club's page (``services.imports``). Returns its status."""
+    job = imports_services.tournament_import_run(import_id=import_id)
+    return job.status if job is not None else ""
 
 
 # --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------

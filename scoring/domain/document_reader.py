@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 import games
 from games import get_game
@@ -36,8 +36,45 @@ from scoring.domain.inputs import (MAX_CURRENCY, MAX_NOTE, MAX_PLAYER_NAME, MAX_
 from scoring.domain.records import is_seat, round_build_record
 
 
-def read_document(document: Any, *, path: str = "document") -> Document:
-    """The document checked and read, or ValidationFailed at the first problem, with its path."""
+#: Told ``(revisions checked, revisions in the document)`` after each revision is checked.
+Progress = Callable[[int, int], None]
+
+
+def revision_count(document: Any) -> int:
+    """How many revisions a document holds, as far as its shape can be read yet (the total that
+    ``read_document`` reports its progress against; nothing is checked here)."""
+    rounds = document.get("rounds") if isinstance(document, dict) else None
+    if not isinstance(rounds, list):
+        return 0
+    return sum(len(r["revisions"]) for r in rounds if isinstance(r, dict) and isinstance(r.get("revisions"), list))
+
+
+#: How deep a document may be nested to be kept until a worker reads it: a real one is some 25
+#: levels deep (free JSON is bounded at ``MAX_JSON_DEPTH`` below ``document.rounds[i].revisions[j]``).
+MAX_DOCUMENT_DEPTH = 40
+
+
+def storable_problem(document: Any, path: str = "document") -> dict | None:
+    """What stops a document from being kept as it is until it is read (``services.imports``):
+    nesting deeper than ``MAX_DOCUMENT_DEPTH`` (``too_deep``), or text no database stores
+    (``bad_text``); None when it can be kept. Nothing else is checked here."""
+    stack = [(document, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, (dict, list)) and depth >= MAX_DOCUMENT_DEPTH:
+            return {"path": where, "code": "too_deep", "message": f"At most {MAX_DOCUMENT_DEPTH} levels of lists "
+                                                                   "and objects."}
+        if isinstance(item, dict):
+            stack.extend(reversed([(v, f"{where}.{k}", depth + 1) for k, v in item.items()]))
+        elif isinstance(item, list):
+            stack.extend(reversed([(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item)]))
+    return unstorable(document, path)
+
+
+def read_document(document: Any, *, path: str = "document", progress: Progress | None = None) -> Document:
+    """The document checked and read, or ValidationFailed at the first problem, with its path.
+    ``progress``: told how many revisions are checked so far (the slow part: each one is
+    evaluated by the engine)."""
     doc = an_object(document, path)
     found = unstorable(doc, path)   # the API's parser refuses these already; a direct caller may not
     if found:
@@ -60,9 +97,10 @@ def read_document(document: Any, *, path: str = "document") -> Document:
         fail(f"{path}.tournament.status", "draft_with_deals", "A tournament in draft has no deals yet.")
     numbers: set[tuple[int, int]] = set()
     ids: set[int] = set()
+    counter = _Counter(progress, revision_count(doc))
     for i, item in enumerate(rounds):
         p = f"{path}.rounds[{i}]"
-        rnd = _round(an_object(item, p, "round"), p, out, tables)
+        rnd = _round(an_object(item, p, "round"), p, out, tables, counter)
         if rnd.id in ids:
             fail(f"{p}.id", "duplicate_id", "Another round has this id.")
         if (rnd.table, rnd.number) in numbers:
@@ -184,7 +222,19 @@ def _tables(out: Document, doc: dict, path: str) -> dict[int, DocTable]:
     return tables
 
 
-def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> DocRound:
+class _Counter:
+    """Counts the revisions checked for a ``progress`` callback (none: counts nothing)."""
+
+    def __init__(self, progress: Progress | None, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+
+    def one_more(self) -> None:
+        if self.progress is not None:
+            self.done += 1
+            self.progress(self.done, self.total)
+
+
+def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable], counter: _Counter) -> DocRound:
     rid = whole(r.get("id"), f"{path}.id")
     table_id = whole(r.get("table"), f"{path}.table")
     if table_id not in tables:
@@ -209,6 +259,7 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable]) -> Do
         not_before(rev.created_at, read[-1].created_at if read else created_at, f"{p}.created_at",
                    "the revision before it" if read else "the deal was created")
         read.append(rev)
+        counter.one_more()
     n = len(table.seats)
     latest = read[-1]
     built = round_build_record(game=t.game, variant=t.variant, names=names, body=latest.body, defaults={})

@@ -19,6 +19,7 @@ from scoring.models.audits import Audit, AuditChunk, AuditFinding
 from scoring.models.auth import ApiToken
 from scoring.models.clubs import Club, Player
 from scoring.models.idempotency import IdempotencyKey
+from scoring.models.imports import TournamentImport
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.standings import Standing
 from scoring.models.tables import Seat, Table
@@ -43,6 +44,7 @@ __all__ = [
     "Standing",
     "Table",
     "Tournament",
+    "TournamentImport",
     "default_tie_breaks",
     "game_name",
 ]

@@ -43,6 +43,7 @@ class ActionLog(models.Model):
         SESSION_CLOCK_START = "session_clock_start"
         SESSION_CLOCK_STOP = "session_clock_stop"
         TOURNAMENT_IMPORT = "tournament_import"
+        TOURNAMENT_IMPORT_QUEUE = "tournament_import_queue"
         AUDIT_START = "audit_start"
         AUDIT_RESUME = "audit_resume"
         AUDIT_FINISH = "audit_finish"

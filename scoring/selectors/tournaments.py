@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from scoring.domain.errors import NotFound
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Tournament
@@ -18,11 +18,23 @@ def tournament_get(tournament_id: Any) -> Tournament:
         raise NotFound(gettext("No such tournament.")) from None
 
 
-def tournament_awaits_publishing(tournament: Tournament) -> bool:
+def _import_rows():
+    """The ``tournament_import`` ActionLog rows: a tournament with one came by import (by the API
+    or an upload on the club page), which is what marks it "imported" wherever it is listed."""
+    return ActionLog.objects.filter(action=ActionLog.Action.TOURNAMENT_IMPORT)
+
+
+def tournament_imported(tournament: Tournament) -> bool:
+    return _import_rows().filter(tournament=tournament).exists()
+
+
+def tournament_awaits_publishing(tournament: Tournament, *, imported: bool | None = None) -> bool:
     """A finished tournament that came by import and is still private: its director may publish
-    it, the one change a finished tournament takes (an import always arrives private)."""
-    return (tournament.status == Tournament.Status.FINISHED and not tournament.public
-            and ActionLog.objects.filter(tournament=tournament, action=ActionLog.Action.TOURNAMENT_IMPORT).exists())
+    it, the one change a finished tournament takes (an import always arrives private).
+    ``imported``: ``tournament_imported``, when the caller knows it already."""
+    if tournament.status != Tournament.Status.FINISHED or tournament.public:
+        return False
+    return tournament_imported(tournament) if imported is None else imported
 
 
 def tournament_list_for_director(user) -> QuerySet[Tournament]:
@@ -45,7 +57,9 @@ def tournament_list_for_home(user=None) -> list[Tournament]:
 
 
 def tournament_list_for_club(club: Club) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(club=club).order_by("-created_at")
+    """The club's tournaments, newest first, each with ``imported`` (``tournament_imported``)."""
+    return (Tournament.objects.filter(club=club).annotate(imported=Exists(_import_rows().filter(tournament=OuterRef("pk"))))
+            .order_by("-created_at"))
 
 
 def entry_list(tournament: Tournament) -> QuerySet[Entry]:

@@ -36,7 +36,7 @@ from scoring.domain.actors import Actor
 
 from scoring.selectors.access import require_director_of
 from scoring.domain.chain import revision_hash
-from scoring.domain.document_reader import read_document
+from scoring.domain.document_reader import Progress, read_document
 from scoring.domain.documents import Document, imported_label
 from scoring.domain.errors import DomainError
 from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
@@ -53,10 +53,12 @@ def _under(error: DomainError, prefix: str) -> DomainError:
     return error
 
 
-def tournament_import(*, actor: Actor, club: Club, document: Any) -> Tournament:
-    """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.domain.documents``)."""
+def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Progress | None = None) -> Tournament:
+    """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.domain.documents``).
+    ``progress``: told ``(revisions checked, revisions)`` while the document is checked, before
+    the transaction that stores it (``services.imports`` keeps an upload's progress with it)."""
     require_director_of(actor, club)
-    doc = read_document(document)
+    doc = read_document(document, progress=progress)
     with transaction.atomic():
         t = doc.tournament
         try:

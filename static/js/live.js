@@ -18,7 +18,9 @@
          A [data-live-empty] stands in for an empty list.
      <div data-poll="URL" data-poll-every="ms">
          A job's progress (the audit box): is replaced by the HTML fragment at URL every second
-         (unless data-poll-every says) until a fragment comes back without data-poll.
+         (unless data-poll-every says) until a fragment comes back without data-poll. A fragment
+         that comes back with data-poll-go="URL" sends the page there (an import, once done, to
+         its new tournament).
 
    Both share one loop. When a request fails (offline, server restarting, a redirect to the login
    page) it waits twice as long each time, up to a minute; it asks again at once when the browser
@@ -73,6 +75,8 @@
         var next = holder.content.firstElementChild;
         if (!next) return el;  // an empty answer: ask again
         el.replaceWith(next);
+        var go = next.getAttribute("data-poll-go");
+        if (go) window.location.assign(go);
         return next;
       },
       goesOn: function (el) { return el.hasAttribute("data-poll"); }

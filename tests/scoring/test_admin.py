@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 MODELS = [models.Club, models.Player, models.Tournament, models.Entry, models.Session, models.Table, models.Seat,
           models.Round, models.RoundRevision, models.ActionLog, models.Standing, models.IdempotencyKey,
-          models.Audit, models.AuditChunk, models.AuditFinding]
+          models.Audit, models.AuditChunk, models.AuditFinding, models.TournamentImport]
 
 
 @pytest.fixture

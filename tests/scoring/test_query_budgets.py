@@ -36,10 +36,11 @@ SCORER_PAGE = 5
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,
 #: director check, sessions, deal counts by table, the shown session's tables and their seats, a
 #: page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
-#: deals, the log's count and a page of it, players to enter, latest audit. (Before the console
+#: deals, the log's count and a page of it, players to enter, latest audit, whether it came by
+#: import (its "imported" mark). (Before the console
 #: it was 17 too, made otherwise: every table with its running totals, which read every deal,
 #: the last deals, every dispute and every unsettled deal, no counts.)
-DASHBOARD = 17
+DASHBOARD = 18
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
 #: and their seats, a page of disputes, the disputed tables' seats, the standings.

@@ -17,6 +17,7 @@ answer with the plain link page, saying so.
 
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
+from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.roster import (entry_late, entry_reenter, entry_withdraw, player_rename, roster_page,
                                            table_delete, tournament_delete)
@@ -33,4 +34,5 @@ __all__ = [
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
     "player_cards", "player_card", "player_code_reset",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
+    "tournament_download", "import_upload", "import_page", "import_box",
 ]

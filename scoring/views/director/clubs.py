@@ -12,6 +12,8 @@ import games
 
 from scoring.selectors.clubs import club_list_for_user, player_list
 
+from scoring.selectors.imports import imports_under_way
+
 from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
 
 from scoring.services import clubs as clubs_services, tournaments as tournaments_services
@@ -58,6 +60,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
         "t": {"name": "", "game": "", "variant": {}, "public": True, "require_confirmation": False,
               "chip_value": "0", "currency": ""},
         "t_errors": {}, "player_names": "", "player_errors": [],
+        "imports": imports_under_way(club), "import_problem": None,
     }
     ctx.update(extra)
     # Every game's rule options; the chosen game's are sent (static/js/site.js hides the rest).

@@ -16,7 +16,7 @@ from games import get_game
 
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
 
-from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing
+from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_imported
 
 from scoring.services import tournaments as tournaments_services
 
@@ -104,7 +104,8 @@ def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
         "settings_errors": {},
     }
     ctx["audit"] = _audit_panel(tournament)
-    ctx["publishable"] = tournament_awaits_publishing(tournament)   # a finished import, still private
+    ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
+    ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
     ctx.update(extra)
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
