@@ -264,8 +264,12 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     camera.shoot("12-dispute-on-the-dashboard", disputed)
 
     # 13. The director checks the tiles with the table: the deal stands. Settled, then confirmed.
+    disputed.get_by_label("Your note (required): what you decided and why").fill(
+        "Checked the tiles with the table: the deal stands.")
     go(director, "Settle the dispute", scope=disputed)
     message(director, "The dispute about deal 1 of Session 1 · Table 2 is settled.")
+    settled = Round.objects.get(table__session__number=1, table__name="Table 2", number=1)
+    director.goto(f"{urlsplit(dashboard).scheme}://{urlsplit(dashboard).netloc}/director/tables/{settled.table_id}/")
     deal = director.locator("#deal-1")
     expect(deal.locator(".badge.disputed")).to_have_count(0)
     expect(deal.get_by_label("Confirm (on behalf of)")).to_have_value("")   # the director
