@@ -49,8 +49,8 @@ def bulk_deals(table, bodies: list[dict], *, actor_label: str = "bench") -> int:
 
     import games
     from scoring.domain.chain import revision_hash
-    from scoring.models import Round, RoundRevision
     from scoring.domain.records import result_by_position, round_build_record
+    from scoring.models import Round, RoundRevision
     from scoring.services.common import jsonable
 
     tournament = table.session.tournament
@@ -88,12 +88,12 @@ def bulk_deals(table, bodies: list[dict], *, actor_label: str = "bench") -> int:
 def build_tournament(*, name: str, tables: int, deals: int, seed: int = 2026):
     """A running Jie Long tournament of ``deals`` deals spread over ``tables`` tables of four, with
     exact standings. Returns the tournament."""
+    from scoring.domain.actors import Actor
     from scoring.services.auth import director_create
     from scoring.services.clubs import club_create, player_create
     from scoring.services.standings import standings_refresh
     from scoring.services.tables import table_create
     from scoring.services.tournaments import entry_create, tournament_create, tournament_start
-    from scoring.domain.actors import Actor
 
     director = director_create(username=f"audit{int(time.time() * 1000)}", password="bench-secret-1")
     actor = Actor(user=director)
@@ -136,10 +136,10 @@ def main() -> None:
     from django.db.models import Max, Min
 
     from gupai_site.celery import app
-    from scoring.services.audits import audit_start
     from scoring.domain.actors import Actor
     from scoring.models import AuditChunk, Round, Tournament
     from scoring.selectors.audits import audit_finding_counts
+    from scoring.services.audits import audit_start
 
     name = f"Audit bench {args.deals} deals at {args.tables} tables"
     t = None if args.rebuild else Tournament.objects.filter(name=name).order_by("-pk").first()

@@ -96,11 +96,11 @@ def prepare_tournament(n_tables: int, deals_per_table: int) -> tuple[list[dict],
     from django.db import connection
 
     from games.simulate import simulate
+    from scoring.domain.actors import Actor
     from scoring.services.auth import director_create
     from scoring.services.clubs import club_create, player_create
     from scoring.services.tables import table_create
     from scoring.services.tournaments import entry_create, tournament_create, tournament_start
-    from scoring.domain.actors import Actor
 
     with connection.cursor() as c:  # a clean slate: the deals of earlier runs go, the trigger would refuse
         c.execute("TRUNCATE scoring_idempotencykey, scoring_actionlog, bench_baseline_row")

@@ -61,12 +61,12 @@ def build(deals: int, n_tables: int):
 
     import games
     from games.simulate import simulate
+    from scoring.domain.actors import Actor
+    from scoring.models import Round, RoundRevision, Seat
     from scoring.services.auth import director_create
     from scoring.services.clubs import club_create, player_create
     from scoring.services.tables import table_create
     from scoring.services.tournaments import entry_create, tournament_create, tournament_start
-    from scoring.domain.actors import Actor
-    from scoring.models import Round, RoundRevision, Seat
 
     stamp = int(time.time() * 1000)
     director = director_create(username=f"stand{stamp}", password="bench-secret-1")
@@ -145,14 +145,13 @@ def main() -> None:
     django.setup()
     from django.test import Client
 
+    from scoring.domain.standings import Figures
+    from scoring.models import Round, Standing
+    from scoring.selectors.standings import standings_table, tournament_figures
     from scoring.services.auth import auth_token_obtain
     from scoring.services.rounds import round_record
     from scoring.services.standings import standings_refresh
     from scoring.services.tournaments import tournament_update
-
-    from scoring.selectors.standings import standings_table, tournament_figures
-    from scoring.models import Round, Standing
-    from scoring.domain.standings import Figures
 
     t, director, tables, load = build(args.deals, args.tables)
     print(f"PostgreSQL {PG.rsplit('/', 1)[1]}: Jie Long, {args.tables} tables of four, {args.deals:,} deals "

@@ -5,8 +5,18 @@ zero-sum rule that stored results are audited against); see ROUND_RECORD.md. Wha
 knows of each game is in ``CATALOG`` (games/catalog.py).
 """
 
-from .catalog import (CATALOG, CONNECTING_GAMES, GAME_NAMES, GAMES, MAX_PLAYERS, VARIANTS, Game, Variant, get_game,
-                      variant_defaults)
+from .catalog import (
+                      CATALOG,
+                      CONNECTING_GAMES,
+                      GAME_NAMES,
+                      GAMES,
+                      MAX_PLAYERS,
+                      VARIANTS,
+                      Game,
+                      Variant,
+                      get_game,
+                      variant_defaults,
+)
 from .engine import evaluate
 from .settlement import deal_balance
 

@@ -14,8 +14,7 @@ from itertools import combinations_with_replacement, product
 from typing import Sequence
 
 from .decks import CHINESE_32, PACK_WEIGHT, packed_fits
-from .record import (Common, Problems, check_deck, check_seat_count, is_int, read_list, read_tile_list,
-                     seats_readable)
+from .record import Common, Problems, check_deck, check_seat_count, is_int, read_list, read_tile_list, seats_readable
 from .settlement import nets_from_transfers
 from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
 from .words import gettext_noop

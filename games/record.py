@@ -20,7 +20,6 @@ from .tiles import Tile, parse_tile, tile_str
 from .words import gettext_noop
 
 
-
 class Game(Protocol):
     """What the reader needs of a game's description (``games.catalog.Game``)."""
 

@@ -21,7 +21,7 @@ from . import da_ling, tau_ngau
 from .catalog import CATALOG
 from .connecting import UNPLAYED_REQUIRED
 from .decks import CHINESE_32, CONNECTING_DEALS
-from .ding_niu import SuanZhangWatch, had_safe_play, Block
+from .ding_niu import Block, SuanZhangWatch, had_safe_play
 from .engine import evaluate
 from .tiles import Tile, tile_str
 

@@ -16,8 +16,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Iterator, NamedTuple, Sequence
 
 from .decks import CHINESE_32
-from .record import (Common, Problems, check_deck, check_seat_count, is_int, read_list,
-                     read_tile_list, seats_readable)
+from .record import Common, Problems, check_deck, check_seat_count, is_int, read_list, read_tile_list, seats_readable
 from .settlement import nets_from_transfers, pay
 from .tiles import ALL_TILES, Tile, pip_choices, tile_str
 from .words import gettext_noop

@@ -3,7 +3,24 @@ the data, never a way around the services and their audit rows."""
 
 from django.contrib import admin
 
-from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Club, Entry, IdempotencyKey, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament, TournamentImport
+from scoring.models import (
+    ActionLog,
+    Audit,
+    AuditChunk,
+    AuditFinding,
+    Club,
+    Entry,
+    IdempotencyKey,
+    Player,
+    Round,
+    RoundRevision,
+    Seat,
+    Session,
+    Standing,
+    Table,
+    Tournament,
+    TournamentImport,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -9,9 +9,12 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
 
-from scoring.services import (audits as audits_services, auth as auth_services, idempotency as idempotency_services,
-                              imports as imports_services, standings as standings_services)
 from scoring.models import Audit, Tournament
+from scoring.services import audits as audits_services
+from scoring.services import auth as auth_services
+from scoring.services import idempotency as idempotency_services
+from scoring.services import imports as imports_services
+from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
 
 logger = logging.getLogger("scoring")

@@ -3,23 +3,20 @@ with a four-player table (and its plain scorer token), and API clients."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 
-from scoring.services.auth import auth_token_obtain, director_create
-
-from scoring.services.clubs import club_create, player_create
-
-from scoring.services.tables import table_create
-
-from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 from scoring.domain.actors import Actor
 from scoring.models import Entry, Table, Tournament
+from scoring.services.auth import auth_token_obtain, director_create
+from scoring.services.clubs import club_create, player_create
+from scoring.services.tables import table_create
+from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 
 # SQLite: test in a file, not in shared-cache memory. In shared-cache mode two connections that
 # write at once fail at once ("database table is locked") instead of waiting for each other, so

@@ -13,12 +13,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.selectors import audits as audits_selectors
-
-from scoring.services.audits import audit_start
-from scoring.selectors.access import require_club_visible
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView
 from scoring.api.fields import DateTimeField, OutputSerializer
+from scoring.selectors import audits as audits_selectors
+from scoring.selectors.access import require_club_visible
+from scoring.services.audits import audit_start
 
 KINDS = ("result_mismatch", "hash_chain", "zero_sum", "standings_mismatch", "engine_version")
 

@@ -20,23 +20,18 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from scoring.selectors.common import get_or_404
-
-from scoring.selectors.rounds import round_get
-
-from scoring.selectors.sessions import session_get
-
-from scoring.selectors.tables import table_get
-
-from scoring.selectors.tournaments import tournament_get
-
-from scoring.web import throttling
-from scoring.selectors.access import require_club_visible, require_table_visible
-from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
-from scoring.models import Club, Round, Session, Table, Tournament
 from scoring.api.fields import ErrorsSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
+from scoring.models import Club, Round, Session, Table, Tournament
+from scoring.selectors.access import require_club_visible, require_table_visible
+from scoring.selectors.common import get_or_404
+from scoring.selectors.rounds import round_get
+from scoring.selectors.sessions import session_get
+from scoring.selectors.tables import table_get
+from scoring.selectors.tournaments import tournament_get
+from scoring.web import throttling
+from scoring.web.auth import DirectorTokenAuthentication, ScorerAuthentication, actor_from_request
 
 ERRORS = OpenApiResponse(ErrorsSerializer, description="`{\"errors\": [{\"path\", \"code\", \"message\"}]}`, "
                                                          "plus `detail` for answers other than 400.")

@@ -8,15 +8,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from scoring.selectors.clubs import club_list_for_user, player_list
-
-from scoring.selectors.common import get_or_404
-from scoring.services.clubs import club_create, player_create, player_rename
-from scoring.selectors.access import require_club_visible, require_director
-from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, MAX_SLUG
-from scoring.models import Club, Player
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
 from scoring.api.fields import InputSerializer, OutputModelSerializer, SlugInputField, TextField
+from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, MAX_SLUG
+from scoring.models import Club, Player
+from scoring.selectors.access import require_club_visible, require_director
+from scoring.selectors.clubs import club_list_for_user, player_list
+from scoring.selectors.common import get_or_404
+from scoring.services.clubs import club_create, player_create, player_rename
 
 
 class ClubInputSerializer(InputSerializer):

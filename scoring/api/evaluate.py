@@ -10,12 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import games
-
-from scoring.domain.errors import problem
-from scoring.web.rule_messages import translate_result
 from scoring.api.fields import ErrorsSerializer, OpenSerializer, ProblemSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
+from scoring.domain.errors import problem
+from scoring.web.rule_messages import translate_result
 
 #: A list of records larger than this is refused whole (the engine is fast, but not free).
 MAX_BATCH = 500

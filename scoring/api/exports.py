@@ -12,16 +12,26 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 import games
-
-from scoring.selectors.exports import tournament_export
-
-from scoring.services.exports import tournament_import
-from scoring.domain.documents import FORMAT, KEYS, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
-from scoring.domain.inputs import (DATETIME, MAX_ACTOR_LABEL, MAX_CURRENCY, MAX_ENGINE_VERSION, MAX_INT32, MAX_NOTE,
-                                   MAX_PLAYER_NAME, MAX_TABLE_NAME, MAX_TOURNAMENT_NAME, MAX_USERNAME, MONEY, NAME)
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
 from scoring.api.fields import MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, ecma
 from scoring.api.tournaments import TournamentSerializer
+from scoring.domain.documents import FORMAT, KEYS, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
+from scoring.domain.inputs import (
+    DATETIME,
+    MAX_ACTOR_LABEL,
+    MAX_CURRENCY,
+    MAX_ENGINE_VERSION,
+    MAX_INT32,
+    MAX_NOTE,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_USERNAME,
+    MONEY,
+    NAME,
+)
+from scoring.selectors.exports import tournament_export
+from scoring.services.exports import tournament_import
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
 

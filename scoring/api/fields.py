@@ -24,10 +24,9 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 import games
-
 from scoring.domain.inputs import ANY_TEXT, MAX_ID, MONEY, NON_BLANK, is_int
-from scoring.web.times import local_or_utc
 from scoring.domain.proof import CODE_PATTERN
+from scoring.web.times import local_or_utc
 
 
 class DateTimeField(serializers.DateTimeField):

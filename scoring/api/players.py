@@ -10,11 +10,11 @@ from rest_framework.response import Response
 
 from scoring.api.base import NO_STORE, WRITE_ERRORS, ApiView
 from scoring.api.fields import OutputSerializer
+from scoring.api.tournaments import EntrySerializer
 from scoring.domain.errors import NotFound
 from scoring.models import Entry
 from scoring.services.players import entry_code_issue, entry_code_reset
 from scoring.services.roster import entry_withdraw
-from scoring.api.tournaments import EntrySerializer
 
 
 class EntryCodeSerializer(OutputSerializer):

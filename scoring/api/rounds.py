@@ -10,22 +10,30 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.selectors.audits import round_verify_chain
-
-from scoring.selectors.rounds import round_detail, round_get, round_revisions
-
-from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import MAX_NOTE
-from scoring.domain.proof import PlayerProof, code_shape_message, is_code
-from scoring.web import throttling
-from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
-from scoring.selectors.access import require_director_of
-from scoring.web.http import IF_MATCH, etag, parse_if_match
-from scoring.models import Round
-from scoring.domain.inputs import MAX_INT32
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
-from scoring.api.fields import (DateTimeField, InputSerializer, OpenInputSerializer, OpenSerializer, OutputSerializer,
-                                PlayerCodeField, ProblemSerializer, SeatField, StrictIntegerField, TextField, ecma)
+from scoring.api.fields import (
+    DateTimeField,
+    InputSerializer,
+    OpenInputSerializer,
+    OpenSerializer,
+    OutputSerializer,
+    PlayerCodeField,
+    ProblemSerializer,
+    SeatField,
+    StrictIntegerField,
+    TextField,
+    ecma,
+)
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import MAX_INT32, MAX_NOTE
+from scoring.domain.proof import PlayerProof, code_shape_message, is_code
+from scoring.models import Round
+from scoring.selectors.access import require_director_of
+from scoring.selectors.audits import round_verify_chain
+from scoring.selectors.rounds import round_detail, round_get, round_revisions
+from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
+from scoring.web import throttling
+from scoring.web.http import IF_MATCH, etag, parse_if_match
 
 
 class PlayerResultSerializer(OpenSerializer):

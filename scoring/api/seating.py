@@ -13,17 +13,23 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.services.seating import session_seat
-
-from scoring.web import links
-
-from scoring.domain import seating
-from scoring.services.seating import MAX_SEED, SeatedSession
 from scoring.api.base import LIST_ERRORS, NO_STORE, WRITE_ERRORS, ApiView
-from scoring.api.fields import (MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, StrictBooleanField,
-                                StrictIntegerField, TextField, UniqueListField)
+from scoring.api.fields import (
+    MAX_SEATS,
+    MIN_SEATS,
+    IdField,
+    InputSerializer,
+    OutputSerializer,
+    StrictBooleanField,
+    StrictIntegerField,
+    TextField,
+    UniqueListField,
+)
 from scoring.api.sessions import SessionSerializer
+from scoring.domain import seating
 from scoring.selectors.sessions import session_detail, session_list
+from scoring.services.seating import MAX_SEED, SeatedSession, session_seat
+from scoring.web import links
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000

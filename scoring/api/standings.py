@@ -21,18 +21,16 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from scoring.selectors.payouts import payouts_for
-
-from scoring.selectors.standings import place_count, standings_table
-
-from scoring.selectors.tournaments import tournament_get
-from scoring.selectors.access import require_tournament_readable
+from scoring.api.base import READ_ERRORS, ApiView, error_responses
+from scoring.api.fields import DateTimeField, OutputSerializer
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.standings import TIE_BREAK_ORDER, TIE_BREAKS
 from scoring.models import Tournament
-from scoring.api.base import READ_ERRORS, ApiView, error_responses
-from scoring.api.fields import DateTimeField, OutputSerializer
+from scoring.selectors.access import require_tournament_readable
+from scoring.selectors.payouts import payouts_for
+from scoring.selectors.standings import place_count, standings_table
+from scoring.selectors.tournaments import tournament_get
 
 #: Money in the answers: exact decimals as text.
 MONEY = {"max_digits": 20, "decimal_places": None, "coerce_to_string": True}

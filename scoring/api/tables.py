@@ -9,28 +9,49 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.selectors.rounds import deal_stored_with_key, round_details, round_list, table_round_preview
-
-from scoring.selectors.tables import table_detail
-
-from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY, round_record_idempotent
-
-from scoring.services.rounds import round_record
-
-from scoring.services.roster import table_delete
-from scoring.services.tables import table_scorer_token_rotate
-
-from scoring.web import links
-
-from scoring.web import throttling
-from scoring.web.http import etag
+from scoring.api.base import (
+    LIST_ERRORS,
+    NO_STORE,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    error_responses,
+    etag_header,
+    limit,
+)
+from scoring.api.fields import (
+    MAX_SEATS,
+    MIN_SEATS,
+    DateTimeField,
+    ErrorsSerializer,
+    IdField,
+    InputSerializer,
+    OutputSerializer,
+    StrictIntegerField,
+    TextField,
+    UniqueListField,
+    ecma,
+)
+from scoring.api.rounds import (
+    ROUND_BODY_DOC,
+    ROUND_CREATE_DOC,
+    ROUND_EXAMPLE,
+    RoundBodySerializer,
+    RoundCreateSerializer,
+    RoundPreviewSerializer,
+    RoundSerializer,
+    _round_response,
+    split_code,
+)
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
-from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses, etag_header, limit
-from scoring.api.fields import (MAX_SEATS, MIN_SEATS, DateTimeField, ErrorsSerializer, IdField, InputSerializer,
-                                OutputSerializer, StrictIntegerField, TextField, UniqueListField, ecma)
-from scoring.api.rounds import (ROUND_BODY_DOC, ROUND_CREATE_DOC, ROUND_EXAMPLE, RoundBodySerializer,
-                                RoundCreateSerializer, RoundPreviewSerializer, RoundSerializer, _round_response,
-                                split_code)
+from scoring.selectors.rounds import deal_stored_with_key, round_details, round_list, table_round_preview
+from scoring.selectors.tables import table_detail
+from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY, round_record_idempotent
+from scoring.services.roster import table_delete
+from scoring.services.rounds import round_record
+from scoring.services.tables import table_scorer_token_rotate
+from scoring.web import links, throttling
+from scoring.web.http import etag
 
 
 class TableInputSerializer(InputSerializer):

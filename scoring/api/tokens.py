@@ -12,15 +12,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.services.auth import auth_token_obtain, auth_tokens_revoke
-
-from scoring.web import throttling
-from scoring.web.auth import client_ip
-from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import ANY_TEXT
 from scoring.api.base import NO_STORE, ApiView, error_responses, limit
 from scoring.api.fields import DocumentedRegexValidator, InputSerializer, OutputSerializer, StrictCharField
 from scoring.api.parsers import SafeJSONParser
+from scoring.domain.errors import ValidationFailed
+from scoring.domain.inputs import ANY_TEXT
+from scoring.services.auth import auth_token_obtain, auth_tokens_revoke
+from scoring.web import throttling
+from scoring.web.auth import client_ip
 
 
 class TokenInputSerializer(InputSerializer):

@@ -9,26 +9,34 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 import games
-
-from scoring.selectors.tables import table_detail, table_list
-
-from scoring.selectors.tournaments import entry_list, tournament_list_for_director
-
-from scoring.services.tables import table_create
-
-from scoring.services.roster import entry_reenter, tournament_delete
-from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start, tournament_update
-
-from scoring.web import links
-from scoring.selectors.access import require_director
+from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView
+from scoring.api.fields import (
+    IdField,
+    InputSerializer,
+    MoneyField,
+    OutputModelSerializer,
+    SlugInputField,
+    StrictBooleanField,
+    TextField,
+)
+from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, TableSerializer
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CURRENCY, MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import Entry, Player, Tournament
-from scoring.api.base import LIST_ERRORS, NO_STORE, READ_ERRORS, WRITE_ERRORS, ApiView
-from scoring.api.fields import (IdField, InputSerializer, MoneyField, OutputModelSerializer, SlugInputField,
-                                StrictBooleanField, TextField)
-from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, TableSerializer
+from scoring.selectors.access import require_director
+from scoring.selectors.tables import table_detail, table_list
+from scoring.selectors.tournaments import entry_list, tournament_list_for_director
+from scoring.services.roster import entry_reenter, tournament_delete
+from scoring.services.tables import table_create
+from scoring.services.tournaments import (
+    entry_create,
+    tournament_create,
+    tournament_finish,
+    tournament_start,
+    tournament_update,
+)
+from scoring.web import links
 
 TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of {', '.join(TIE_BREAKS)} "
                    f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")

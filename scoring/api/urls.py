@@ -1,7 +1,19 @@
 from django.urls import path, re_path
 
-from scoring.api import (audits, base, clubs, exports, players, rounds, seating, sessions, standings, tables, tokens,
-                         tournaments)
+from scoring.api import (
+                         audits,
+                         base,
+                         clubs,
+                         exports,
+                         players,
+                         rounds,
+                         seating,
+                         sessions,
+                         standings,
+                         tables,
+                         tokens,
+                         tournaments,
+)
 from scoring.api.evaluate import EvaluateView
 
 urlpatterns = [

@@ -24,17 +24,30 @@ from typing import Any, Callable
 
 import games
 from games import get_game
-
 from scoring.domain.document_revisions import check_revision
-from scoring.domain.document_values import (a_list, an_object, fail, flag, free_json, name, not_before, text, when,
-                                            whole)
-from scoring.domain.documents import (FORMAT, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION, DocRound,
-                                      DocTable, DocTournament, Document)
+from scoring.domain.document_values import a_list, an_object, fail, flag, free_json, name, not_before, text, when, whole
+from scoring.domain.documents import (
+    FORMAT,
+    ROUND_STATUSES,
+    TOURNAMENT_STATUSES,
+    VERSION,
+    DocRound,
+    DocTable,
+    DocTournament,
+    Document,
+)
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import (MAX_CURRENCY, MAX_NOTE, MAX_PLAYER_NAME, MAX_TABLE_NAME, MAX_TOURNAMENT_NAME, MAX_USERNAME,
-                                   MONEY, unstorable)
+from scoring.domain.inputs import (
+    MAX_CURRENCY,
+    MAX_NOTE,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_USERNAME,
+    MONEY,
+    unstorable,
+)
 from scoring.domain.records import is_seat, round_build_record
-
 
 #: Told ``(revisions checked, revisions in the document)`` after each revision is checked.
 Progress = Callable[[int, int], None]

@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 
 import games
-
 from scoring.domain.document_values import fail, free_json, text, when
 from scoring.domain.documents import DocRevision, document_hash
 from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_ENGINE_VERSION, MAX_NOTE, MAX_PLAYER_NAME, is_int

@@ -12,14 +12,14 @@ it imports neither.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 import games
 from games import get_game
-
 from scoring.domain.errors import problem
 from scoring.domain.inputs import is_int
 

@@ -6,7 +6,6 @@ from django.conf import settings
 from django.db import models
 
 from scoring.domain import inputs
-
 from scoring.models.tournaments import Tournament
 
 

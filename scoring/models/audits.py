@@ -7,7 +7,6 @@ from django.db import models
 from django.db.models import Q
 
 from scoring.domain import inputs
-
 from scoring.models.tournaments import Tournament
 
 

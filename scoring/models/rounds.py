@@ -7,9 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.domain import inputs
-
-from scoring.domain import statuses
+from scoring.domain import inputs, statuses
 from scoring.models.tables import Table
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.db import models
 
 from scoring.domain import inputs
-
 from scoring.models.tournaments import Entry, Session, Tournament
 
 

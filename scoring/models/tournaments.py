@@ -11,8 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
-from scoring.domain import inputs
-from scoring.domain import statuses
+from scoring.domain import inputs, statuses
 from scoring.domain.standings import default_tie_breaks
 from scoring.models.clubs import Club, Player
 

@@ -4,16 +4,15 @@ progress and findings). Nothing here writes: ``services.audits`` stores what the
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db.models import Count
+from django.utils.translation import gettext
 
 import games
-
 from scoring.domain.chain import hash_of_revision
 from scoring.domain.errors import NotFound
 from scoring.models import Audit, AuditFinding, Entry, Round, RoundRevision, Standing, Table, Tournament

@@ -4,9 +4,10 @@ night) — who pays whom, in chips and in money."""
 from __future__ import annotations
 
 from django.utils.translation import gettext
+
 from scoring.domain.errors import NotFound
-from scoring.models import Entry, Session, Tournament
 from scoring.domain.money import minor_unit_decimals, money_of, settle_up
+from scoring.models import Entry, Session, Tournament
 from scoring.selectors.standings import session_figures
 
 #: The party that takes what the players' nets do not add back up to (Da Ling's casino chip,

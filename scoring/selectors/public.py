@@ -15,20 +15,19 @@ from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 from typing import Any, NamedTuple
 
-from django.utils.translation import gettext
-
 from django.db.models import Case, Count, Max, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_ID, parse_whole_number
-from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Table, Tournament
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
+from scoring.domain.standings import counts_round
+from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Table, Tournament
 from scoring.selectors.rounds import round_detail, round_list
 from scoring.selectors.standings import counted_rounds_filter
-from scoring.domain.standings import counts_round
 from scoring.selectors.tables import table_seats
 
 

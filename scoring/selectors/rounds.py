@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain.errors import NotFound
-from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Table, Tournament
 from scoring.domain.records import RoundPreview, built_for_revision, result_by_position, round_preview
-from scoring.selectors.audits import verify_chain
 from scoring.domain.standings import counts_round
+from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Table, Tournament
+from scoring.selectors.audits import verify_chain
 from scoring.selectors.tables import round_defaults, table_seats
 
 

@@ -19,10 +19,10 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from games import get_game
-
+from scoring.domain.records import transfers_by_position
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, rank_rows
 from scoring.models import Entry, Round, Seat, Standing, Tournament
-from scoring.domain.records import transfers_by_position
+
 
 def counted_rounds_filter(tournament: Tournament) -> Q:
     """``scoring.domain.standings.counts_round`` as a query filter."""

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import hashlib
 from typing import Any
 
 from django.db import connection
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain.errors import NotFound
-from scoring.models import Round, Seat, Table, Tournament
 from scoring.domain.records import nets_by_position
+from scoring.models import Round, Seat, Table, Tournament
 from scoring.selectors.standings import counted_rounds_filter
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Tournament

@@ -41,22 +41,20 @@ resuming and finishing do.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from datetime import timedelta
 
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import games
-
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director_of
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_ACTOR_LABEL, is_int
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
+from scoring.selectors.access import require_director_of
 from scoring.selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings
 from scoring.services.common import action_log, enqueue_on_commit
 

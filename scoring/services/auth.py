@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-from typing import Any, Iterable
-
 import secrets
-from importlib import import_module
 from datetime import timedelta
+from importlib import import_module
+from typing import Any, Iterable
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, authenticate, get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director
-from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.chain import sha256_hex
+from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.inputs import MAX_USERNAME, text_problem
 from scoring.models import ActionLog, ApiToken, Club
+from scoring.selectors.access import require_director
 from scoring.services.common import action_log, require_text
 
 #: Directors are staff users in this group. It grants no model permissions: every change goes

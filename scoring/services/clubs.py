@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director, require_director_of
 from scoring.domain.errors import Conflict, NotFound
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player
+from scoring.selectors.access import require_director, require_director_of
 from scoring.services.common import action_log, require_text, unique_slug
 
 

@@ -33,13 +33,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director_of
 from scoring.domain.chain import revision_hash
 from scoring.domain.document_reader import Progress, read_document
 from scoring.domain.documents import Document, imported_label
 from scoring.domain.errors import DomainError
-from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
+from scoring.models import (
+    ActionLog,
+    Club,
+    Entry,
+    Player,
+    Round,
+    RoundRevision,
+    Seat,
+    Session,
+    Standing,
+    Table,
+    Tournament,
+)
+from scoring.selectors.access import require_director_of
 from scoring.services.clubs import player_create
 from scoring.services.common import action_log
 from scoring.services.standings import standings_recompute

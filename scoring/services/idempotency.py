@@ -7,22 +7,21 @@ first commits, then finds and replays the stored answer.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_table_access
 from scoring.domain.chain import canonical_json, sha256_hex
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.domain.inputs import blank, text_problem
 from scoring.domain.proof import PlayerProof
 from scoring.models import ActionLog, IdempotencyKey, Table
+from scoring.selectors.access import require_table_access
 from scoring.selectors.rounds import round_detail
 from scoring.services.common import action_log, jsonable
 from scoring.services.rounds import record_locked

@@ -8,7 +8,8 @@ along in the same transaction (``standings.standings_follow``) and writes its au
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
+from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.db import connection, transaction
@@ -18,20 +19,25 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 import games
-
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director_of, require_table_access
 from scoring.domain.chain import revision_hash
-from scoring.domain.errors import Conflict, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from scoring.domain.errors import (
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    PreconditionFailed,
+    PreconditionRequired,
+    ValidationFailed,
+)
 from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_INT32, MAX_NOTE, is_int
-from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 from scoring.domain.proof import PROOF_REQUIRED, SELF_CONFIRMATION, PlayerProof
 from scoring.domain.records import RoundPreview, is_seat
+from scoring.domain.standings import counts_round
+from scoring.models import ActionLog, Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.selectors.access import require_director_of, require_table_access
 from scoring.selectors.players import proven_entry
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
-from scoring.domain.standings import counts_round
 from scoring.services.common import action_log, optional_text
 from scoring.services.lifecycle import require_running, round_guard, session_refusal
 from scoring.services.standings import standings_follow

@@ -8,21 +8,21 @@ when anything is refused.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain import seating
 from scoring.domain.actors import Actor
-from scoring.selectors.access import require_director_of
-from scoring.domain.inputs import MAX_INT32, id_list_problems, is_int
 from scoring.domain.errors import Conflict, ValidationFailed, problem
+from scoring.domain.inputs import MAX_INT32, id_list_problems, is_int
 from scoring.models import ActionLog, Entry, Session, Table, Tournament
+from scoring.selectors.access import require_director_of
 from scoring.selectors.seating import seating_history
 from scoring.selectors.standings import standings_for
 from scoring.services.common import action_log, optional_text

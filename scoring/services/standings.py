@@ -17,9 +17,9 @@ from django.db.models import Case, DateTimeField, F, IntegerField, OuterRef, Sub
 from django.utils import timezone
 
 from scoring.domain.actors import Actor
-from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
 from scoring.domain.records import outcomes_by_position
 from scoring.domain.standings import Figures, counts_round
+from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
 from scoring.selectors.standings import counted_rounds_filter, tournament_figures
 from scoring.services.common import action_log
 

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import secrets
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain.actors import Actor
-from scoring.selectors.access import require_director_of
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, id_list_problems, is_int
 from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
+from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log, require_text
 from scoring.services.lifecycle import require_not_finished
 

@@ -12,15 +12,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 
 import games
-
 from scoring.domain.actors import Actor
-
-from scoring.selectors.access import require_director_of
-from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Tournament
+from scoring.selectors.access import require_director_of
+from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
 from scoring.services.standings import standings_recompute

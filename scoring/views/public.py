@@ -28,28 +28,21 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import games
 from games.samples import SAMPLES
-
-from scoring.selectors.clubs import club_list_for_user
-
-from scoring.selectors.payouts import payouts_for
-
-from scoring.selectors.public import player_deals, public_entry, public_tables, public_tournament, tournament_version
-
-from scoring.selectors.sessions import seats_now
-
-from scoring.selectors.standings import place_count, standings_for
-
-from scoring.selectors.tournaments import tournament_list_for_home
-from scoring.web.charts import step_chart
 from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.web.deal_form import DealForm
-from scoring.domain.standings import DEFAULT_TIE_BREAKS
-from scoring.web.presentation import describe_result, where_now
 from scoring.domain.records import round_build_record
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
+from scoring.selectors.clubs import club_list_for_user
+from scoring.selectors.payouts import payouts_for
+from scoring.selectors.public import player_deals, public_entry, public_tables, public_tournament, tournament_version
+from scoring.selectors.sessions import seats_now
+from scoring.selectors.standings import place_count, standings_for
+from scoring.selectors.tournaments import tournament_list_for_home
+from scoring.web.charts import step_chart
+from scoring.web.deal_form import DealForm
 from scoring.web.path_words import with_words
+from scoring.web.presentation import describe_result, where_now
 from scoring.web.rule_messages import translate_message, translate_result
-from scoring.domain.standings import TIE_BREAK_LABELS
 
 #: Player counts the calculator's deal builder offers (each game allows some of them).
 BUILD_PLAYERS = range(min(min(g.player_counts) for g in games.CATALOG.values()), games.MAX_PLAYERS + 1)

@@ -19,8 +19,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.selectors.public import (TABLE_PAGE_SIZE, public_table, public_table_changes, public_table_deals,
-                                      read_cursor, table_version)
+from scoring.selectors.public import (
+    TABLE_PAGE_SIZE,
+    public_table,
+    public_table_changes,
+    public_table_deals,
+    read_cursor,
+    table_version,
+)
 from scoring.views.public import LIVE_EVERY_MS, live_answer, public_view
 from scoring.web.presentation import describe_deal
 from scoring.web.tile_art import read_tile, tile_id

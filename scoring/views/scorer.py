@@ -18,31 +18,35 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round_rows, table_round_preview
-
-from scoring.selectors.sessions import seats_now
-
-from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
-
-from scoring.services import idempotency as idempotency_services, rounds as rounds_services
-from scoring.services.lifecycle import SESSION_CLOSED, round_moves_allowed
-
-from scoring.web import throttling
-from scoring.web.http import parse_if_match, status_of
-from scoring.web.auth import actor_from_request, client_ip
-from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, PreconditionFailed, PreconditionRequired, ValidationFailed
+from scoring.domain.errors import (
+    DomainError,
+    IdempotencyKeyReused,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+    ValidationFailed,
+)
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
+from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round_rows, table_round_preview
+from scoring.selectors.sessions import seats_now
+from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
+from scoring.services import idempotency as idempotency_services
+from scoring.services import rounds as rounds_services
+from scoring.services.lifecycle import SESSION_CLOSED, round_moves_allowed
+from scoring.views.login import limited_page
+from scoring.web import throttling
+from scoring.web.auth import actor_from_request, client_ip
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure, with_moves
+from scoring.web.http import parse_if_match, status_of
+from scoring.web.player_proof import remembered, remembered_player
 from scoring.web.presentation import describe_rows, where_now
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
-from scoring.views.login import limited_page
-from scoring.web.player_proof import remembered, remembered_player
 from scoring.web.scorer_proof import confirming, not_proven, proof_context
 
 

@@ -15,12 +15,10 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from scoring.selectors.auth import user_by_api_token
-
-from scoring.selectors.tables import table_by_scorer_token
-
-from scoring.web import throttling
 from scoring.domain.actors import Actor
+from scoring.selectors.auth import user_by_api_token
+from scoring.selectors.tables import table_by_scorer_token
+from scoring.web import throttling
 
 
 class ScorerPrincipal:

@@ -23,7 +23,6 @@ from django.utils.translation import gettext, gettext_noop
 
 import games
 from games.entry import Declared, Input, Mark, Moves, Numbers, SeatChoice, SeatValue, Tiles, Winner
-
 from scoring.domain.inputs import MAX_TYPED, parse_whole_number
 from scoring.web import deal_inputs
 from scoring.web.deal_paths import field_for_path

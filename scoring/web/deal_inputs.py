@@ -16,7 +16,6 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from games.entry import SeatValue, Winner
-
 from scoring.domain.inputs import MAX_TYPED, parse_whole_number
 
 #: The value of a SeatValue's null choice in the form ("" is nothing chosen yet).

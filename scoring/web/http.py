@@ -3,10 +3,20 @@ ETag / If-Match."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 import re
 
-from scoring.domain.errors import Conflict, DomainError, IdempotencyKeyReused, NotFound, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
+from django.utils.translation import gettext
+
+from scoring.domain.errors import (
+    Conflict,
+    DomainError,
+    IdempotencyKeyReused,
+    NotFound,
+    PermissionDenied,
+    PreconditionFailed,
+    PreconditionRequired,
+    ValidationFailed,
+)
 
 STATUS_OF_ERROR: dict[type[DomainError], int] = {
     ValidationFailed: 400,

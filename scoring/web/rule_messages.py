@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 import games
 

@@ -25,7 +25,6 @@ died would be worse than a few more guesses.
 from __future__ import annotations
 
 import logging
-
 from typing import Any, Callable
 
 from django.conf import settings

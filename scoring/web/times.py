@@ -6,7 +6,8 @@ page answer 500 (and the API 400) for every later visit. No stored moment may do
 
 from __future__ import annotations
 
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.utils import timezone
 

@@ -8,7 +8,6 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 import games
-
 from scoring.domain.inputs import MAX_TYPED, whole_number_or_text
 
 #: The standings' keys in the director's words.

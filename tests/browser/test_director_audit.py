@@ -11,9 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import tasks
-
-from scoring.services.rounds import round_record
 from scoring.models import Audit
+from scoring.services.rounds import round_record
 
 from .test_director_pages import log_in, open_dashboard
 

@@ -10,17 +10,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.selectors.tables import table_by_scorer_token
-
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_record
-
-from scoring.services.tables import table_create
-
-from scoring.services.tournaments import entry_create
 from scoring.domain.actors import Actor
 from scoring.models import Seat, Table
+from scoring.selectors.tables import table_by_scorer_token
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_record
+from scoring.services.tables import table_create
+from scoring.services.tournaments import entry_create
 
 from .conftest import assert_no_horizontal_scroll
 

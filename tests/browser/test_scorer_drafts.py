@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scoring.services.tables import table_scorer_token_rotate
 from scoring.models import Round
+from scoring.services.tables import table_scorer_token_rotate
 
 from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
 

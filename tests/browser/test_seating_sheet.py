@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.selectors.tables import table_by_scorer_token, table_seats
 from scoring.models import Session, Table
+from scoring.selectors.tables import table_by_scorer_token, table_seats
 
 from .conftest import assert_no_horizontal_scroll
 from .test_csp import Violations

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 import games
 from games.simulate import simulate
-from scoring.services.rounds import round_record
 from scoring.models import Round
+from scoring.services.rounds import round_record
 
 from .conftest import assert_no_horizontal_scroll
 from .test_scorer_page import press

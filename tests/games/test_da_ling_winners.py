@@ -16,9 +16,8 @@ from games.entry import Winner
 from games.simulate import quick_record, simulate
 from games.tiles import parse_tile
 
-from .helpers import error_at, ok
+from .helpers import error_at, nets_by_name, nets_in_order, ok
 from .helpers import error_set as errors
-from .helpers import nets_by_name, nets_in_order
 
 #: The worked example of §4b.
 EXAMPLE = {"game": "da_ling", "seats": ["P1", "P2", "P3"],

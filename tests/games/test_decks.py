@@ -4,8 +4,7 @@ from collections import Counter
 
 import pytest
 
-from games.decks import (CHINESE_32, CONNECTING_DEALS, DING_NIU_24, KKO_LI_24, deck_name, deck_pips,
-                         tiles_fit)
+from games.decks import CHINESE_32, CONNECTING_DEALS, DING_NIU_24, KKO_LI_24, deck_name, deck_pips, tiles_fit
 from games.tiles import ALL_TILES, CIVIL, WILD, is_double
 
 

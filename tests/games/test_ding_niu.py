@@ -8,8 +8,16 @@ import random
 import pytest
 
 from games.decks import DING_NIU_24
-from games.ding_niu import (COMPONENTS, START_COPIES, START_LEFT, Block, SuanZhangWatch, ding_niu_transfers,
-                            had_safe_play, report)
+from games.ding_niu import (
+    COMPONENTS,
+    START_COPIES,
+    START_LEFT,
+    Block,
+    SuanZhangWatch,
+    ding_niu_transfers,
+    had_safe_play,
+    report,
+)
 from games.tiles import parse_tile, tile_str
 
 from .helpers import error_at, ok

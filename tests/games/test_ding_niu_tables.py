@@ -6,8 +6,18 @@ from __future__ import annotations
 
 import random
 
-from games.ding_niu import (_BIT, COMPONENTS, FIVES, FOURS, ONES, SMOTHERED_FIVES, SMOTHERED_FOURS,
-                            START_COPIES, TWO_THREE, report)
+from games.ding_niu import (
+    _BIT,
+    COMPONENTS,
+    FIVES,
+    FOURS,
+    ONES,
+    SMOTHERED_FIVES,
+    SMOTHERED_FOURS,
+    START_COPIES,
+    TWO_THREE,
+    report,
+)
 
 
 def _plain_report(left, copies, mask, tile, side, ends):

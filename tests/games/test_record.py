@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, VARIANTS, evaluate, variant_defaults
-from games.decks import CHINESE_32
 from games.catalog import CATALOG
-from games.record import Problems, check_deck, check_seat_count, read_common, read_tile_list, Common
+from games.decks import CHINESE_32
+from games.record import Common, Problems, check_deck, check_seat_count, read_common, read_tile_list
 
 VALID_TN = {"game": "tau_ngau", "seats": ["Bank", "Ann", "Bo"], "banker": 0, "stakes": [None, 2, 5],
             "hands": [["6:6", "4:4", "6:4", "5:5", "3:1"], ["2:2", "5:1", "5:5", "6:6", "3:1"],

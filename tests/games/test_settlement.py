@@ -4,8 +4,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.settlement import (difference_transfers, nets_from_transfers, pay, places_ding_niu,
-                              places_lower_hand, winner_of)
+from games.settlement import (
+    difference_transfers,
+    nets_from_transfers,
+    pay,
+    places_ding_niu,
+    places_lower_hand,
+    winner_of,
+)
 
 
 def test_pay_skips_zero_and_self():

@@ -12,9 +12,8 @@ from games.entry import SeatValue
 from games.simulate import quick_record, simulate
 from games.tau_ngau import VALUE_RANGES
 
-from .helpers import error_at, ok, refused
+from .helpers import error_at, nets_by_name, nets_in_order, ok, refused
 from .helpers import error_set as errors
-from .helpers import nets_by_name, nets_in_order
 
 #: The worked example of §3b.
 EXAMPLE = {"game": "tau_ngau", "seats": ["Bank", "Ann", "Bo", "Cy"], "banker": 0,

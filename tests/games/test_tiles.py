@@ -2,8 +2,20 @@
 
 import pytest
 
-from games.tiles import (ALL_TILES, CIVIL, MILITARY, RED_BLACK, WILD, is_double, make_tile,
-                         parse_tile, pip_choices, pips, red_black, tile_str)
+from games.tiles import (
+    ALL_TILES,
+    CIVIL,
+    MILITARY,
+    RED_BLACK,
+    WILD,
+    is_double,
+    make_tile,
+    parse_tile,
+    pip_choices,
+    pips,
+    red_black,
+    tile_str,
+)
 
 
 def test_21_distinct_tiles_high_first_no_blanks():

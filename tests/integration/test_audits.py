@@ -19,13 +19,11 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring.services.audits import audit_start, audits_resume
-
-from scoring.services.rounds import round_record
-
-from scoring.services.standings import standings_refresh
 from scoring.domain.chain import hash_of_revision
 from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
+from scoring.services.audits import audit_start, audits_resume
+from scoring.services.rounds import round_record
+from scoring.services.standings import standings_refresh
 
 from .test_celery_worker import _database_url_of_test_db
 

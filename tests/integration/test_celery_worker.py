@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring.services.rounds import round_correct, round_record
 from scoring.models import ActionLog, Standing
+from scoring.services.rounds import round_correct, round_record
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,9 @@ import shutil
 import pytest
 from django.conf import settings
 
-from scoring.selectors.standings import tournament_totals
-
-from scoring.services.auth import auth_token_obtain
 from scoring.models import Round, Standing
+from scoring.selectors.standings import tournament_totals
+from scoring.services.auth import auth_token_obtain
 
 from .stack import RedisServer, Site
 

@@ -8,7 +8,6 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 
 from scoring import models
-
 from scoring.services.rounds import round_record
 
 from .bodies import JIE_LONG

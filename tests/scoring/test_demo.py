@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 
 import games
-from scoring.selectors.audits import round_verify_chain
 from scoring.models import ActionLog, Club, Entry, Player, Round, RoundRevision, Seat, Table, Tournament
+from scoring.selectors.audits import round_verify_chain
 
 pytestmark = pytest.mark.django_db
 

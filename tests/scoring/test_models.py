@@ -6,8 +6,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.services.rounds import round_record
 from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Tournament
+from scoring.services.rounds import round_record
 
 from .bodies import JIE_LONG
 
@@ -81,8 +81,8 @@ def test_migration_0010_fills_the_new_figures_of_deals_already_stored(tau_ngau, 
 
     from django.apps import apps
 
-    from scoring.selectors.standings import tournament_figures
     from scoring.models import Standing
+    from scoring.selectors.standings import tournament_figures
 
     from .bodies import TAU_NGAU_V1
 

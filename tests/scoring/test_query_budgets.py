@@ -9,15 +9,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_dispute, round_record
-
-from scoring.services.tables import table_create
-
-from scoring.services.tournaments import entry_create, tournament_update
-
 from scoring.models import Round
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_dispute, round_record
+from scoring.services.tables import table_create
+from scoring.services.tournaments import entry_create, tournament_update
 
 from .bodies import DING_NIU_FULL_LOG, JIE_LONG
 from .many_deals import add_deals

@@ -8,9 +8,8 @@ import pytest
 from django.utils import timezone
 
 from scoring import tasks
-
-from scoring.services.rounds import round_record
 from scoring.models import ActionLog, IdempotencyKey, Standing
+from scoring.services.rounds import round_record
 
 from .bodies import JIE_LONG, JIE_LONG_NETS
 

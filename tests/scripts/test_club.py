@@ -12,9 +12,8 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 import club
+import pytest
 
 from .conftest import SCRIPTS
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from club_address import FALLBACK, PROBES, is_local_address, is_loopback, lan_address
 
 from .conftest import SCRIPTS

@@ -2,9 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.services.auth import director_create
 from scoring.domain.errors import DomainError
 from scoring.models import Club
+from scoring.services.auth import director_create
 
 
 class Command(BaseCommand):

@@ -19,6 +19,10 @@ from django.db import transaction
 
 from games import get_game
 from games.simulate import simulate
+from scoring.domain.actors import Actor
+from scoring.domain.errors import DomainError
+from scoring.domain.records import body_from_record
+from scoring.models import Club, Table
 from scoring.selectors.tables import round_defaults
 from scoring.services.auth import director_create
 from scoring.services.clubs import club_create, player_create
@@ -26,10 +30,6 @@ from scoring.services.rounds import round_confirm, round_dispute, round_record
 from scoring.services.tables import table_create, table_scorer_token_rotate
 from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 from scoring.web import links
-from scoring.domain.actors import Actor
-from scoring.domain.records import body_from_record
-from scoring.domain.errors import DomainError
-from scoring.models import Club, Table
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "gupai-demo"

@@ -19,13 +19,33 @@ from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
 from scoring.views.director.players import player_card, player_cards, player_code_reset
-from scoring.views.director.roster import (entry_late, entry_reenter, entry_withdraw, player_rename, roster_page,
-                                           table_delete, tournament_delete)
+from scoring.views.director.roster import (
+                                           entry_late,
+                                           entry_reenter,
+                                           entry_withdraw,
+                                           player_rename,
+                                           roster_page,
+                                           table_delete,
+                                           tournament_delete,
+)
 from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
-from scoring.views.director.sessions import (session_clock_start, session_clock_stop, session_close, session_reopen,
-                                             session_seat, session_sheet)
+from scoring.views.director.sessions import (
+                                           session_clock_start,
+                                           session_clock_stop,
+                                           session_close,
+                                           session_reopen,
+                                           session_seat,
+                                           session_sheet,
+)
 from scoring.views.director.tables import table_create, table_link, table_page, table_rotate
-from scoring.views.director.tournaments import entries_add, tournament_finish, tournament_live, tournament_page, tournament_settings, tournament_start
+from scoring.views.director.tournaments import (
+                                           entries_add,
+                                           tournament_finish,
+                                           tournament_live,
+                                           tournament_page,
+                                           tournament_settings,
+                                           tournament_start,
+)
 
 __all__ = [
     "home", "club_create", "club_page", "players_add", "tournament_create",

@@ -9,19 +9,15 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from scoring.selectors.common import get_or_404
-
-from scoring.selectors.rounds import round_get
-
-from scoring.selectors.sessions import session_get
-
-from scoring.selectors.tables import table_get
-
-from scoring.selectors.tournaments import tournament_get
-from scoring.selectors.access import require_club_visible
-from scoring.web.auth import actor_from_request
 from scoring.domain.errors import NotFound, PermissionDenied
 from scoring.models import Club
+from scoring.selectors.access import require_club_visible
+from scoring.selectors.common import get_or_404
+from scoring.selectors.rounds import round_get
+from scoring.selectors.sessions import session_get
+from scoring.selectors.tables import table_get
+from scoring.selectors.tournaments import tournament_get
+from scoring.web.auth import actor_from_request
 
 
 def _forbidden(request, message: str):

@@ -9,11 +9,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.selectors.audits import audit_detail, audit_get, audit_latest
-
-from scoring.services import audits as audits_services
-from scoring.selectors.access import require_club_visible
 from scoring.domain.errors import DomainError
+from scoring.selectors.access import require_club_visible
+from scoring.selectors.audits import audit_detail, audit_get, audit_latest
+from scoring.services import audits as audits_services
 from scoring.views.director.access import _tournament, director_required
 
 #: Findings listed on the page at most (the API sends more).

@@ -9,19 +9,15 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import games
-
-from scoring.selectors.clubs import club_list_for_user, player_list
-
-from scoring.selectors.imports import imports_under_way
-
-from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
-
-from scoring.services import clubs as clubs_services, tournaments as tournaments_services
-
-from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
-from scoring.web.http import status_of
+from scoring.selectors.clubs import club_list_for_user, player_list
+from scoring.selectors.imports import imports_under_way
+from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
+from scoring.services import clubs as clubs_services
+from scoring.services import tournaments as tournaments_services
 from scoring.views.director.access import _club, _errors_by_field, director_required
+from scoring.web import tournament_form
+from scoring.web.http import status_of
 
 
 @director_required

@@ -17,10 +17,12 @@ from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_ID, MAX_PLAYER_NAME, parse_whole_number
 from scoring.models import Entry, Player
 from scoring.selectors.roster import roster_for
-from scoring.services import clubs as clubs_services, roster as roster_services, tournaments as tournaments_services
+from scoring.services import clubs as clubs_services
+from scoring.services import roster as roster_services
+from scoring.services import tournaments as tournaments_services
+from scoring.views.director.access import _table, _tournament, director_required
 from scoring.web.http import status_of
 from scoring.web.presentation import session_table
-from scoring.views.director.access import _table, _tournament, director_required
 
 
 def _page(request, tournament, *, status: int = 200, rename: dict | None = None, row_errors: dict | None = None,

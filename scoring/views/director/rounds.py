@@ -9,21 +9,21 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.domain.errors import DomainError, ValidationFailed
+from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services import rounds as rounds_services
-from scoring.domain.errors import DomainError, ValidationFailed
+from scoring.views.director.access import _round, _table, director_required
+from scoring.views.director.tables import _table_page
+from scoring.views.director.tournaments import _dashboard
+from scoring.views.scorer import correction_page
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure
-from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.web.http import status_of
 from scoring.web.presentation import session_table
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import preview_context
-from scoring.views.scorer import correction_page
-from scoring.views.director.access import _round, _table, director_required
-from scoring.views.director.tables import _table_page
-from scoring.views.director.tournaments import _dashboard
 
 
 def _round_action(request, actor, round_id, call, done, *, field: str | None = None):

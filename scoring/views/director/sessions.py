@@ -11,20 +11,19 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.selectors.tables import table_seats
-
-from scoring.selectors.sessions import Place
-
-from scoring.services import seating as seating_services, sessions as sessions_services, tables as tables_services
-
-from scoring.web import links
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_INT32, whole_number_or_text
+from scoring.selectors.sessions import Place
+from scoring.selectors.tables import table_seats
+from scoring.services import seating as seating_services
+from scoring.services import sessions as sessions_services
+from scoring.services import tables as tables_services
+from scoring.views.director.access import _errors_by_field, _session, _tournament, director_required
+from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
+from scoring.web import links
 from scoring.web.http import status_of
 from scoring.web.presentation import where_now
 from scoring.web.rule_messages import error_message
-from scoring.views.director.access import _errors_by_field, _session, _tournament, director_required
-from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
 
 
 @director_required

@@ -11,22 +11,18 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import get_game
-
-from scoring.selectors.rounds import table_history
-
-from scoring.selectors.tables import table_running_totals, table_seats
-
-from scoring.services import tables as tables_services
-
-from scoring.web import links
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_ID, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
-from scoring.web.http import status_of
 from scoring.models import Table
-from scoring.web.deal_moves import with_moves
-from scoring.web.presentation import describe_rows, session_table
+from scoring.selectors.rounds import table_history
+from scoring.selectors.tables import table_running_totals, table_seats
+from scoring.services import tables as tables_services
 from scoring.views.director.access import _table, _tournament, director_required
 from scoring.views.director.tournaments import _dashboard
+from scoring.web import links
+from scoring.web.deal_moves import with_moves
+from scoring.web.http import status_of
+from scoring.web.presentation import describe_rows, session_table
 
 
 def _link_page(request, table, *, token: str | None = None, notice: str = "", status: int = 200):

@@ -13,23 +13,19 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games import get_game
-
-from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
-
-from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_imported
-
-from scoring.services import tournaments as tournaments_services
-
-from scoring.web import tournament_form
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number
-from scoring.web.http import status_of
 from scoring.models import Player
-from scoring.web.deal_moves import with_moves
-from scoring.web.presentation import describe_deal
-from scoring.views.public import LIVE_EVERY_MS, live_answer
+from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
+from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_imported
+from scoring.services import tournaments as tournaments_services
 from scoring.views.director.access import _tournament, director_required
 from scoring.views.director.audits import _audit_panel
+from scoring.views.public import LIVE_EVERY_MS, live_answer
+from scoring.web import tournament_form
+from scoring.web.deal_moves import with_moves
+from scoring.web.http import status_of
+from scoring.web.presentation import describe_deal
 
 #: What the dashboard's clock form offers first, in minutes (a club session's usual length).
 DEFAULT_CLOCK_MINUTES = 90

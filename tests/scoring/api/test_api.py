@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_record
 from scoring.models import ActionLog, Round
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_record
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.services.rounds import round_record
 from scoring.models import Audit, Standing
+from scoring.services.rounds import round_record
 
 from ..bodies import JIE_LONG
 from .test_schema import Checked

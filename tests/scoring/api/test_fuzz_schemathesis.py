@@ -42,18 +42,13 @@ from django.test import override_settings
 from hypothesis import HealthCheck, settings
 from schemathesis.openapi.checks import MissingHeaderNotRejected, RejectedPositiveData
 
-from scoring.services.auth import auth_token_obtain
-
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_confirm, round_dispute, round_record, round_void
-
-from scoring.services.tables import table_create
-
-from scoring.services.roster import entry_withdraw
-
-from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 from scoring.domain.actors import Actor
+from scoring.services.auth import auth_token_obtain
+from scoring.services.clubs import player_create
+from scoring.services.roster import entry_withdraw
+from scoring.services.rounds import round_confirm, round_dispute, round_record, round_void
+from scoring.services.tables import table_create
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 
 from ..bodies import JIE_LONG
 

@@ -379,8 +379,8 @@ def test_the_if_match_pattern_means_what_the_server_does(value):
 def test_the_idempotency_key_schema_means_what_the_server_does(jie_long, key):
     import jsonschema_rs
 
-    from scoring.services.idempotency import round_record_idempotent
     from scoring.domain.errors import ValidationFailed
+    from scoring.services.idempotency import round_record_idempotent
 
     schema_says = jsonschema_rs.validator_for(header("tables_rounds_create", "Idempotency-Key")["schema"]).is_valid(key)
     try:

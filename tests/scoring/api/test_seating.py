@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.selectors.tables import table_seats
-
-from scoring.services.clubs import player_create
-
-from scoring.services.tournaments import entry_create, tournament_create, tournament_finish
 from scoring.models import Session, Table
+from scoring.selectors.tables import table_seats
+from scoring.services.clubs import player_create
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish
 
 from .test_schema import problems
 

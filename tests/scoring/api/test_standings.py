@@ -12,9 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.services.clubs import player_create
-
 from scoring.services.rounds import round_record
-
 from scoring.services.tournaments import entry_create, tournament_start, tournament_update
 
 from ..bodies import JIE_LONG

@@ -9,8 +9,21 @@ import sys
 
 import pytest
 
-from scoring.domain.inputs import (ANY_TEXT, DATETIME, DECIMAL_TEXT, MAX_ID, MAX_INT32, MONEY, NAME, NON_BLANK, WHITESPACE,
-                                   blank, is_int, parse_whole_number, whole_number_or_text)
+from scoring.domain.inputs import (
+    ANY_TEXT,
+    DATETIME,
+    DECIMAL_TEXT,
+    MAX_ID,
+    MAX_INT32,
+    MONEY,
+    NAME,
+    NON_BLANK,
+    WHITESPACE,
+    blank,
+    is_int,
+    parse_whole_number,
+    whole_number_or_text,
+)
 
 TEXTS = ["a", " a", "a ", " a ", "\u3000x", "x\u3000", "\ufeff", "é", "a b", " ", "\t\n", "\u3000", "\x1c", "\x85",
          "\u00a0\u2000\u200a", "\u2028\u2029\u202f\u205f", "", "a\x00", "\x00", "a\nb", "\u200b"]

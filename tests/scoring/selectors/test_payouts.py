@@ -9,12 +9,12 @@ import pytest
 
 import games
 from games.simulate import simulate
+from scoring.domain.errors import NotFound
+from scoring.domain.records import body_from_record
 from scoring.selectors.payouts import payouts_for
 from scoring.services.rounds import round_record
 from scoring.services.tables import table_create
 from scoring.services.tournaments import tournament_update
-from scoring.domain.errors import NotFound
-from scoring.domain.records import body_from_record
 
 from ..bodies import JIE_LONG
 

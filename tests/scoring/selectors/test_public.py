@@ -9,8 +9,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import Round
-from scoring.selectors.public import (CHANGE_OVERLAP, cursor_of, public_table_changes, public_table_deals,
-                                      read_cursor)
+from scoring.selectors.public import CHANGE_OVERLAP, cursor_of, public_table_changes, public_table_deals, read_cursor
 from scoring.selectors.tables import table_running_totals
 from scoring.services.rounds import round_confirm, round_record, round_void
 

@@ -5,30 +5,19 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from scoring.selectors.audits import round_verify_chain
-
-from scoring.selectors.dashboards import tournament_dashboard
-
-from scoring.selectors.payouts import payouts_for
-
-from scoring.selectors.rounds import round_history, round_revisions
-
-from scoring.selectors.standings import standings_for
-
-from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals
-
-from scoring.selectors.tournaments import tournament_list_for_home
-
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_correct, round_dispute, round_record, round_void
-
-from scoring.services.standings import standings_refresh
-
-from scoring.services.tournaments import entry_create, tournament_finish, tournament_update
-
-from scoring.web import links
 from scoring.models import RoundRevision
+from scoring.selectors.audits import round_verify_chain
+from scoring.selectors.dashboards import tournament_dashboard
+from scoring.selectors.payouts import payouts_for
+from scoring.selectors.rounds import round_history, round_revisions
+from scoring.selectors.standings import standings_for
+from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals
+from scoring.selectors.tournaments import tournament_list_for_home
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_correct, round_dispute, round_record, round_void
+from scoring.services.standings import standings_refresh
+from scoring.services.tournaments import entry_create, tournament_finish, tournament_update
+from scoring.web import links
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
 

@@ -14,15 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.simulate import simulate
+from scoring.domain.actors import Actor
+from scoring.domain.errors import DomainError, ValidationFailed
+from scoring.domain.records import body_from_record
+from scoring.domain.standings import Figures, average_place, rank_rows
+from scoring.models import Standing
 from scoring.selectors.standings import head_to_head, place_count, standings_for, tournament_figures
 from scoring.services.clubs import player_create
 from scoring.services.rounds import round_confirm, round_correct, round_record, round_void
 from scoring.services.tournaments import entry_create, tournament_update
-from scoring.domain.actors import Actor
-from scoring.domain.errors import DomainError, ValidationFailed
-from scoring.models import Standing
-from scoring.domain.records import body_from_record
-from scoring.domain.standings import Figures, average_place, rank_rows
 
 pytestmark = pytest.mark.django_db
 

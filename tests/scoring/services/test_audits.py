@@ -9,14 +9,14 @@ from django.db import IntegrityError, connection, transaction
 
 import games
 from scoring import tasks
-from scoring.selectors import audits as audits_selectors
-from scoring.services.audits import audit_chunk_run, audit_plan, audit_start, audits_resume
-from scoring.services.rounds import round_correct, round_record, round_void
-from scoring.services import audits
 from scoring.domain.actors import Actor
 from scoring.domain.chain import hash_of_revision
 from scoring.domain.errors import PermissionDenied
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, RoundRevision, Standing
+from scoring.selectors import audits as audits_selectors
+from scoring.services import audits
+from scoring.services.audits import audit_chunk_run, audit_plan, audit_start, audits_resume
+from scoring.services.rounds import round_correct, round_record, round_void
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
 

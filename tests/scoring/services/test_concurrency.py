@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.selectors.audits import round_verify_chain
-
-from scoring.selectors.rounds import round_get
 from scoring.models import RoundRevision
+from scoring.selectors.audits import round_verify_chain
+from scoring.selectors.rounds import round_get
 
 from ..bodies import JIE_LONG
 from ..concurrency import run_concurrently

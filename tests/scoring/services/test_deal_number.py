@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services.idempotency import round_record_idempotent
-
-from scoring.services.rounds import round_record
 from scoring.domain.errors import Conflict, ValidationFailed
-from scoring.web.http import status_of
 from scoring.models import Round
+from scoring.services.idempotency import round_record_idempotent
+from scoring.services.rounds import round_record
+from scoring.web.http import status_of
 
-from ..bodies import JIE_LONG
 from ..api.test_api import errors_of
+from ..bodies import JIE_LONG
 
 
 @pytest.mark.django_db

@@ -15,29 +15,28 @@ from datetime import datetime
 
 import pytest
 
-from scoring.selectors.audits import round_verify_chain
-
-from scoring.selectors.exports import tournament_export
-
-from scoring.selectors.standings import standings_for
-
-from scoring.services.exports import tournament_import
-
-from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
-
-from scoring.services.seating import session_seat
-
-from scoring.services.standings import standings_refresh
-
-from scoring.services.tournaments import tournament_create, tournament_finish
-
 from scoring.domain import documents
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.models import ActionLog, Player, Round, RoundRevision, Table, Tournament
+from scoring.selectors.audits import round_verify_chain
+from scoring.selectors.exports import tournament_export
+from scoring.selectors.standings import standings_for
+from scoring.services.exports import tournament_import
+from scoring.services.rounds import (
+    round_confirm,
+    round_correct,
+    round_dispute,
+    round_dispute_resolve,
+    round_record,
+    round_void,
+)
+from scoring.services.seating import session_seat
+from scoring.services.standings import standings_refresh
+from scoring.services.tournaments import tournament_create, tournament_finish
 
-from ..bodies import DING_NIU_LED_BY_1, TAU_NGAU_V1
 from ..api.test_schema import problems
+from ..bodies import DING_NIU_LED_BY_1, TAU_NGAU_V1
 
 pytestmark = pytest.mark.django_db
 
@@ -386,7 +385,8 @@ def test_the_import_body_is_what_the_schema_says(played, director_client, club, 
 
 def test_an_export_matches_the_import_schema(played, director_client):
     # What the export writes is what the import's schema allows (the schema is scoring.domain.documents').
-    from jsonschema import Draft4Validator   # schemathesis's own dependency
+    from jsonschema import Draft4Validator  # schemathesis's own dependency
+
     from scoring.api.exports import DOCUMENT_SCHEMA
 
     def draft4(schema):   # OpenAPI 3.0's "nullable" in plain JSON Schema

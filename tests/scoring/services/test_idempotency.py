@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services.idempotency import round_record_idempotent
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
-from scoring.web.http import status_of
 from scoring.models import IdempotencyKey, Round
+from scoring.services.idempotency import round_record_idempotent
+from scoring.web.http import status_of
 
 from ..bodies import JIE_LONG
 from ..concurrency import run_concurrently

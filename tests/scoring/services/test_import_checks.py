@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-
 from scoring.domain import document_reader
 from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.models import ActionLog, Round, RoundRevision, Tournament

@@ -9,12 +9,12 @@ from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, Entry, Player, Round, Seat, Session, Standing, Table, Tournament
 from scoring.selectors.standings import standings_for
+from scoring.selectors.tables import table_by_scorer_token
 from scoring.services.clubs import player_create, player_rename
 from scoring.services.roster import entry_reenter, entry_withdraw, table_delete, tournament_delete
 from scoring.services.rounds import round_record, round_void
 from scoring.services.tables import table_create
 from scoring.services.tournaments import entry_create, tournament_finish
-from scoring.selectors.tables import table_by_scorer_token
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import games
+from scoring.domain.errors import ValidationFailed
 from scoring.selectors.rounds import round_detail
 from scoring.services.rounds import round_record
 from scoring.services.tournaments import tournament_create
-from scoring.domain.errors import ValidationFailed
 
 pytestmark = pytest.mark.django_db
 

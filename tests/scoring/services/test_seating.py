@@ -7,23 +7,17 @@ from collections import Counter
 
 import pytest
 
-from scoring.selectors.seating import seating_history
-
-from scoring.selectors.standings import standings_for
-
-from scoring.selectors.tables import table_by_scorer_token, table_seats
-
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_record
-
-from scoring.services.seating import session_seat
-
-from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
-from scoring.models import ActionLog, Seat, Session, Table
 from scoring.domain.seating import pair_counts
+from scoring.models import ActionLog, Seat, Session, Table
+from scoring.selectors.seating import seating_history
+from scoring.selectors.standings import standings_for
+from scoring.selectors.tables import table_by_scorer_token, table_seats
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_record
+from scoring.services.seating import session_seat
+from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start
 
 from ..bodies import JIE_LONG
 

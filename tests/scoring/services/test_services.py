@@ -8,38 +8,43 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from scoring.selectors.audits import round_verify_chain
-
-from scoring.selectors.auth import user_by_api_token
-
-from scoring.selectors.clubs import club_list_for_user
-
-from scoring.selectors.rounds import round_detail, table_round_preview
-
-from scoring.selectors.standings import standings_for
-
-from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
-
-from scoring.services.auth import DIRECTORS_GROUP, auth_token_obtain, auth_tokens_cleanup, auth_tokens_revoke, director_create
-
-from scoring.services.clubs import club_create, player_create
-
-from scoring.services.idempotency import idempotency_keys_cleanup, round_record_idempotent
-
-from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_record, round_void
-
-from scoring.services.standings import standings_refresh
-
-from scoring.services.tables import session_create, table_create, table_scorer_token_rotate
-
-from scoring.services.tournaments import entry_create, tournament_create, tournament_finish, tournament_start, tournament_update
 from scoring.domain.actors import Actor
-from scoring.domain.errors import (Conflict, PermissionDenied, PreconditionFailed,
-                            PreconditionRequired, ValidationFailed)
+from scoring.domain.errors import Conflict, PermissionDenied, PreconditionFailed, PreconditionRequired, ValidationFailed
 from scoring.models import ActionLog, IdempotencyKey, Round, RoundRevision, Session, Standing, Tournament
+from scoring.selectors.audits import round_verify_chain
+from scoring.selectors.auth import user_by_api_token
+from scoring.selectors.clubs import club_list_for_user
+from scoring.selectors.rounds import round_detail, table_round_preview
+from scoring.selectors.standings import standings_for
+from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
+from scoring.services.auth import (
+    DIRECTORS_GROUP,
+    auth_token_obtain,
+    auth_tokens_cleanup,
+    auth_tokens_revoke,
+    director_create,
+)
+from scoring.services.clubs import club_create, player_create
+from scoring.services.idempotency import idempotency_keys_cleanup, round_record_idempotent
+from scoring.services.rounds import (
+    round_confirm,
+    round_correct,
+    round_dispute,
+    round_dispute_resolve,
+    round_record,
+    round_void,
+)
+from scoring.services.standings import standings_refresh
+from scoring.services.tables import session_create, table_create, table_scorer_token_rotate
+from scoring.services.tournaments import (
+    entry_create,
+    tournament_create,
+    tournament_finish,
+    tournament_start,
+    tournament_update,
+)
 
-from ..bodies import (DING_NIU_LED_BY_1, DING_NIU_LED_BY_1_NETS, JIE_LONG, JIE_LONG_NETS, TAU_NGAU_V1,
-                     TAU_NGAU_V1_NETS)
+from ..bodies import DING_NIU_LED_BY_1, DING_NIU_LED_BY_1_NETS, JIE_LONG, JIE_LONG_NETS, TAU_NGAU_V1, TAU_NGAU_V1_NETS
 
 pytestmark = pytest.mark.django_db
 

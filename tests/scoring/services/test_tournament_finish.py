@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from scoring.services.rounds import round_dispute, round_record
-
-from scoring.services.tournaments import tournament_finish
 from scoring.domain.errors import Conflict
 from scoring.models import Tournament
+from scoring.services.rounds import round_dispute, round_record
+from scoring.services.tournaments import tournament_finish
 
 from ..bodies import JIE_LONG
 

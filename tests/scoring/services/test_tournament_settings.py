@@ -7,11 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.services.rounds import round_confirm, round_record
-
-from scoring.services.tournaments import tournament_update
 from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.models import ActionLog, Tournament
+from scoring.services.rounds import round_confirm, round_record
+from scoring.services.tournaments import tournament_update
 
 from ..bodies import JIE_LONG
 

@@ -9,12 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session as SessionRow
 
-from scoring.services.clubs import player_create
-
-from scoring.services.rounds import round_correct, round_dispute, round_record
-
-from scoring.services.tournaments import entry_create, tournament_start, tournament_update
 from scoring.models import ActionLog, Entry, Player, Round, Table, Tournament
+from scoring.services.clubs import player_create
+from scoring.services.rounds import round_correct, round_dispute, round_record
+from scoring.services.tournaments import entry_create, tournament_start, tournament_update
 
 from ..bodies import JIE_LONG
 
@@ -355,9 +353,9 @@ def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
 
 
 def test_page_selectors(make_setup, club, director_actor):
+    from scoring.domain.errors import NotFound
     from scoring.selectors.rounds import round_of_table, round_rows, table_history
     from scoring.selectors.tournaments import players_not_entered, tournament_list_for_club
-    from scoring.domain.errors import NotFound
 
     a = make_setup("jie_long", table_name="A")
     b = make_setup("jie_long", table_name="B")

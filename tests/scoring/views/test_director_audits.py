@@ -8,10 +8,9 @@ import re
 
 import pytest
 
-from scoring.services.audits import audit_chunk_run, audit_finish, audit_plan, audit_start
-
-from scoring.services.rounds import round_record
 from scoring.models import Audit, Standing
+from scoring.services.audits import audit_chunk_run, audit_finish, audit_plan, audit_start
+from scoring.services.rounds import round_record
 
 from ..bodies import JIE_LONG
 from ..services.test_audits import tamper

@@ -9,12 +9,10 @@ import re
 import pytest
 from django.contrib.sessions.models import Session as SessionRow
 
-from scoring.selectors.tables import table_by_scorer_token, table_seats
-
-from scoring.services.clubs import player_create
-
-from scoring.services.tournaments import entry_create
 from scoring.models import Session, Table
+from scoring.selectors.tables import table_by_scorer_token, table_seats
+from scoring.services.clubs import player_create
+from scoring.services.tournaments import entry_create
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ import re
 import pytest
 
 from scoring.services.rounds import round_dispute, round_record
-
 from scoring.services.tournaments import tournament_update
 from scoring.views.public import etag_matches
 

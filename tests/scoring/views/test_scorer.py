@@ -7,13 +7,11 @@ import re
 
 import pytest
 
+from scoring.models import Round
 from scoring.services.rounds import round_correct, round_record
-
 from scoring.services.tables import table_scorer_token_rotate
-
 from scoring.services.tournaments import tournament_finish
 from scoring.web.deal_text import moves_text
-from scoring.models import Round
 
 from ..bodies import JIE_LONG, TAU_NGAU_V1
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services.tables import table_scorer_token_rotate
 from scoring.models import Round
+from scoring.services.tables import table_scorer_token_rotate
 
 from .test_scorer import field_block, jie_long_points, jie_long_tiles, record, url
 

@@ -6,9 +6,9 @@ import pytest
 from rest_framework import exceptions
 from rest_framework.test import APIRequestFactory
 
-from scoring.services.tables import table_scorer_token_rotate
 from scoring.domain.actors import Actor
 from scoring.selectors.access import can_access_table
+from scoring.services.tables import table_scorer_token_rotate
 from scoring.web.auth import ScorerAuthentication, ScorerPrincipal, actor_from_request
 
 pytestmark = pytest.mark.django_db

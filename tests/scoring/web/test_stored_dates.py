@@ -6,7 +6,8 @@ an audit; and an audit that meets a value no reader can take names it (``test_au
 
 from __future__ import annotations
 
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone

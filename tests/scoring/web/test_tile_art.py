@@ -4,14 +4,14 @@ screen reader hears its name."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from django.template import Context, Template
 
 from games.tiles import ALL_TILES, red_black, tile_str
-from scoring.web.tile_art import RED, BLACK, read_tile, tile_sprite_svg, tile_svg
+from scoring.web.tile_art import BLACK, RED, read_tile, tile_sprite_svg, tile_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
