@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
 from scoring.models import IdempotencyKey, Round
-from scoring.services.idempotency import round_record_idempotent
+from scoring.services.idempotency import idempotency_keys_cleanup, round_record_idempotent
 from scoring.web.http import status_of
 
 from ..bodies import JIE_LONG
@@ -87,3 +90,14 @@ def test_two_concurrent_requests_with_different_keys_make_two_numbered_rounds(ji
     assert not any(isinstance(r, Exception) for r in results), results
     assert sorted(Round.objects.filter(table=s.table).values_list("number", flat=True)) == [1, 2]
 
+
+def test_idempotency_keys_cleanup(jie_long):
+    s = jie_long
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="old")
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, body=JIE_LONG, key="new")
+    IdempotencyKey.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))
+    IdempotencyKey.objects.filter(key="new").update(created_at=timezone.now() - timedelta(hours=23))
+    assert idempotency_keys_cleanup() == 1
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]
+    with pytest.raises(ValidationFailed):
+        idempotency_keys_cleanup(older_than=timedelta(hours=1))
