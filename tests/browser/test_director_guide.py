@@ -3,10 +3,10 @@ and that guide's screenshots.
 
 The director (a laptop) logs in, creates the tournament, enters the players, prints their cards,
 starts and seats session 1; at the tables, players on their phones (390 × 844) prove who they
-are, enter a deal, confirm another's and call the referee; the director settles the dispute and
-starts the clock; time runs out; session 2 is seated (the old links say where to sit now); the
-director deals with the finish's warnings and finishes; the public pages show the payouts and the
-standings. Each step the guide shows is a screenshot taken here, named as the guide names it.
+are, enter a deal, confirm another's and call the referee; the director settles the dispute
+(with a note) on the tournament page (the console) and starts the clock; time runs out; session 2
+is seated (the old links say where to sit now); the director opens the finish's warnings and
+finishes; the public pages show the payouts and the standings. Each step the guide shows is a screenshot taken here, named as the guide names it.
 
 By default the screenshots go to a temporary directory (a test run leaves the tree clean);
 ``GUIDE_SCREENSHOTS=1`` writes them to docs/screenshots/guide/ (``make guide-screenshots``).
@@ -170,7 +170,7 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     tournament = club.tournaments.get(name="Friday club night")
     assert (tournament.game, tournament.require_confirmation, tournament.require_proof, tournament.public) == (
         "jie_long", True, True, True)
-    dashboard = director.url
+    console = director.url
 
     # 3. Enter the players.
     entries = director.locator("#entries")
@@ -189,7 +189,7 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     camera.shoot("04-player-cards", director)
 
     # 5. Start.
-    director.goto(dashboard)
+    director.goto(console)
     expect(director.locator("#codes")).not_to_contain_text("not set")
     go(director, "Start the tournament")
     message(director, "The tournament is running: scorers can enter deals.")
@@ -242,9 +242,9 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     assert first.status == "confirmed"
     assert (first.entered_by_entry.player.name, first.confirmed_by_entry.player.name) == (s1[0], s1[1])
 
-    # 11, 12. The director watches the dashboard. At table 2 a deal is entered and a player calls
-    # the referee: the dashboard shows it by itself (static/js/live.js).
-    director.goto(dashboard)
+    # 11, 12. The director watches the tournament page (the console). At table 2 a deal is entered
+    # and a player calls the referee: the page shows it by itself (static/js/live.js).
+    director.goto(console)
     disputed = director.locator("#disputed")
     expect(disputed).to_contain_text("No disputes.")
     claim = DISPUTE.format(name=s2[2])
@@ -261,15 +261,18 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     message(phone_c, "Deal 1 is flagged for the referee.")
     expect(disputed.get_by_role("heading", name="Disputed deals (1)")).to_be_visible(timeout=15_000)
     expect(disputed).to_contain_text(f"Referee called: {claim}")
-    camera.shoot("12-dispute-on-the-dashboard", disputed)
+    camera.shoot("12-dispute-on-the-tournament-page", disputed)
 
     # 13. The director checks the tiles with the table: the deal stands. Settled, then confirmed.
     disputed.get_by_label("Your note (required): what you decided and why").fill(
         "Checked the tiles with the table: the deal stands.")
     go(director, "Settle the dispute", scope=disputed)
     message(director, "The dispute about deal 1 of Session 1 · Table 2 is settled.")
-    settled = Round.objects.get(table__session__number=1, table__name="Table 2", number=1)
-    director.goto(f"{urlsplit(dashboard).scheme}://{urlsplit(dashboard).netloc}/director/tables/{settled.table_id}/")
+    expect(disputed).to_contain_text("No disputes.")
+    # Back on the console: the table's card in the grid opens its page.
+    card = director.locator("#tables article.table-card").filter(has_text="Table 2")
+    with director.expect_navigation():
+        card.get_by_role("link", name="Deals and revisions").click()
     deal = director.locator("#deal-1")
     expect(deal.locator(".badge.disputed")).to_have_count(0)
     expect(deal.get_by_label("Confirm (on behalf of)")).to_have_value("")   # the director
@@ -278,16 +281,18 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     message(director, "Deal 1 of Session 1 · Table 2 confirmed.")
     assert Round.objects.get(table__session__number=1, table__name="Table 2", number=1).status == "confirmed"
 
-    # 14. The session clock.
-    director.goto(dashboard)
-    session_1 = director.locator("#session-1")
-    session_1.get_by_label("Clock (minutes)").fill("90")
-    go(director, "Start the clock", scope=session_1)
-    expect(director.locator("#session-1 [data-clock-text]")).to_contain_text("Time left: 1:29:")
+    # 14. The session clock, in the console's Tables: the shown session (the newest open one), its
+    # state and controls, then its tables.
+    director.goto(console)
+    tables_part = director.locator("#tables")
+    expect(tables_part.locator("#session-1")).to_have_text("Session 1")
+    tables_part.get_by_label("Clock (minutes)").fill("90")
+    go(director, "Start the clock", scope=tables_part)
+    expect(tables_part.locator(".session-state [data-clock-text]")).to_contain_text("Time left: 1:29:")
     before = seconds_shown(director)
     director.wait_for_timeout(1100)
     assert seconds_shown(director) < before, "the clock does not count down"
-    camera.shoot("14-session-clock", director.locator("#session-1"))
+    camera.shoot("14-session-clock", tables_part)
     phone_a.goto(t1["link"])
     expect(phone_a.locator("[data-clock-text]")).to_contain_text("Time left: 1:29:")
     camera.shoot("15-clock-on-a-phone", phone_a)
@@ -303,11 +308,16 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     go(phone_a, "Submit")
     expect(phone_a.locator("#deal-2")).to_contain_text(f"Entered by {s1[0]}.")
     assert Round.objects.get(table__session__number=1, table__name="Table 1", number=2).after_time
-    director.goto(dashboard)
-    expect(director.locator("#session-1 [data-clock-text]")).to_have_text("Time is up")
-    still = director.locator("#session-1 .still-playing")
+    director.goto(console)
+    expect(tables_part.locator("#session-1")).to_have_text("Session 1")
+    expect(tables_part.locator(".session-state [data-clock-text]")).to_have_text("Time is up")
+    still = tables_part.locator(".session-state .still-playing")
     expect(still).to_have_text("Time is up; still playing (no deal since): Table 2")
-    camera.shoot("16-time-is-up", director.locator("#session-1"))
+    # The grid says it too, on the table's card.
+    expect(tables_part.locator("article.table-card .badge.still-playing")).to_have_count(1)
+    playing = tables_part.locator("article.table-card").filter(has=director.locator(".badge.still-playing"))
+    expect(playing).to_contain_text("Table 2")
+    camera.shoot("16-time-is-up", tables_part)
 
     # 16. Seat session 2: session 1 closes.
     director.locator("#seat-session").get_by_label("Seed (optional)").fill("friday-2")
@@ -330,11 +340,17 @@ def test_a_club_evening_from_check_in_to_payouts(live_server, make_page, club, d
     assert_no_horizontal_scroll(phone_a)
     camera.shoot("18-session-ended", phone_a)
 
-    # 18. Finish: the warnings first. The deal after time is not confirmed: it stops counting.
-    director.goto(dashboard)
+    # 18. Finish: the warnings first (Finish opens them; the deals are listed further down). The
+    # deal after time is not confirmed: it stops counting.
+    director.goto(console)
+    # The console now shows session 2; session 1 is one click away, marked closed (the guide's
+    # way to a late deal).
+    expect(director.locator("#tables nav.tabs a[aria-current=page]")).to_have_text("Session 2")
+    expect(director.locator("#tables nav.tabs")).to_contain_text("Session 1 (closed)")
     finish = director.locator("#finish")
+    finish.get_by_text("Finish the tournament…").click()
     expect(finish).to_contain_text("1 deal is not confirmed (this tournament counts only confirmed deals")
-    expect(finish.locator("ul.unsettled li")).to_have_text(["Session 1 · Table 1, deal 2 — not confirmed"])
+    expect(director.locator("#unsettled ul.unsettled li")).to_have_text(["Session 1 · Table 1, deal 2 — not confirmed"])
     camera.shoot("19-finish-warnings", finish)
     go(director, "Finish the tournament", dialog=True, scope=finish)
     message(director, "The tournament is finished and read-only.")
