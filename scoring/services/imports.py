@@ -111,7 +111,7 @@ def tournament_import_run(*, import_id: int) -> TournamentImport | None:
 def _claim(import_id: int) -> TournamentImport | None:
     now = timezone.now()
     with transaction.atomic():
-        job = (TournamentImport.objects.select_for_update().select_related("club", "requested_by")
+        job = (TournamentImport.objects.select_for_update(of=("self",)).select_related("club", "requested_by")
                .filter(pk=import_id).first())
         if job is None:
             return None
