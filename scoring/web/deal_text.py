@@ -4,7 +4,8 @@ to the text they would have typed.
 Only the text is reshaped here: ``6:4``, ``[4:6]``, ``64`` and ``６：４`` are all the tile
 ``"6:4"``; what cannot be read is passed on as typed, so the engine names it at its path (the
 deal form, ``scoring.web.deal_form``, shows that error at the input). Whether a tile is in the
-deck or a move is legal is the engine's to say. ``static/js/tile-picker.js`` writes the same text.
+deck or a move is legal is the engine's to say. ``static/js/tile-text.js`` reads the same text
+(the tile picker's) and ``static/js/tile-moves.js`` writes a move log the same way.
 """
 
 from __future__ import annotations

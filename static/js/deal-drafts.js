@@ -10,15 +10,15 @@
      (the server records the deal once per key) and its number (the server refuses a number
      another phone recorded meanwhile: 409, both deals shown side by side);
    - the draft is dropped only when the server says the deal is saved;
-   - what the next deal at the table starts from is kept too (inputs marked data-remember: the
-     level of detail, the stakes), under the same tournament and table, and put back in the form
-     of the next deal when it has no draft. An empty one (the banker's stake) keeps the last, and
-     so does a level chosen for one deal only (a redeal: its radio is not marked).
+   - what the next deal at the table starts from (the level of detail, the stakes) is kept once a
+     deal is saved, and put back in the form of the next deal when it has no draft:
+     window.GupaiDealMemory (static/js/deal-memory.js);
    - a table whose session has ended (409 session_closed, or the page of a closed session: its
      form is marked data-draft-readonly) shows the draft read-only, to hand to the director; it
      stays on the phone.
 
-   The texts come from the form's data-text-* attributes (translated in the template). */
+   The texts come from the form's data-text-* attributes (translated in the template). Loaded by
+   templates/scorer/table.html (defer), after deal-memory.js. */
 (function () {
   "use strict";
 
@@ -105,35 +105,8 @@
 
   function storageKey(d) { return PREFIX + d.number; }
 
-  // --- what the next deal starts from ---------------------------------------------------------
-
-  var MEMORY = "gupai-memory:" + form.getAttribute("data-draft-scope");
-
-  function remembered() {
-    try { return (store && JSON.parse(store.getItem(MEMORY))) || {}; } catch (e) { return {}; }
-  }
-
-  function remember() {
-    if (!store) return;
-    var kept = remembered();
-    // A choice kept only when one to remember is chosen (not a redeal).
-    form.querySelectorAll("[data-remember]").forEach(function (el) {
-      if (el.type === "radio" ? el.checked : el.value) kept[el.name] = el.type === "radio" ? [el.value] : el.value;
-    });
-    try { store.setItem(MEMORY, JSON.stringify(kept)); } catch (e) { /* storage full */ }
-  }
-
-  function recall() {
-    var kept = remembered(), fields = {};
-    Object.keys(kept).forEach(function (name) {
-      var el = form.elements[name];
-      var radios = el && el.length !== undefined && !el.tagName ? Array.prototype.slice.call(el) : null;
-      // A choice the form no longer offers is left as the page has it.
-      if (!el || (radios && !radios.some(function (r) { return kept[name].indexOf(r.value) >= 0; }))) return;
-      fields[name] = kept[name];
-    });
-    writeFields(fields);
-  }
+  // What the next deal starts from (static/js/deal-memory.js).
+  var memory = window.GupaiDealMemory;
 
   function keep() {
     if (!draft) draft = {number: pageNumber, key: keyInput.value || newKey(), fields: {}, sending: false};
@@ -304,7 +277,7 @@
     var away = answer.status >= 500 || answer.status === 429 || (!answer.data && answer.status !== 403);
     if (sending && away) return retryLater();
     if (data.status === "saved") {
-      remember();
+      memory.remember(form, store);
       forget(draft);
       draft = null;
       window.location.replace(data.redirect);  // the page of the next deal, this one in view
@@ -382,7 +355,7 @@
     keyInput.value = current.key;
     say(text("restored"));
   } else if (!problemsBox.textContent.trim()) {
-    recall();  // not over a form the server sent back with its errors
+    writeFields(memory.recalled(form, store));  // not over a form the server sent back with its errors
   }
   if (older) {
     offerBox.querySelector("[data-offer-text]").textContent = text("offer", {number: older.number});

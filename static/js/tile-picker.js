@@ -8,10 +8,12 @@
      the words it shows (data-t-*, translated in the template);
    - input[data-tiles]: a list of tiles (data-count: exactly so many, data-most: at most so many;
      data-source + data-declared: a bull chosen among another input's tiles, "-" for none);
-   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (scoring/web/deal_text.py parse_moves reads it).
-   Typed text is read as the server reads it (scoring/web/deal_text.py: NFKC, "6:5", "65", "[6-5]", ...),
-   and that reading is window.GupaiTiles (parseTiles, readTile, readTiles, readMoves,
-   readDeclared) for the tests that hold it to the server's (tests/browser/test_tile_text.py).
+   - input[data-moves]: the full move log, "6:4@4 4:4@4 x3:1" (static/js/tile-moves.js).
+   Loaded by templates/scoring/_tile_picker.html (defer) after the scripts it uses, in order:
+   static/js/tile-text.js (window.GupaiTiles: typed text read as the server reads it, NFKC,
+   "6:5", "65", "[6-5]", ...) and static/js/tile-moves.js (window.GupaiMoveLog: the move log's
+   methods, made this Picker's).
+
    A tile kind is greyed out when the deck has no copy left: its copies minus those entered
    anywhere in the deal (inputs of the level not chosen are hidden and do not count).
    Tiles are drawn with <use href="#tile-6-5"> from the page's sprite ({% tile_sprite %}).
@@ -26,87 +28,15 @@
   "use strict";
 
   var SVGNS = "http://www.w3.org/2000/svg";
-
-  // ---- tiles as text, read as scoring/web/deal_text.py reads them (the reference: parse_tiles,
-  // parse_moves, parse_declared; tests/browser/test_tile_text.py holds both to the same answers):
-  // NFKC first (full-width "６：５" is 6:5, "²" is 2), then Python's whitespace (str.isspace,
-  // which JavaScript's \s is not: no U+FEFF, but U+001C-U+001F and U+0085), commas and semicolons
-  // (also the ideographic and full-width ones) between tokens.
-  var SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-  var SPLIT = new RegExp("[" + SPACE + ",;\\u3001\\uff0c\\uff1b]+");
-  var STRIP = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");
-  var TILE = new RegExp("^\\[?\\(?([1-6])[" + SPACE + "]*[:\\-/.|xX]?[" + SPACE + "]*([1-6])\\)?\\]?$");
-  var MOVE = /^([xXpP-])?(.+?)(?:@([1-6]))?$/;
-  var NO_BULL = "-";
-
-  function nfkc(text) { return typeof text === "string" ? text.normalize("NFKC") : ""; }
-
-  // One token → "6:4" (the high half first), or null when it is no tile.
-  function readTile(token) {
-    var m = TILE.exec(nfkc(token));
-    if (!m) return null;
-    var a = +m[1], b = +m[2];
-    return Math.max(a, b) + ":" + Math.min(a, b);
-  }
-
-  function tokens(text) {
-    return nfkc(text).split(SPLIT).filter(function (t) { return t; });
-  }
-
-  // forms.parse_tiles: every token, a tile normalized, anything else as typed.
-  function parseTiles(text) {
-    return tokens(text).map(function (t) { return readTile(t) || t; });
-  }
-
-  // The tiles alone (what the picker counts and draws).
-  function readTiles(text) {
-    return tokens(text).map(readTile).filter(function (t) { return t; });
-  }
-
-  // forms.parse_moves, but a move that cannot be read is {bad: token}, kept as typed.
-  function readMoves(text) {
-    var out = [];
-    tokens(text).forEach(function (token) {
-      var tile = readTile(token);
-      if (tile) { out.push({ play: tile }); return; }
-      var m = MOVE.exec(token);
-      tile = m && readTile(m[2]);
-      if (!tile) { out.push({ bad: token }); return; }
-      if (m[1]) { out.push({ pass: tile }); return; }
-      var move = { play: tile };
-      if (m[3]) move[out.length ? "to" : "open"] = +m[3];
-      out.push(move);
-    });
-    return out;
-  }
-
-  // forms.parse_declared: null when empty, {bull: null} for "-" (or "0"), else {bull: tiles}.
-  function readDeclared(text) {
-    text = nfkc(text).replace(STRIP, "");
-    if (text === "") return null;
-    if (text === NO_BULL || text === "0") return { bull: null };
-    return { bull: parseTiles(text) };
-  }
+  var T = window.GupaiTiles;
+  var readTile = T.readTile, tokens = T.tokens, readTiles = T.readTiles, readMoves = T.readMoves,
+      readDeclared = T.readDeclared, NO_BULL = T.NO_BULL;
 
   function saysNoBull(input) {
     var d = input.hasAttribute("data-declared") && readDeclared(input.value);
     return !!d && d.bull === null;
   }
 
-  // For the tests (tests/browser/test_tile_text.py) and any other script of the page.
-  window.GupaiTiles = { readTile: readTile, parseTiles: parseTiles, readTiles: readTiles,
-                        readMoves: readMoves, readDeclared: readDeclared };
-
-  function movesText(moves) {
-    return moves.map(function (m) {
-      if (m.bad) return m.bad;
-      if (m.pass) return "x" + m.pass;
-      var pip = m.open !== undefined ? m.open : m.to;
-      return m.play + (pip !== undefined ? "@" + pip : "");
-    }).join(" ");
-  }
-
-  function halves(tile) { return tile.split(":").map(Number); }
   function said(tile) { return tile.replace(":", "-"); }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
@@ -125,23 +55,6 @@
     return svg;
   }
 
-  // A tile lying in the layout, `left` the pip facing left: the upright symbol turned a quarter.
-  function flatSvg(tile, left) {
-    var svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "tile-flat");
-    svg.setAttribute("viewBox", "0 0 80 40");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    var use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", "#tile-" + tile.replace(":", "-"));
-    use.setAttribute("width", "40");
-    use.setAttribute("height", "80");
-    // The symbol's top half holds the high pip: turn it left (-90°) to show it on the left.
-    use.setAttribute("transform", halves(tile)[0] === left ? "translate(0 40) rotate(-90)" : "translate(80 0) rotate(90)");
-    svg.appendChild(use);
-    return svg;
-  }
-
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -156,33 +69,6 @@
   }
 
   function shown(input) { return !input.closest("[hidden]"); }
-
-  // ---- the layout of a move log ---------------------------------------------------------------
-  // Replays the moves: the chain from left to right as [tile, left pip], the open ends, and
-  // whether each move fits (a typed log may not; the engine says why).
-  function replay(moves, arms) {
-    var chain = [], ends = [];
-    moves.forEach(function (m, k) {
-      if (!m.play) return;
-      var h = halves(m.play);
-      if (!chain.length) {
-        if (arms === 2) { chain.push([m.play, h[0]]); ends = [h[0], h[1]]; return; }
-        var open = m.open !== undefined ? m.open : h[0];
-        var closed = h[0] === open ? h[1] : h[0];
-        chain.push([m.play, closed]);
-        ends = [open];
-        return;
-      }
-      var i = -1;
-      if (m.to !== undefined) i = ends.indexOf(m.to);
-      if (i < 0) i = ends.findIndex(function (p) { return h.indexOf(p) >= 0; });
-      if (i < 0) return;
-      var pip = ends[i], other = h[0] === pip ? h[1] : h[0];
-      if (arms === 2 && i === 0) { chain.unshift([m.play, other]); ends[0] = other; }
-      else { chain.push([m.play, pip]); ends[i] = other; }
-    });
-    return { chain: chain, ends: ends };
-  }
 
   // ---- one form -------------------------------------------------------------------------------
   function Picker(form, data) {
@@ -371,139 +257,8 @@
     this.paletteNote.textContent = full ? fill(this.t.full, { count: most }) : "";
   };
 
-  // ---- the move log ---------------------------------------------------------------------------
-  Picker.prototype.enhanceMoves = function (input) {
-    var self = this;
-    var panel = el("div", "move-log");
-    this.turn = el("p", "turn");
-    this.turn.setAttribute("aria-live", "polite");
-    var modes = el("div", "modes");
-    this.playButton = button("mode", this.t.play);
-    this.passButton = button("mode", this.t.pass);
-    [this.playButton, this.passButton].forEach(function (b, i) {
-      b.addEventListener("click", function () { self.mode = i ? "pass" : "play"; self.pending = null; self.refresh(); });
-      modes.appendChild(b);
-    });
-    this.undoButton = button("secondary undo", this.t.undo);
-    this.undoButton.addEventListener("click", function () {
-      var moves = readMoves(input.value);
-      moves.pop();
-      self.pending = null;
-      self.write(input, movesText(moves));
-    });
-    modes.appendChild(this.undoButton);
-    this.layout = el("div", "layout");
-    this.layout.setAttribute("role", "img");
-    this.ends = el("p", "ends muted small");
-    this.choice = el("div", "choice");
-    this.choice.setAttribute("aria-live", "polite");
-    this.movePalette = el("div", "palette");
-    this.movePalette.setAttribute("role", "group");
-    this.lastMove = el("p", "last-move muted small");
-    this.lastMove.setAttribute("aria-live", "polite");
-    [this.turn, modes, this.layout, this.ends, this.choice, this.lastMove, this.movePalette].forEach(function (x) { panel.appendChild(x); });
-    (input.closest(".field") || input.parentNode).appendChild(panel);
-  };
-
-  Picker.prototype.leader = function () {
-    var field = this.cfg.leader && this.form.querySelector('[name="' + this.cfg.leader + '"]');
-    var v = field ? parseInt(field.value, 10) : 0;
-    return isNaN(v) ? 0 : v;
-  };
-
-  Picker.prototype.seatOf = function (k) {
-    var n = this.cfg.seats.length;
-    return (this.leader() + k) % n;
-  };
-
-  Picker.prototype.addMove = function (move) {
-    var moves = readMoves(this.movesInput.value);
-    moves.push(move);
-    this.pending = null;
-    this.write(this.movesInput, movesText(moves));
-  };
-
-  Picker.prototype.tapMove = function (tile, moves, state) {
-    var h = halves(tile), arms = this.cfg.arms;
-    if (this.mode === "pass") { this.addMove({ pass: tile }); return; }
-    if (!state.chain.length) {
-      if (arms === 2 || h[0] === h[1]) { this.addMove({ play: tile }); return; }
-      this.pending = { tile: tile, key: "open", choices: [h[0], h[1]] };  // which pip stays open
-      this.refresh();
-      return;
-    }
-    var fits = state.ends.filter(function (p, i, all) { return h.indexOf(p) >= 0 && all.indexOf(p) === i; });
-    if (!fits.length) {
-      this.pending = { tile: tile, key: "none", choices: [] };
-      this.refresh();
-      return;
-    }
-    if (arms !== 2) { this.addMove({ play: tile }); return; }
-    if (fits.length === 1) { this.addMove({ play: tile, to: fits[0] }); return; }
-    this.pending = { tile: tile, key: "to", choices: fits };
-    this.refresh();
-  };
-
-  Picker.prototype.drawMoves = function (used) {
-    var self = this, input = this.movesInput;
-    var moves = readMoves(input.value);
-    var n = this.cfg.seats.length, total = this.cfg.deal * n;
-    var state = replay(moves, this.cfg.arms);
-    var done = total > 0 && moves.length >= total;
-    // CG-12: a pass by every seat in a row blocks the deal; the tiles still held are typed below.
-    var blocked = !done && moves.length >= n && moves.slice(-n).every(function (m) { return m.pass; });
-    this.turn.textContent = done ? this.t.done : blocked ? this.t.blocked
-      : fill(this.t.turn, { n: moves.length + 1, seat: (this.seatOf(moves.length) + 1) + ". " + this.cfg.seats[this.seatOf(moves.length)] });
-    this.playButton.setAttribute("aria-pressed", String(this.mode === "play"));
-    this.passButton.setAttribute("aria-pressed", String(this.mode === "pass"));
-    this.undoButton.disabled = !moves.length;
-    // The layout, left to right.
-    this.layout.textContent = "";
-    this.layout.setAttribute("aria-label", this.t.layout + ": " + state.chain.map(function (c) { return said(c[0]); }).join(", "));
-    if (!state.chain.length) this.layout.appendChild(el("span", "muted small", this.t.empty));
-    state.chain.forEach(function (c) { self.layout.appendChild(flatSvg(c[0], c[1])); });
-    this.ends.textContent = state.ends.length ? fill(this.t["open-ends"], { pips: state.ends.join(" · ") }) : "";
-    // The last move, said with its seat.
-    var last = moves[moves.length - 1];
-    this.lastMove.textContent = !last || last.bad ? "" : fill(last.pass ? this.t.passed : this.t.played, {
-      seat: this.cfg.seats[this.seatOf(moves.length - 1)], tile: said(last.play || last.pass) });
-    // A question about the tile just tapped.
-    this.choice.textContent = "";
-    var p = this.pending;
-    this.asked = p ? p.tile : null;  // the choice's tile, for focus once it is answered
-    if (p) {
-      var ask = p.key === "open" ? this.t.open : p.key === "to" ? this.t.end : this.t["no-fit"];
-      this.choice.appendChild(el("p", "", fill(ask, { tile: said(p.tile) })));
-      p.choices.forEach(function (pip) {
-        var b = button("", fill(self.t.pip, { pip: pip }));
-        b.setAttribute("data-pip", String(pip));
-        b.addEventListener("click", function () {
-          var move = { play: p.tile };
-          move[p.key] = pip;
-          self.addMove(move);
-        });
-        self.choice.appendChild(b);
-      });
-      if (p.key === "none") {
-        var pass = button("", self.t.pass);
-        pass.setAttribute("data-act", "pass");
-        pass.addEventListener("click", function () { self.addMove({ pass: p.tile }); });
-        this.choice.appendChild(pass);
-      }
-      var cancel = button("secondary", this.t.cancel);
-      cancel.setAttribute("data-act", "cancel");
-      cancel.addEventListener("click", function () { self.pending = null; self.refresh(); });
-      this.choice.appendChild(cancel);
-    }
-    // The tiles: a used-up kind is greyed out.
-    this.movePalette.textContent = "";
-    this.kinds.forEach(function (tile) {
-      var b = self.tileButton(tile, self.left(tile, used));
-      if (done || blocked) b.disabled = true;
-      b.addEventListener("click", function () { self.tapMove(tile, readMoves(input.value), replay(readMoves(input.value), self.cfg.arms)); });
-      self.movePalette.appendChild(b);
-    });
-  };
+  // ---- the move log (static/js/tile-moves.js) -------------------------------------------------
+  window.GupaiMoveLog(Picker, { el: el, button: button, fill: fill, said: said });
 
   // ---- focus across a redraw ------------------------------------------------------------------
   function buttons(box) { return Array.prototype.slice.call(box.querySelectorAll("button")); }

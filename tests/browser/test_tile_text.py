@@ -1,5 +1,5 @@
 """Tiles typed as text are read alike by the page and the server: the tile picker's reading
-(static/js/tile-picker.js, window.GupaiTiles) against scoring/web/deal_text.py's (parse_tiles,
+(static/js/tile-text.js, window.GupaiTiles) against scoring/web/deal_text.py's (parse_tiles,
 parse_moves, parse_declared), which is the reference. The same spellings go to both, in a real
 browser; both must accept and refuse the same ones and normalize them to the same tiles."""
 

@@ -86,6 +86,39 @@ def test_every_static_file_a_template_names_exists():
         assert finders.find(name), name
 
 
+#: Scripts that use another's window.Gupai* as they run, and those, in the order they must load
+#: (deferred scripts run in document order): the tile picker's and the scorer's deal form's.
+USES = {
+    "js/tile-picker.js": ["js/tile-text.js", "js/tile-moves.js"],
+    "js/deal-drafts.js": ["js/deal-memory.js"],
+}
+
+SCRIPT_TAG = re.compile(r"""<script\b[^>]*{%\s*static\s+["']([^"']+)["']\s*%}[^>]*>""")
+
+
+def test_a_script_is_loaded_deferred_right_after_the_scripts_it_uses():
+    groups = [[*first, script] for script, first in USES.items()]
+    loaded = set()
+    for path in template_files():
+        tags = [(m.group(1), " defer" in m.group(0)) for m in SCRIPT_TAG.finditer(path.read_text(encoding="utf-8"))]
+        names = [name for name, _ in tags]
+        for group in groups:
+            named = [name for name in names if name in group]
+            if named:  # all of the group, once each, one after the other in this order, deferred
+                assert all(deferred for name, deferred in tags if name in group), path
+                at = names.index(group[0]) if group[0] in names else -1
+                assert named == group and names[at:at + len(group)] == group, (path, names)
+                loaded.update(group)
+    assert loaded == {name for group in groups for name in group}  # every group is loaded somewhere
+
+
+def test_every_script_is_loaded_by_a_template():
+    """A script split out of another and left unnamed would only show as a page that breaks."""
+    scripts = Path(settings.BASE_DIR) / "static" / "js"
+    names = {name for path in template_files() for name in STATIC_TAG.findall(path.read_text(encoding="utf-8"))}
+    assert sorted(f"js/{p.name}" for p in scripts.glob("*.js") if f"js/{p.name}" not in names) == []
+
+
 def test_one_poller_named_once():
     """static/js/live.js is the site's one poller (data-live-src and data-poll), loaded by
     base.html alone: named twice on a page, it would still ask once (it guards against that),
