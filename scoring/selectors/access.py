@@ -4,6 +4,8 @@ or ``NotFound`` where what the actor may not see must look as if it did not exis
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from scoring.domain.actors import Actor
 from scoring.domain.errors import NotFound, PermissionDenied
 from scoring.models import Club, Table, Tournament
@@ -21,12 +23,12 @@ def is_director_of(actor: Actor, club: Club) -> bool:
 
 def require_director(actor: Actor) -> None:
     if not (actor.is_system or actor.is_director):
-        raise PermissionDenied("Only a tournament director may do this.")
+        raise PermissionDenied(gettext("Only a tournament director may do this."))
 
 
 def require_director_of(actor: Actor, club: Club) -> None:
     if not is_director_of(actor, club):
-        raise PermissionDenied("Only a director of this club may do this.")
+        raise PermissionDenied(gettext("Only a director of this club may do this."))
 
 
 def can_access_table(actor: Actor, table: Table) -> bool:
@@ -38,8 +40,8 @@ def can_access_table(actor: Actor, table: Table) -> bool:
 def require_table_access(actor: Actor, table: Table) -> None:
     if not can_access_table(actor, table):
         if actor.is_scorer:
-            raise PermissionDenied("This scorer link belongs to another table.")
-        raise PermissionDenied("Only a director of this club or the table's scorer may do this.")
+            raise PermissionDenied(gettext("This scorer link belongs to another table."))
+        raise PermissionDenied(gettext("Only a director of this club or the table's scorer may do this."))
 
 
 # ---------------------------------------------------------------------------------------------

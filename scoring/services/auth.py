@@ -39,7 +39,8 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
     User = get_user_model()
     with transaction.atomic():
         if User.objects.filter(username=username).exists():
-            raise Conflict(f"A user named {username!r} already exists.", path="username", code="exists")
+            raise Conflict(gettext("A user named %(name)s already exists.") % {"name": repr(username)}, path="username",
+                           code="exists")
         user = User.objects.create_user(username=username, password=password, email=email, is_staff=True)
         user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
         for club in clubs:

@@ -46,7 +46,8 @@ def player_create(*, actor: Actor, club: Club, name: str) -> Player:
     name = require_text(name, "name", "A player name", max_length=MAX_PLAYER_NAME)
     with transaction.atomic():
         if Player.objects.filter(club=club, name=name).exists():
-            raise Conflict(f"{name} is already a player of this club.", path="name", code="exists")
+            raise Conflict(gettext("%(name)s is already a player of this club.") % {"name": name}, path="name",
+                           code="exists")
         player = Player.objects.create(club=club, name=name)
         action_log(actor, ActionLog.Action.PLAYER_CREATE, player, data={"club": club.pk, "name": name})
     return player

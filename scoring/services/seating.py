@@ -117,10 +117,13 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         latest = tournament.sessions.aggregate(m=Max("number"))["m"] or 0
         if expected_number is not None and latest + 1 != expected_number:
-            raise Conflict(f"Session {expected_number} is already seated (was the form sent twice?): nothing was "
-                           "changed. Its scorer links were shown when it was seated; make a new link at any "
-                           "table whose link is lost." if latest >= expected_number else
-                           f"The next session is {latest + 1}, not {expected_number}.", code="session_exists")
+            raise Conflict(gettext("Session %(number)s is already seated (was the form sent twice?): nothing was "
+                                   "changed. Its scorer links were shown when it was seated; make a new link at any "
+                                   "table whose link is lost.") % {"number": expected_number}
+                           if latest >= expected_number else
+                           gettext("The next session is %(next)s, not %(number)s.") % {"next": latest + 1,
+                                                                                      "number": expected_number},
+                           code="session_exists")
         everyone = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
         if entries is None:   # everyone still playing: a withdrawn entry is seated no more
             ids = sorted(e for e, entry in everyone.items() if entry.withdrawn_at is None)

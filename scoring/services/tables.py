@@ -107,7 +107,9 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
         if errors:
             raise ValidationFailed(errors=errors)
         if Table.objects.filter(session=sess, name=name).exists():
-            raise Conflict(f"Session {sess.number} already has a table named {name}.", path="name", code="exists")
+            raise Conflict(gettext("Session %(number)s already has a table named %(name)s.") % {"number": sess.number,
+                                                                                        "name": name},
+                           path="name", code="exists")
         token, token_hash = new_scorer_token()
         table = Table.objects.create(session=sess, name=name, scorer_token_hash=token_hash,
                                      scorer_token_created_at=timezone.now())

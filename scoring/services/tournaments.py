@@ -278,7 +278,7 @@ def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Ent
         raise ValidationFailed(gettext("This player belongs to another club."), path="player", code="other_club")
     with transaction.atomic():
         if Entry.objects.filter(tournament=tournament, player=player).exists():
-            raise Conflict(f"{player.name} is already registered.", path="player", code="exists")
+            raise Conflict(gettext("%(name)s is already registered.") % {"name": player.name}, path="player", code="exists")
         entry = Entry.objects.create(tournament=tournament, player=player)
         Standing.objects.create(tournament=tournament, entry=entry)
         action_log(actor, ActionLog.Action.ENTRY_CREATE, entry, tournament=tournament,
