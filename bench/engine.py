@@ -92,7 +92,7 @@ def ding_niu_points() -> tuple[int, float]:
 # ---------------------------------------------------------------------------------------
 # Tau Ngau and Da Ling (issue 4)
 
-@benchmark("tau_ngau best-hand evaluator (games.tau_ngau.hand_value, table lookup)", 400_000,
+@benchmark("tau_ngau best-hand evaluator (games.bulls.hand_value, table lookup)", 400_000,
            unit="evaluations")
 def tau_ngau_hand_evaluator() -> tuple[int, float]:
     """The hand evaluator alone: 200,000 random 5-tile hands of the 32 set (seed 2026), each
@@ -100,8 +100,8 @@ def tau_ngau_hand_evaluator() -> tuple[int, float]:
     per process)."""
     import random
 
+    from games.bulls import build_table, hand_value
     from games.decks import CHINESE_32
-    from games.tau_ngau import build_table, hand_value
 
     rng = random.Random(2026)
     deck = [t for t, n in CHINESE_32.items() for _ in range(n)]

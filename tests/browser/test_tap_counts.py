@@ -250,12 +250,12 @@ def test_ding_niu_full_move_log(live_server, make_page, make_setup):
 def tau_ngau_hands(seed: int) -> list[list[str]]:
     """Four hands of a simulated deal in which the first seat (the banker) has no bull, so that
     he keeps the bank and the stakes stay where they were."""
-    from games import tau_ngau
+    from games import bulls
     from games.tiles import parse_tile
 
     while True:
         hands = next(simulate("tau_ngau", deals=1, seed=seed))["hands"]
-        if not tau_ngau.hand_value([parse_tile(t) for t in hands[0]]).has_bull:
+        if not bulls.hand_value([parse_tile(t) for t in hands[0]]).has_bull:
             return hands
         seed += 1
 

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import evaluate
+from games.bulls import build_table, distinct_hands, hand_value, is_bull, rest_values
 from games.decks import CHINESE_32
-from games.tau_ngau import SeatPlay, build_table, distinct_hands, hand_value, is_bull, next_banker, rest_values, settle
+from games.tau_ngau import SeatPlay, next_banker, settle
 from games.tiles import parse_tile, tile_str
 
 from .helpers import error_set as errors
