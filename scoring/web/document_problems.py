@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.web.rule_messages import translate_message
 
@@ -89,16 +89,9 @@ def path_in_words(path: str) -> str:
 
 
 def problem_message(code: str, message: str) -> str:
-    """The problem's message in the page's language (English: as written)."""
-    language = get_language() or "en"
-    if language == "en" or language.startswith("en-") or not message:
-        return message
-    translated = gettext(message)
-    if translated != message:
-        return translated
-    if code in DOCUMENT_CODES:
-        return gettext(DOCUMENT_CODES[code])
-    return translate_message(code, message)
+    """The problem's message in the page's language (English: as written): a document's own codes
+    by their sentences, the engine's as the engine's."""
+    return translate_message(code, message, sentences=DOCUMENT_CODES if code in DOCUMENT_CODES else None)
 
 
 def problem_in_words(found: dict | None, *, translated: bool = False) -> dict | None:

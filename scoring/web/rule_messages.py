@@ -195,19 +195,22 @@ def _value(text: str) -> str:
     return gettext(text) if text in WORDS else text
 
 
-def translate_message(code: str, message: str) -> str:
-    """The engine's ``message`` (for ``code``) in the active language."""
+def translate_message(code: str, message: str, *, sentences: dict[str, str] | None = None) -> str:
+    """The engine's ``message`` (for ``code``) in the active language. ``sentences``: another
+    set of codes' general sentences (an import document's), read instead of the engine's
+    sentences and templates."""
     language = get_language() or "en"
     if language == "en" or language.startswith("en-") or not message:
         return message
     translated = gettext(message)
     if translated != message:
         return translated
-    for template in TEMPLATES.get(code, ()):
-        match = _pattern(template).fullmatch(message)
-        if match:
-            return gettext(template) % {k: _value(v) for k, v in match.groupdict().items()}
-    general = CODES.get(code)
+    if sentences is None:
+        for template in TEMPLATES.get(code, ()):
+            match = _pattern(template).fullmatch(message)
+            if match:
+                return gettext(template) % {k: _value(v) for k, v in match.groupdict().items()}
+    general = (CODES if sentences is None else sentences).get(code)
     return gettext(general) if general else message
 
 
