@@ -167,3 +167,11 @@ def test_redis_that_does_not_answer_is_no_redis():
     assert club.redis_answers("") is False
     assert club.redis_answers(f"redis://127.0.0.1:{_free_port()}/0") is False  # nothing listens there
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_guide_screenshots_runs_the_guides_walk_writing_into_docs():
+    """The README and the guide name this command: it runs the walk with its screenshots kept."""
+    run = subprocess.run(["make", "-n", "guide-screenshots"], cwd=ROOT, capture_output=True, text=True, check=True,
+                         timeout=60).stdout
+    assert "GUIDE_SCREENSHOTS=1" in run and "tests/browser/test_director_guide.py" in run
