@@ -15,4 +15,4 @@ RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py colle
 RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py compilemessages
 EXPOSE 8000
 # Workers, timeouts, the access log (scorer tokens masked) and proxy trust: gupai_site/gunicorn.conf.py.
-CMD ["gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.wsgi:application"]
+CMD ["gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.asgi:application"]

@@ -29,7 +29,8 @@ messages: $(STAMP)
 
 install: $(STAMP) $(MO)
 
-# A quick local trial: the development server (DEBUG on) with the demo tournament, on this
+# A quick local trial: uvicorn serving gupai_site.asgi (the pages and the live events stream;
+# reloading on code changes; static files by WhiteNoise, DEBUG on) with the demo tournament, on this
 # computer only, at http://127.0.0.1:8000 (`make run PORT=8311`: another port, in the demo's
 # printed links too). For the club's network, `make club` below.
 PORT ?= 8000
@@ -37,7 +38,8 @@ PORT ?= 8000
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py load_demo --base-url http://127.0.0.1:$(PORT)
-	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DEBUG=1 $(BIN)/python -m uvicorn gupai_site.asgi:application --host 127.0.0.1 --port $(PORT) --reload \
+	    --reload-dir games --reload-dir scoring --reload-dir gupai_site --no-access-log
 
 # A club night on the local network (phones scan the tables' QR codes), served as in production:
 # gunicorn with gupai_site/gunicorn.conf.py, DEBUG off, static files collected, a secret key kept

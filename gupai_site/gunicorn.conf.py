@@ -1,11 +1,17 @@
-"""gunicorn's settings for the site: ``gunicorn -c gupai_site/gunicorn.conf.py gupai_site.wsgi``
-(the Dockerfile, docker-compose.yml and the tests' stack use it; command-line flags override it).
+"""gunicorn's settings for the site: ``gunicorn -c gupai_site/gunicorn.conf.py gupai_site.asgi``
+(the Dockerfile, docker-compose.yml, ``make club`` and the tests' stack use it; command-line
+flags override it). Each worker process is uvicorn (``gupai_site.asgi_worker.UvicornWorker``)
+serving ``gupai_site.asgi``: the events streams held in its event loop, Django's views in a pool
+of ``threads`` threads beside it.
 
 From the environment, with defaults for a small club server:
 
 GUNICORN_BIND     address to listen on (default 0.0.0.0:$PORT, PORT default 8000)
 GUNICORN_WORKERS  worker processes (default WEB_CONCURRENCY, else 2 per core + 1, at most 8)
-GUNICORN_THREADS  threads per worker (default 1)
+GUNICORN_THREADS  threads per worker running Django's views (default 2; the a2wsgi pool,
+                  ``WSGI_THREADS`` for gupai_site.asgi)
+GUNICORN_WORKER_CLASS  default gupai_site.asgi_worker.UvicornWorker (``sync`` serves
+                  gupai_site.wsgi without the events stream)
 GUNICORN_TIMEOUT  seconds before a silent worker is restarted (default 30)
 ACCESS_LOG        where the access log goes: a file, "-" for stdout (the default) or "" for none
 ERROR_LOG         where the error log goes (default "-", stderr)
@@ -15,7 +21,8 @@ BEHIND_PROXY      1: a reverse proxy is in front; then, and only then, its X-For
                   X-Forwarded-For are believed (from FORWARDED_ALLOW_IPS, default any address: the
                   proxy must be the only way in)
 
-gunicorn's own refusals, before Django (plain text, not the API's JSON), at limits set here
+gunicorn's own refusals (the ASGI router's, ``gupai_site.asgi``, with the same numbers, under
+uvicorn), before Django (plain text, not the API's JSON), at limits set here
 explicitly so that no real client meets them: a request line over 8190 bytes (gunicorn's
 maximum; its default is 4094) answers 414, more than 100 header fields or one over 8190 bytes
 answers 431. The longest real request line is a scorer's correction page with its token, far
@@ -40,10 +47,14 @@ def _behind_proxy() -> bool:
 
 bind = [os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{_env_int('PORT', 8000)}"]
 workers = _env_int("GUNICORN_WORKERS", _env_int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8)))
-threads = _env_int("GUNICORN_THREADS", 1)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "").strip() or "gupai_site.asgi_worker.UvicornWorker"
+threads = _env_int("GUNICORN_THREADS", 2)
+# The ASGI router's pool for Django's views (read in the worker processes, forked from here).
+os.environ["WSGI_THREADS"] = str(threads)
 timeout = _env_int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
-# Restart workers now and then, so that a slow leak never grows large (jittered: not all at once).
+# Restart workers now and then, so that a slow leak never grows large (jittered: not all at once);
+# sync workers only: an ASGI worker's restart would drop every held events stream (asgi_worker).
 max_requests = _env_int("GUNICORN_MAX_REQUESTS", 2000)
 max_requests_jitter = max_requests // 10
 

@@ -133,7 +133,7 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
         if environ.get("REDIS_URL", "").strip():
             notes.append(f"Redis does not answer at {_where(environ['REDIS_URL'])}: background jobs run in-process.")
         env.pop("REDIS_URL", None)
-    server = [PYTHON, "-m", "gunicorn", "-c", GUNICORN_CONF, "gupai_site.wsgi:application"]
+    server = [PYTHON, "-m", "gunicorn", "-c", GUNICORN_CONF, "gupai_site.asgi:application"]
     return Plan(url=url, env=env, steps=steps, server=server, services=services, notes=notes)
 
 

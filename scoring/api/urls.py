@@ -4,6 +4,7 @@ from scoring.api import (
                          audits,
                          base,
                          clubs,
+                         events,
                          exports,
                          players,
                          rounds,
@@ -40,6 +41,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", standings.TournamentStandingsView.as_view(), name="api-tournament-standings"),
     path("tournaments/<int:pk>/standings.csv", standings.TournamentStandingsCSVView.as_view(),
          name="api-tournament-standings-csv"),
+    # The live events stream: gupai_site.asgi serves it before Django; this view answers it
+    # where Django serves everything (runserver, the tests' live server).
+    path("tournaments/<int:pk>/events/", events.tournament_events, name="api-tournament-events"),
     path("tournaments/<int:pk>/payouts/", standings.TournamentPayoutsView.as_view(), name="api-tournament-payouts"),
     path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="api-session-close"),
     path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="api-session-reopen"),

@@ -18,6 +18,7 @@ from scoring.models.action_log import ActionLog
 from scoring.models.audits import Audit, AuditChunk, AuditFinding
 from scoring.models.auth import ApiToken
 from scoring.models.clubs import Club, Player
+from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.imports import TournamentImport
 from scoring.models.rounds import Round, RoundRevision
@@ -44,6 +45,8 @@ __all__ = [
     "Standing",
     "Table",
     "Tournament",
+    "TournamentEvent",
+    "TournamentFeed",
     "TournamentImport",
     "default_tie_breaks",
     "game_name",

@@ -39,8 +39,9 @@ from scoring.selectors.players import proven_entry
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, optional_text
+from scoring.services.events import deal_data, event_publish
 from scoring.services.lifecycle import require_running, round_guard, session_refusal
-from scoring.services.standings import standings_follow
+from scoring.services.standings import standings_follow, table_entries
 
 
 def _note(value: Any, path: str, too_long: str) -> str:
@@ -137,6 +138,19 @@ def _add_revision(*, round: Round, number: int, preview: RoundPreview, actor: Ac
     return rev
 
 
+def _deal_event(kind: str, *, tournament: Tournament, round: Round, entries: list[int] | None = None,
+                revision: RoundRevision | None = None, standings: list[dict] | None = None) -> None:
+    """The deal's live event (``services.events``), last in the transaction: the deal's row and
+    the standing rows that moved. What the caller did not read is read here (rare moves only)."""
+    if entries is None:
+        entries = table_entries(round.table_id)
+    if revision is None:
+        revision = RoundRevision.objects.get(pk=round.current_revision_id)
+    event_publish(tournament=tournament, kind=kind,
+                  data=deal_data(tournament=tournament, round=round, table=round.table, entries=entries,
+                                 revision=revision, standings=standings or []))
+
+
 def _apply_preview(round: Round, preview: RoundPreview) -> None:
     round.leader = preview.leader
     round.banker = preview.banker
@@ -220,12 +234,14 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     rev = _add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="")
     rnd.current_revision = rev
     rnd.save(update_fields=["current_revision"])
-    standings_follow(tournament=tournament, round=rnd, entries=[s.entry_id for s in seats], counted_before=False,
-                     before=None, after=rev)
+    entries = [s.entry_id for s in seats]
+    moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=False, before=None,
+                             after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
                      **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
                      **({"entered_by_entry": entered.pk} if entered is not None else {})})
+    _deal_event("deal_recorded", tournament=tournament, round=rnd, entries=entries, revision=rev, standings=moved)
     return rnd, seats
 
 
@@ -268,10 +284,12 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
             rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
             rnd.confirmed_by_entry = None
         rnd.save()
-        standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
-                         before=current, after=rev)
+        entries = table_entries(rnd.table_id)
+        moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=counted_before,
+                                 before=current, after=rev)
         action_log(actor, ActionLog.Action.ROUND_CORRECT, rnd, tournament=tournament,
                    data={"revision": rev.number, "reason": rev.reason, "hash": rev.hash})
+        _deal_event("deal_corrected", tournament=tournament, round=rnd, entries=entries, revision=rev, standings=moved)
     return rnd
 
 
@@ -334,11 +352,14 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
         rnd.confirmed_at = timezone.now()
         rnd.save()
         current = RoundRevision.objects.get(pk=rnd.current_revision_id)
-        standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=counted_before,
-                         before=current, after=current)
+        entries = table_entries(rnd.table_id)
+        moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=counted_before,
+                                 before=current, after=current)
         action_log(actor, ActionLog.Action.ROUND_CONFIRM, rnd, tournament=tournament,
                    data={"confirmed_by": confirmed_by, "revision": current.number,
                          **({"confirmed_by_entry": confirmer.pk} if confirmer is not None else {})})
+        _deal_event("deal_confirmed", tournament=tournament, round=rnd, entries=entries, revision=current,
+                    standings=moved)
     return rnd
 
 
@@ -355,11 +376,16 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
         rnd.void_reason = reason
         rnd.disputed = False
         rnd.save()
+        entries = table_entries(rnd.table_id)
+        current = RoundRevision.objects.get(pk=rnd.current_revision_id)
+        moved = []
         if counted_before:
-            standings_follow(tournament=tournament, round=rnd, entries=None, counted_before=True,
-                             before=RoundRevision.objects.get(pk=rnd.current_revision_id), after=None)
+            moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=True,
+                                     before=current, after=None)
         action_log(actor, ActionLog.Action.ROUND_VOID, rnd, tournament=tournament,
                    data={"reason": rnd.void_reason, "was": before})
+        _deal_event("deal_voided", tournament=tournament, round=rnd, entries=entries, revision=current,
+                    standings=moved)
     return rnd
 
 
@@ -379,6 +405,7 @@ def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
         rnd.save()
         action_log(actor, ActionLog.Action.ROUND_DISPUTE, rnd, tournament=tournament,
                    data={"message": rnd.dispute_message})
+        _deal_event("deal_disputed", tournament=tournament, round=rnd)
     return rnd
 
 
@@ -394,4 +421,5 @@ def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Roun
         rnd.save()
         action_log(actor, ActionLog.Action.ROUND_DISPUTE_RESOLVE, rnd, tournament=tournament,
                    data={"message": message, "note": note})
+        _deal_event("dispute_resolved", tournament=tournament, round=rnd)
     return rnd

@@ -26,6 +26,7 @@ from scoring.selectors.access import require_director_of
 from scoring.selectors.seating import seating_history
 from scoring.selectors.standings import standings_for
 from scoring.services.common import action_log, optional_text
+from scoring.services.events import event_publish, session_data
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.sessions import session_close
 from scoring.services.tables import session_create, table_create, withdrawn_problem
@@ -155,10 +156,12 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
             out.seats[table.pk] = [everyone[e] for e in seats]
         if not keep_open:
             for earlier in tournament.sessions.filter(number__lt=session.number, status=Session.Status.OPEN):
-                session_close(actor=actor, session=earlier)
+                session_close(actor=actor, session=earlier, publish=False)
                 out.closed.append(earlier.number)
         action_log(actor, ActionLog.Action.SESSION_SEAT, session, tournament=tournament, data={
             "number": session.number, "method": method, "table_size": table_size, "leftovers": leftovers,
             "seed": seed, "tables": [list(t) for t in plan.tables], "sit_outs": list(plan.sit_outs),
             "closed": out.closed})
+        event_publish(tournament=tournament, kind="session_seated",
+                      data=session_data(session, tables=len(out.tables), closed=out.closed))
     return out

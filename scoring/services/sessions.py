@@ -22,6 +22,7 @@ from scoring.domain.inputs import MAX_CLOCK_MINUTES, is_int
 from scoring.models import ActionLog, Session
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log
+from scoring.services.events import event_publish, session_data
 from scoring.services.lifecycle import NO_CLOCK, SESSION_CLOSED, require_not_finished, session_move_refusal
 
 
@@ -36,7 +37,7 @@ def _check(actor: Actor, session: Session) -> None:
     require_not_finished(session.tournament)
 
 
-def _move(*, actor: Actor, session: Session, action: str) -> Session:
+def _move(*, actor: Actor, session: Session, action: str, publish: bool = True) -> Session:
     _check(actor, session)
     with transaction.atomic():
         locked = _locked(session)
@@ -49,14 +50,21 @@ def _move(*, actor: Actor, session: Session, action: str) -> Session:
         locked.save(update_fields=["status", "closed_at", "changed_at"])
         action_log(actor, ActionLog.Action(action), locked, tournament=locked.tournament,
                    data={"number": locked.number})
+        if publish:
+            event_publish(tournament=locked.tournament, kind="session_closed" if closing else "session_reopened",
+                          data=session_data(locked))
     return locked
 
 
-def session_close(*, actor: Actor, session: Session) -> Session:
+def session_close(*, actor: Actor, session: Session, publish: bool = True) -> Session:
     """Close an open session: its scorer links record no more deals (Conflict
     ``session_closed``), its scorer pages say where each player sits now. Conflict
-    ``session_already_closed`` when it is closed."""
-    return _move(actor=actor, session=session, action="session_close")
+    ``session_already_closed`` when it is closed.
+
+    ``publish=False``: no live event of its own — seating closes earlier sessions and says so in
+    its one event, taken last: the feed's lock taken between two session locks would deadlock
+    with a deal that holds one of them (``services.events``)."""
+    return _move(actor=actor, session=session, action="session_close", publish=publish)
 
 
 def session_reopen(*, actor: Actor, session: Session) -> Session:

@@ -20,8 +20,9 @@ from scoring.domain.actors import Actor
 from scoring.domain.records import outcomes_by_position
 from scoring.domain.standings import Figures, counts_round
 from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
-from scoring.selectors.standings import counted_rounds_filter, tournament_figures
+from scoring.selectors.standings import counted_rounds_filter, place_count, tournament_figures
 from scoring.services.common import action_log
+from scoring.services.events import STANDING_COLUMNS, standing_row
 
 
 def table_entries(table_id: int) -> list[int]:
@@ -40,7 +41,7 @@ def _by_entry(entries: list[int], values: list[int]) -> tuple[str, list]:
 
 
 def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
-                    revisions: Iterable[tuple[int, RoundRevision]]) -> None:
+                    revisions: Iterable[tuple[int, RoundRevision]]) -> list[dict]:
     """Add (sign +1) or take out (sign −1) revisions of ``round`` — their nets, wins, places
     and the deal itself — to the standing rows of the table's ``entries`` (by seat position):
     one UPDATE, whatever the number of seats.
@@ -52,7 +53,10 @@ def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
 
     The UPDATE is written as SQL, not with ``Case``/``When`` expressions: it runs in every deal's
     transaction, and building those expressions cost more than the rest of the statement (a
-    ``When(entry_id=…)`` is a whole filter to compile, per seat and per column)."""
+    ``When(entry_id=…)`` is a whole filter to compile, per seat and per column).
+
+    Returns the rows it changed, as the live events carry them (``services.events.standing_row``),
+    read back by the UPDATE itself (``RETURNING``); none when nothing the standings count changed."""
     n = len(entries)
     net, wins = [0] * n, [0] * n
     places = [[0] * n for _ in Standing.PLACES]
@@ -67,10 +71,11 @@ def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
                 places[o.place - 1][pos] += sign
         count += sign
     if count == 0 and not any(net) and not any(wins) and not any(any(p) for p in places):
-        return  # a correction that changed nothing the standings count
+        return []  # a correction that changed nothing the standings count
     if count < 0:
         _standings_take_out(tournament=tournament, entries=entries, net=net, wins=wins, places=places, count=count)
-        return
+        return [standing_row(r, place_count(tournament)) for r in Standing.objects.filter(
+            tournament=tournament, entry_id__in=entries).order_by("entry_id").values_list(*STANDING_COLUMNS)]
     sets, params = ['"updated_at" = %s'], [connection.ops.adapt_datetimefield_value(timezone.now())]
     for column, deltas in (("total", net), ("wins", wins), *zip(Standing.PLACES, places)):
         if any(deltas):
@@ -85,9 +90,13 @@ def standings_apply(*, tournament: Tournament, entries: list[int], round: Round,
         played = connection.ops.adapt_datetimefield_value(round.created_at)
         params += [played, played]
     where = ", ".join(["%s"] * n)
+    returning = ", ".join(f'"{c}"' for c in STANDING_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(f'UPDATE "{Standing._meta.db_table}" SET {", ".join(sets)} '
-                       f'WHERE "tournament_id" = %s AND "entry_id" IN ({where})', [*params, tournament.pk, *entries])
+                       f'WHERE "tournament_id" = %s AND "entry_id" IN ({where}) RETURNING {returning}',
+                       [*params, tournament.pk, *entries])
+        width = place_count(tournament)
+        return sorted((standing_row(r, width) for r in cursor.fetchall()), key=lambda r: r["entry"])
 
 
 def _standings_take_out(*, tournament: Tournament, entries: list[int], net: list[int], wins: list[int],
@@ -113,9 +122,10 @@ def _standings_take_out(*, tournament: Tournament, entries: list[int], net: list
 
 
 def standings_follow(*, tournament: Tournament, round: Round, entries: list[int] | None, counted_before: bool,
-                     before: RoundRevision | None, after: RoundRevision | None) -> None:
+                     before: RoundRevision | None, after: RoundRevision | None) -> list[dict]:
     """Bring the standings along after a deal changed: out with what it counted for before
-    (``before``, if it counted), in with what it counts for now (``after``, if it counts)."""
+    (``before``, if it counted), in with what it counts for now (``after``, if it counts).
+    Returns the standing rows that moved (``standings_apply``)."""
     counted_now = counts_round(tournament, round)
     revisions = []
     if counted_before and before is not None:
@@ -123,10 +133,12 @@ def standings_follow(*, tournament: Tournament, round: Round, entries: list[int]
     if counted_now and after is not None:
         revisions.append((+1, after))
     if len(revisions) == 2 and revisions[0][1].pk == revisions[1][1].pk:
-        return  # the same revision out and in: nothing changes
+        return []  # the same revision out and in: nothing changes
     if revisions:
-        standings_apply(tournament=tournament, entries=entries if entries is not None else table_entries(round.table_id),
-                        round=round, revisions=revisions)
+        return standings_apply(tournament=tournament,
+                               entries=entries if entries is not None else table_entries(round.table_id),
+                               round=round, revisions=revisions)
+    return []
 
 
 def standings_refresh(*, tournament: Tournament, actor: Actor | None = None) -> list[Standing]:

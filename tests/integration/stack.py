@@ -156,7 +156,7 @@ class Site:
         self.log_path = log_path or ROOT / "var" / f"gunicorn-{self.port}.log"
         self.log = open(self.log_path, "w") if log_path or (ROOT / "var").is_dir() else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gupai_site" / "gunicorn.conf.py"), "gupai_site.wsgi",
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gupai_site" / "gunicorn.conf.py"), "gupai_site.asgi",
              "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--timeout", "60"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         _wait_for_port(self.port, self.proc, "gunicorn", timeout=60)

@@ -21,12 +21,14 @@ from .many_deals import add_deals
 pytestmark = pytest.mark.django_db
 
 #: SAVEPOINT + table and seats (locked) + last deal + deal + revision 1 + the deal's current
-#: revision + the players' standings + audit row + RELEASE.
-RECORD = 9
+#: revision + the players' standings (their new rows read back by the same UPDATE, for the live
+#: event) + audit row + the tournament's next version (one UPSERT … RETURNING) + the live event +
+#: RELEASE.
+RECORD = 11
 #: The table (from the scorer link, not read again) + whether the key is stored (a retry of a
 #: stored deal is not counted by the deal limit) + SAVEPOINT + key + the same work as RECORD
 #: without its savepoint + the key's stored answer + RELEASE.
-RECORD_OVER_HTTP = 13
+RECORD_OVER_HTTP = 15
 #: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
 SCORER_PAGE = 5
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,

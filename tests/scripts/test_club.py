@@ -27,7 +27,7 @@ def make_plan(tmp_path, environ=None, *, detect=lambda: LAN, redis=False, port=8
 
 def test_gunicorn_with_its_configuration_and_debug_off(tmp_path):
     p = make_plan(tmp_path)
-    assert p.server[1:] == ["-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.wsgi:application"]
+    assert p.server[1:] == ["-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.asgi:application"]
     assert p.env["DEBUG"] == "0"
     assert p.url == p.env["SITE_URL"] == f"http://{LAN}:8000"
     assert p.env["ALLOWED_HOSTS"] == LAN and p.env["GUNICORN_BIND"] == "0.0.0.0:8000"

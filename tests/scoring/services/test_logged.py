@@ -43,6 +43,9 @@ NOT_LOGGED = {
     "standings_apply": "keeps the standings inside a write that logs (round_*, tournament_*), in its transaction",
     "standings_follow": "keeps the standings inside a write that logs (round_*, tournament_*), in its transaction",
     "standings_recompute": "keeps the standings inside a write that logs (tournament_import, standings_refresh)",
+    "event_publish": "the live feed's version and event, inside a write that logs (round_*, session_*), last in its "
+                     "transaction",
+    "deal_data": "what a deal's live event carries; writes nothing",
     "tournament_import_run": "a worker's step of an upload: tournament_import_queue logs the upload, tournament_import "
                              "the tournament it makes; a refusal is kept on the import's row, as nothing is stored",
 }

@@ -1,0 +1,117 @@
+"""The site as one ASGI application (``gunicorn -c gupai_site/gunicorn.conf.py gupai_site.asgi``
+with ``gupai_site.asgi_worker.UvicornWorker``, or ``uvicorn gupai_site.asgi:application``):
+
+- ``GET /api/v1/tournaments/{id}/events/`` → the events stream, a native async handler
+  (``scoring.web.event_stream``): thousands of held connections per process, none holding a thread;
+- everything else → Django's WSGI application through ``a2wsgi.WSGIMiddleware``, in its own
+  pool of ``WSGI_THREADS`` threads (Django's own ASGI handler would run every sync view in one
+  thread per process, which would serialise the scorers' writes).
+
+Here too, before either: gunicorn's limits on a request's head (``gunicorn.conf.py``: a request
+line over 8190 bytes answers 414, more than 100 header fields or one over 8190 bytes 431 —
+uvicorn sets none of its own), and the access log in gunicorn's combined format with the time
+taken, scorer tokens masked (``gupai_site.asgi_worker`` puts it in gunicorn's access log).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
+
+from gupai_site.proxy import behind_proxy, client_address, proxy_hops
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
+
+#: The events route: everything else goes to Django.
+EVENTS_PATH = re.compile(r"^/api/v1/tournaments/(\d{1,18})/events/$")
+LIMIT_REQUEST_LINE = 8190
+LIMIT_REQUEST_FIELDS = 100
+LIMIT_REQUEST_FIELD_SIZE = 8190
+
+access_log = logging.getLogger("gupai_site.access")
+
+
+def _threads() -> int:
+    raw = os.environ.get("WSGI_THREADS", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 4
+
+
+def _head_refusal(scope) -> tuple[int, bytes] | None:
+    line = len(scope["method"]) + len(scope.get("raw_path") or scope["path"].encode()) + 11
+    if scope.get("query_string"):
+        line += len(scope["query_string"]) + 1
+    if line > LIMIT_REQUEST_LINE:
+        return 414, b"Request-URI Too Long"
+    headers = scope.get("headers", [])
+    if len(headers) > LIMIT_REQUEST_FIELDS or any(len(k) + len(v) + 2 > LIMIT_REQUEST_FIELD_SIZE for k, v in headers):
+        return 431, b"Request Header Fields Too Large"
+    return None
+
+
+def _log_access(scope, status: int, size: int, started: float) -> None:
+    if not access_log.isEnabledFor(logging.INFO):
+        return
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+    client = (scope.get("client") or ("-",))[0]
+    if behind_proxy():
+        client = client_address(headers.get("x-forwarded-for"), client, proxy_hops()) or "-"
+    query = scope.get("query_string", b"").decode("latin-1")
+    target = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1") + (f"?{query}" if query else "")
+    when = time.strftime("[%d/%b/%Y:%H:%M:%S %z]", time.localtime())
+    # The message is whole text: the masking filter reads it (gupai_site/logmask.py).
+    access_log.info('%s - - %s "%s %s HTTP/%s" %s %s "%s" "%s" %dms', client, when, scope["method"], target,
+                    scope.get("http_version", "1.1"), status, size or "-", headers.get("referer", "-"),
+                    headers.get("user-agent", "-"), (time.monotonic() - started) * 1000)
+
+
+def build(wsgi_app, *, threads: int | None = None):
+    """The router around ``wsgi_app`` (the tests build one around theirs)."""
+    wsgi = WSGIMiddleware(wsgi_app, workers=threads or _threads())
+    # Django is set up by now (get_wsgi_application): the stream's modules may import models.
+    from scoring.web import event_stream
+
+    async def application(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    event_stream.stop_hubs()
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        started = time.monotonic()
+        answered = {"status": 0, "size": 0}
+
+        async def logged_send(message):
+            if message["type"] == "http.response.start":
+                answered["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                answered["size"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            refusal = _head_refusal(scope)
+            match = EVENTS_PATH.match(scope["path"])
+            if refusal is not None:
+                await logged_send({"type": "http.response.start", "status": refusal[0],
+                                   "headers": [(b"content-type", b"text/plain"), (b"connection", b"close")]})
+                await logged_send({"type": "http.response.body", "body": refusal[1]})
+            elif match:
+                await event_stream.tournament_events(scope, receive, logged_send, int(match[1]))
+            else:
+                await wsgi(scope, receive, logged_send)
+        finally:
+            _log_access(scope, answered["status"] or 500, answered["size"], started)
+
+    return application
+
+
+application = build(get_wsgi_application())

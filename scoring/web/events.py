@@ -1,0 +1,132 @@
+"""The events stream's synchronous part, shared by the ASGI stream (``scoring.web.event_stream``)
+and the plain Django view (``scoring.api.events``): who may read a tournament's stream, and the
+stream's frames.
+
+``GET /api/v1/tournaments/{id}/events/`` is readable as the tournament's standings are
+(``selectors.access.require_tournament_readable``): by anyone when the tournament is public and
+started, else by its club's directors — their session (the dashboard) or their API token
+(``Authorization: Token …``); to anyone else it answers the API's 404, like an unknown id.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import DatabaseError, connections
+from rest_framework import exceptions
+
+from scoring.domain.errors import DomainError, problem
+from scoring.selectors.access import require_tournament_readable
+from scoring.selectors.events import events_after, snapshot
+from scoring.selectors.tournaments import tournament_get
+from scoring.web.auth import DirectorTokenAuthentication, actor_from_request
+from scoring.web.http import status_of
+
+#: The browser's wait before it reconnects a dropped stream (ms), sent first on every stream.
+RETRY_MS = 3000
+
+
+class Refused(Exception):
+    """An answer other than the stream: ``status``, the API's error body and extra headers."""
+
+    def __init__(self, status: int, body: dict, headers: dict | None = None) -> None:
+        super().__init__(status)
+        self.status, self.body, self.headers = status, body, headers or {}
+
+
+def _refusal(error: DomainError) -> Refused:
+    status = status_of(error)
+    return Refused(status, {"errors": error.errors, "detail": error.message} if status != 400 else
+                   {"errors": error.errors})
+
+
+def authenticate(request) -> None:
+    """``request.user`` as the API sees it: a director's token first (``Authorization: Token``),
+    else the session's user (the session middleware's work, done here for the ASGI stream)."""
+    if not hasattr(request, "session"):
+        engine = import_module(settings.SESSION_ENGINE)
+        request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    try:
+        found = DirectorTokenAuthentication().authenticate(request)
+    except exceptions.APIException as e:  # a bad token: 401 as the API answers it (429 past the guessing limit)
+        code = e.get_codes() if isinstance(e.get_codes(), str) else "error"
+        headers = {"WWW-Authenticate": "Token"} if e.status_code == 401 else {}
+        if getattr(e, "wait", None):
+            headers["Retry-After"] = str(int(e.wait))
+        raise Refused(e.status_code, {"errors": [problem("", code, str(e.detail))], "detail": str(e.detail)},
+                      headers) from None
+    if found is not None:
+        request.user = found[0]
+    elif not hasattr(request, "user") or not getattr(request.user, "is_authenticated", False):
+        request.user = get_user(request)
+
+
+def stream_tournament(request, tournament_id: Any) -> int:
+    """The tournament's id when ``request`` may read its stream; else ``Refused`` (404 for a
+    tournament it may not see, 401 for a bad token)."""
+    authenticate(request)
+    try:
+        tournament = tournament_get(tournament_id)
+        require_tournament_readable(actor_from_request(request), tournament)
+    except DomainError as e:
+        raise _refusal(e) from None
+    return tournament.pk
+
+
+def public_tournament(tournament_id: int) -> bool:
+    """Whether anyone may read the tournament's stream (no login): the anonymous check, which
+    the ASGI stream shares between the connections that arrive together."""
+    try:
+        return tournament_get(tournament_id).publicly_visible
+    except DomainError:
+        return False
+
+
+def not_found() -> Refused:
+    return Refused(404, {"errors": [problem("", "not_found", "No such tournament.")], "detail": "No such tournament."})
+
+
+def parse_last_event_id(value: str | None) -> int | None:
+    """``Last-Event-ID`` as a version (None when absent or not a whole number: a new client)."""
+    value = (value or "").strip()
+    return int(value) if value.isdigit() and len(value) < 19 else None
+
+
+def frame(event_id: int, event: str, data: Any) -> bytes:
+    """One server-sent event; ``data`` is JSON text or a value to write as JSON (one line)."""
+    text = data if isinstance(data, str) else json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"),
+                                                         ensure_ascii=False)
+    return f"id: {event_id}\nevent: {event}\ndata: {text}\n\n".encode()
+
+
+def opening(last_sent: int, *, new_client: bool) -> bytes:
+    """The stream's first bytes: the reconnection delay and, for a client without
+    ``Last-Event-ID``, the current version as its last event id (so that its reconnection asks
+    from there) without an event of its own."""
+    return f"retry: {RETRY_MS}\n\n".encode() + (f"id: {last_sent}\n\n".encode() if new_client else b"")
+
+
+def backlog(tournament_id: int, after: int | None) -> tuple[int, list[tuple[int, bytes]]]:
+    """What a client that has seen ``after`` is sent first: ``(version, [(id, frame)])`` —
+    every kept event since, or one ``snapshot`` when it is too far behind."""
+    version, events = events_after(tournament_id, after)
+    if events is None:
+        snap = snapshot(tournament_id)
+        return snap["id"], [(snap["id"], frame(snap["id"], "snapshot", snap["data"]))]
+    return version, [(e["id"], frame(e["id"], e["event"], e["data"])) for e in events]
+
+
+def in_thread(fn, *args):
+    """``fn(*args)`` in a worker thread of the ASGI server, as a request would run: a database
+    error closes the thread's connections, so that the next call connects afresh."""
+    try:
+        return fn(*args)
+    except DatabaseError:
+        for conn in connections.all(initialized_only=True):
+            conn.close()
+        raise
