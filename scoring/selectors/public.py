@@ -241,6 +241,9 @@ def public_table_changes(tournament: Tournament, table: Table, since: datetime, 
         return {**public_table_deals(tournament, table, page, clamp=True), "reset": True}
     seats = table_seats(table)
     kept = [r for r in changed if r.status != Round.Status.VOIDED]
-    return {**_table_summary(tournament, table, seats), "reset": False,
+    summary = _table_summary(tournament, table, seats)
+    # The pagers are live parts of this answer too: without the page and the count they came back empty.
+    pages = max(1, -(-summary["shown"] // TABLE_PAGE_SIZE))
+    return {**summary, "reset": False, "page": min(page, pages), "pages": pages,
             "deals": _public_deals(tournament, kept, seats),
             "gone": [r.number for r in changed if r.status == Round.Status.VOIDED]}

@@ -1,6 +1,6 @@
 /* The site's one poller: parts of a page kept up to date by asking the server again, without a
-   reload (polling rather than server-sent events: see scoring/views/public.py). Loaded on every
-   page by templates/base.html; a page without these attributes makes no request.
+   reload, at once when the server says something changed. Loaded on every page by
+   templates/base.html; a page without these attributes makes no request.
 
      <div data-live-src="URL" data-live-every="ms" data-live-after="cursor">
          A live page (standings, tables, deals, the director's dashboard): asks URL every few
@@ -16,6 +16,12 @@
          has data-live-prepend and the item is newer than all it shows — keeping at most
          data-live-most items; one sent again with the same data-live-stamp is left as it is.
          A [data-live-empty] stands in for an empty list.
+         With data-live-events="URL" (the tournament's events stream, server-sent events), it
+         also listens there: each event asks URL again at once (a burst of events, once ~300 ms
+         later), and while the stream is open the poll is only a safety net every 30 s. When the
+         stream fails it polls every few seconds as without it, while the browser reconnects
+         (or, refused, a new stream is tried after 1 s, 2 s, 4 s… up to a minute); it
+         catches up at once whenever the stream opens. data-live-stream says "open" or "down".
      <div data-poll="URL" data-poll-every="ms">
          A job's progress (the audit box): is replaced by the HTML fragment at URL every second
          (unless data-poll-every says) until a fragment comes back without data-poll. A fragment
@@ -33,6 +39,11 @@
   if (window.GupaiLive) return;  // one poller, however often the file is named
 
   var MAX_WAIT = 60000;
+  var SAFETY = 30000;     // the poll while the events stream is open
+  var SOON = 300;         // events close together: one fetch
+  // The stream's event names (scoring/services/events.py); any of them means "ask again".
+  var EVENTS = ["deal_recorded", "deal_corrected", "deal_confirmed", "deal_voided", "deal_disputed",
+                "dispute_resolved", "session_seated", "session_closed", "session_reopened", "snapshot"];
   var watchers = [];
 
   // The two ways of keeping an element up to date. apply(el, html) returns the element to follow.
@@ -133,6 +144,9 @@
   function stop(w) {
     w.done = true;
     window.clearTimeout(w.timer);
+    window.clearTimeout(w.soonTimer);
+    window.clearTimeout(w.streamTimer);
+    if (w.source) w.source.close();
     var i = watchers.indexOf(w);
     if (i >= 0) watchers.splice(i, 1);
   }
@@ -140,8 +154,10 @@
   function ask(w) {
     if (w.done) return;
     if (!w.el.isConnected) { stop(w); return; }  // taken off the page (a live part swapped out)
-    if (document.hidden || w.busy) return;  // visibilitychange asks again
+    if (w.busy) { w.again = true; return; }  // an event during a fetch: ask again after it
+    if (document.hidden) return;  // visibilitychange asks again
     w.busy = true;
+    w.again = false;
     var url = w.kind.url(w.el);
     var key = w.kind.key ? w.kind.key(w.el) : url;
     var headers = { "Accept": "text/html" };
@@ -168,19 +184,60 @@
             function () { w.wait = Math.min(w.wait * 2, MAX_WAIT); say(w, "offline"); })
       .then(function () {
         w.busy = false;
-        if (w.kind.goesOn(w.el)) later(w, w.wait); else stop(w);
+        if (!w.kind.goesOn(w.el)) stop(w);
+        else if (w.again) later(w, 0);
+        else later(w, w.streaming && w.wait === w.every ? SAFETY : w.wait);
       });
+  }
+
+  // Something changed (an event, or the stream just opened): ask soon, once for a burst.
+  function soon(w) {
+    window.clearTimeout(w.soonTimer);
+    w.soonTimer = window.setTimeout(function () { w.wait = w.every; later(w, 0); }, SOON);
+  }
+
+  function streamState(w, open) {
+    w.streaming = open;
+    w.el.setAttribute("data-live-stream", open ? "open" : "down");
+  }
+
+  function listen(w) {
+    var url = w.el.getAttribute("data-live-events");
+    if (!url || !window.EventSource || w.done) return;
+    var source = new EventSource(url);
+    w.source = source;
+    source.addEventListener("open", function () {
+      w.streamWait = 1000;
+      streamState(w, true);
+      soon(w);  // what changed while it was down
+    });
+    EVENTS.forEach(function (name) { source.addEventListener(name, function () { soon(w); }); });
+    source.addEventListener("error", function () {
+      // Polling as before from now on; the browser reconnects by itself (with Last-Event-ID)
+      // unless the answer was a refusal (closed), then a new stream after a growing pause.
+      var wasOpen = w.streaming;
+      streamState(w, false);
+      if (wasOpen && !w.busy) later(w, w.every);
+      if (source.readyState === EventSource.CLOSED && !w.done) {
+        var pause = w.streamWait || 1000;
+        w.streamWait = Math.min(pause * 2, MAX_WAIT);
+        window.clearTimeout(w.streamTimer);
+        w.streamTimer = window.setTimeout(function () { if (w.source === source) listen(w); }, pause);
+      }
+    });
   }
 
   function now(w) { w.wait = w.every; later(w, 0); }
 
   function watch(el, kind) {
-    var w = { el: el, kind: kind, every: kind.every(el), tags: {}, timer: null, busy: false, done: false };
+    var w = { el: el, kind: kind, every: kind.every(el), tags: {}, timer: null, busy: false, done: false,
+              streaming: false, source: null };
     w.wait = w.every;
     el._liveWatcher = w;
     watchers.push(w);
     say(w, "live");
     later(w, w.every);
+    if (kind === KINDS.live) listen(w);
   }
 
   // Starts the pollers inside root (not root itself) that are not running yet.
