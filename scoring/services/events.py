@@ -102,11 +102,12 @@ def _send(tid: int, message: str) -> None:
     if time.monotonic() < _redis_down_until:
         return
     try:
-        if _redis is None:
+        if _redis is None or _redis[0] != settings.REDIS_URL:
             import redis
 
-            _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
-        _redis.publish(f"{CHANNEL_PREFIX}{tid}", message)
+            _redis = (settings.REDIS_URL, redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
+                                                               socket_timeout=0.5))
+        _redis[1].publish(f"{CHANNEL_PREFIX}{tid}", message)
     except Exception as e:  # stored already: the streams catch up from the store when Redis is back
         _redis_down_until = time.monotonic() + REDIS_PAUSE
         log.warning("events: could not publish to Redis (%s); the event is stored, streams will catch up", e)
