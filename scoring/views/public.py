@@ -4,12 +4,10 @@ standings, payouts, a player's deals (with a chart); a table's deals are in ``pu
 Only public tournaments that have started are shown; a private or draft tournament, an unknown
 slug, and another tournament's player or table ids all answer the same 404.
 
-Live updates are polled, not pushed: ``static/js/live.js`` asks a small fragment endpoint
-every few seconds with ``If-None-Match`` and gets a 304 (one cheap query) while nothing has
-changed. Server-sent events or a long poll would hold a gunicorn sync worker for as long as
-each viewer keeps the page open, so a room of phones would starve the scorers; a short
-request per viewer every few seconds never does, and survives dropped connections and
-proxies without any special handling.
+Live parts are fetched from a small fragment endpoint with ``If-None-Match`` (a 304, one cheap
+query, while nothing has changed): at once when the tournament's events stream says something
+changed (``GET /api/v1/tournaments/{id}/events/``, served by ``gupai_site.asgi`` without holding
+a worker), and every few seconds when the stream is not there (``static/js/live.js``).
 """
 
 from __future__ import annotations
