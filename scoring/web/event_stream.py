@@ -49,6 +49,8 @@ QUEUE_SIZE = 200
 READY_WAIT = 3.0
 #: Backlog reads asked within this window share one query (a reconnecting crowd).
 GATHER = 0.01
+#: The heartbeat's place in a queue: a comment line.
+PING = (0, b": ping\n\n")
 
 
 class Subscriber:
@@ -70,6 +72,7 @@ class Hub:
         #: Refuse new streams (503), as while Redis is away: how the browser test cuts the stream.
         self.cut = False
         self._task: asyncio.Task | None = None
+        self._beat: asyncio.TimerHandle | None = None
         self._gathering: dict[tuple, asyncio.Future] = {}
 
     # -- the subscription ------------------------------------------------------------------
@@ -77,6 +80,9 @@ class Hub:
     def start(self) -> None:
         if self._task is not None:
             return
+        # One timer for every stream's heartbeat (a timer per stream and wake-up would cost more
+        # than the events themselves with thousands of streams).
+        self._beat = self.loop.call_later(HEARTBEAT, self._heartbeat)
         if self.redis_url:
             self._task = self.loop.create_task(self._follow_redis())
         else:
@@ -84,7 +90,17 @@ class Hub:
             feed.listen(self._from_thread)
             self.ready.set()
 
+    def _heartbeat(self) -> None:
+        for subs in list(self.subscribers.values()):
+            for sub in list(subs):
+                if sub.queue.empty():
+                    sub.queue.put_nowait(PING)
+        self._beat = self.loop.call_later(HEARTBEAT, self._heartbeat)
+
     def stop(self) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -303,16 +319,13 @@ async def _stream(hub: Hub, sub: Subscriber, receive, send, tournament_id: int, 
     watcher = asyncio.get_running_loop().create_task(watch_disconnect())
     try:
         while True:
-            try:
-                async with asyncio.timeout(HEARTBEAT):
-                    item = await sub.queue.get()
-            except TimeoutError:
-                await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
-                continue
+            item = await sub.queue.get()
             out = []
             while item is not None:
                 event_id, data = item
-                if event_id == last_sent + 1:
+                if item is PING:
+                    out.append(data)
+                elif event_id == last_sent + 1:
                     out.append(data)
                     last_sent = event_id
                 elif event_id > last_sent:
