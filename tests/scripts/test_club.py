@@ -101,7 +101,7 @@ def test_make_club_runs_the_script_and_make_run_stays_on_loopback():
 
     assert ".venv/bin/python scripts/club.py --port 8000" in dry_run("club").splitlines()
     run = dry_run("run")
-    assert "runserver 127.0.0.1:8000" in run and "0.0.0.0" not in run and "ALLOWED_HOSTS" not in run
+    assert "uvicorn gupai_site.asgi:application --host 127.0.0.1 --port 8000" in run and "0.0.0.0" not in run and "ALLOWED_HOSTS" not in run
 
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
@@ -109,7 +109,7 @@ def test_make_run_prints_the_demos_links_with_its_port():
     run = subprocess.run(["make", "-n", "run", "PORT=8311"], cwd=ROOT, capture_output=True, text=True, check=True,
                          timeout=60).stdout
     assert "load_demo --base-url http://127.0.0.1:8311" in run
-    assert "runserver 127.0.0.1:8311" in run and "8000" not in run
+    assert "--host 127.0.0.1 --port 8311" in run and "8000" not in run
 
 
 def _free_port() -> int:
