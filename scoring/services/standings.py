@@ -21,7 +21,7 @@ from scoring.domain.records import outcomes_by_position
 from scoring.domain.standings import Figures, counts_round
 from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
 from scoring.selectors.standings import counted_rounds_filter, tournament_figures
-from scoring.services.common import action_log
+from scoring.services.common import action_log, update_chunk_rows, update_from_values
 
 
 def table_entries(table_id: int) -> list[int]:
@@ -156,9 +156,6 @@ def standings_check_running(*, actor: Actor | None = None) -> int:
 
 #: The columns a recompute writes, beside ``entry_id`` (``updated_at`` is the recompute's time).
 _FIGURE_COLUMNS = ("total", "rounds_counted", "wins", *Standing.PLACES, "last_deal_at")
-#: Rows per UPDATE when the backend sets no limit on parameters (PostgreSQL).
-_CHUNK = 2000
-
 
 def _figure_values(figures: Figures) -> tuple:
     return (figures.net, figures.deals, figures.wins, *figures.places, figures.last_deal_at)
@@ -196,53 +193,20 @@ def standings_recompute(*, tournament: Tournament) -> tuple[int, dict]:
                                        "recomputed": {k: getattr(fresh, k) for k in diff}}
             changed.append((entry_id, fresh))
     if new:
-        Standing.objects.bulk_create(new, batch_size=_CHUNK)
+        Standing.objects.bulk_create(new, batch_size=2000)
     if changed:
         _write_figures(tournament, changed)
     return len(entries), differed
 
 
 def _write_figures(tournament: Tournament, changed: list[tuple[int, Figures]]) -> None:
-    """``UPDATE standing SET … FROM (VALUES (entry, figures…), …)``: one statement a chunk, each
-    row matched by its entry through the index, so the cost is linear in the rows. Written as a
-    CTE with named columns, which PostgreSQL and SQLite (3.33 and later: ``UPDATE … FROM``)
-    both read; an older SQLite writes the same rows with one prepared UPDATE (executemany)."""
-    ops = connection.ops
-    now = ops.adapt_datetimefield_value(timezone.now())
-    width = 1 + len(_FIGURE_COLUMNS)
-    rows = [(entry_id, *_figure_values(f)[:-1], ops.adapt_datetimefield_value(f.last_deal_at))
-            for entry_id, f in changed]
-    table = connection.ops.quote_name(Standing._meta.db_table)
-    if connection.vendor == "sqlite" and not _sqlite_update_from():
-        sets = ", ".join(f'"{c}" = %s' for c in _FIGURE_COLUMNS)
-        with connection.cursor() as cursor:
-            cursor.executemany(f'UPDATE {table} SET {sets}, "updated_at" = %s WHERE "tournament_id" = %s '
-                               f'AND "entry_id" = %s', [(*r[1:], now, tournament.pk, r[0]) for r in rows])
-        return
-    chunk = _chunk_rows()
-    # PostgreSQL types a VALUES column from its values: cast, so an all-NULL column stays a time.
-    casts = {"total": "bigint", "last_deal_at": "timestamp with time zone"} if connection.vendor == "postgresql" else {}
-    sets = ", ".join(f'"{c}" = v."{c}"' + (f"::{casts.get(c, 'integer')}" if connection.vendor == "postgresql" else "")
-                     for c in _FIGURE_COLUMNS)
-    columns = ", ".join(f'"{c}"' for c in ("entry_id", *_FIGURE_COLUMNS))
-    one = "(" + ", ".join(["%s"] * width) + ")"
-    with connection.cursor() as cursor:
-        for i in range(0, len(rows), chunk):
-            part = rows[i:i + chunk]
-            cursor.execute(f'WITH v ({columns}) AS (VALUES {", ".join([one] * len(part))}) '
-                           f'UPDATE {table} SET {sets}, "updated_at" = %s FROM v '
-                           f'WHERE {table}."tournament_id" = %s AND {table}."entry_id" = v."entry_id"',
-                           [*(x for r in part for x in r), now, tournament.pk])
+    """The changed rows, set-based (``services.common.update_from_values``): one ``UPDATE …
+    FROM (VALUES …)`` a chunk, each row matched by its entry through the index."""
+    update_from_values(Standing, key="entry", columns=_FIGURE_COLUMNS,
+                       rows=[(entry_id, *_figure_values(f)) for entry_id, f in changed],
+                       set_also={"updated_at": timezone.now()}, where={"tournament": tournament.pk})
 
 
 def _chunk_rows() -> int:
-    """Rows an UPDATE writes: ``_CHUNK``, or as many as the backend's parameters a statement hold."""
-    limit = connection.features.max_query_params
-    return min(_CHUNK, (limit - 2) // (1 + len(_FIGURE_COLUMNS))) if limit else _CHUNK
-
-
-def _sqlite_update_from() -> bool:
-    """SQLite reads ``UPDATE … FROM`` from 3.33 on."""
-    import sqlite3
-
-    return sqlite3.sqlite_version_info >= (3, 33)
+    """Rows one UPDATE of the recompute writes."""
+    return update_chunk_rows(1 + len(_FIGURE_COLUMNS))

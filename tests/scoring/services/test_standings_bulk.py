@@ -92,3 +92,16 @@ def test_a_recompute_takes_queries_by_the_chunk_not_by_the_row(make_setup):
     # more rows, a few more INSERTs — never one a row.
     assert large[0] - small[0] <= math.ceil(380 / (999 // 14)) + 1
     assert large[1] - small[1] == math.ceil(404 / chunk) - math.ceil(24 / chunk)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the fallback is for SQLite before 3.33")
+def test_an_old_sqlite_without_update_from_repairs_the_same(jie_long, monkeypatch):
+    from scoring.services import common
+
+    monkeypatch.setattr(common, "_sqlite_update_from", lambda: False)
+    s = jie_long
+    add_deals(s, 40, tables=[s.table, *grow(s, 30)])
+    standings_refresh(tournament=s.tournament)
+    drift_everyone(s.tournament)
+    standings_refresh(tournament=s.tournament)
+    assert kept(s.tournament) == tournament_figures(s.tournament)
