@@ -107,7 +107,7 @@ def floor(raw: bytes, club) -> float:
     from scoring.models import Entry, Player, Round, RoundRevision, Seat, Session, Standing, Table, Tournament
 
     began = time.perf_counter()
-    doc = json.loads(raw)
+    doc = json.loads(raw)["document"]
     try:
         with transaction.atomic():
             t = Tournament.objects.create(club=club, name="floor", slug=f"floor-{time.time_ns()}", game="jie_long")
