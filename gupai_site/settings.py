@@ -194,6 +194,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options["options"] = with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: The largest tournament document an import takes, in bytes (the API's body and the club page's
+#: file alike). Every other request body stays under DATA_UPLOAD_MAX_MEMORY_SIZE (Django's 2.5 MB):
+#: a revision takes 1.5–2.5 kB of a document, so 16 MB holds 5,000 deals with their full move
+#: logs and 10,000 players, which the import stores well within a minute (docs/benchmarks.md).
+IMPORT_MAX_BYTES = int(float(os.environ.get("IMPORT_MAX_MB", "16")) * 1_000_000)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
