@@ -5,6 +5,10 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
+    if sys.argv[1:2] != ["runserver"]:
+        # An operator's command (migrate, load_demo, …) is no web request: it takes the tasks'
+        # statement timeout (settings, DB_TASK_STATEMENT_TIMEOUT), not the web's.
+        os.environ["DB_STATEMENT_TIMEOUT"] = os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "300")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

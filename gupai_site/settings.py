@@ -9,6 +9,10 @@ ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
 SITE_URL      the site's address as phones reach it, e.g. http://192.168.1.20:8000 (`make club`
               sets it): scorer links and QR codes are built from it, whatever Host a request
               names; unset: from the request's (ALLOWED_HOSTS) host
+DB_STATEMENT_TIMEOUT       PostgreSQL: seconds any one statement of a web request may run
+                           (default 10; 0: no limit)
+DB_TASK_STATEMENT_TIMEOUT  PostgreSQL: the same in a Celery worker (default 300; 0: no limit)
+IMPORT_MAX_MB              the largest tournament document an import takes, in MB (default 16)
 
 Production (DEBUG off), see README "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
@@ -33,6 +37,8 @@ from urllib.parse import urlsplit
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+from gupai_site.dbtimeout import with_statement_timeout
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -173,7 +179,26 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # timeout), so two writers queue instead of one failing with "database is locked" when both
     # read first and then try to write (SQLite's lock-upgrade deadlock).
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
+
+#: PostgreSQL cancels any statement that runs longer (seconds; 0: never). A web request is
+#: meant to answer within 5 s, and gunicorn kills a worker at 30 s — leaving its statement
+#: running in the database (one quadratic UPDATE ran on for 19½ minutes that way): at 10 s the
+#: database stops it first, with twice the request budget for a slow moment. Celery tasks
+#: (imports, recomputes, audits) take the longer limit: set in the worker (gupai_site/celery.py).
+DB_STATEMENT_TIMEOUT = float(os.environ.get("DB_STATEMENT_TIMEOUT", "10"))
+DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "300"))
+
+
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+#: The largest tournament document an import takes, in bytes (the API's body and the club page's
+#: file alike). Every other request body stays under DATA_UPLOAD_MAX_MEMORY_SIZE (Django's 2.5 MB):
+#: a revision takes 1.5–2.5 kB of a document, so 16 MB holds 5,000 deals with their full move
+#: logs and 10,000 players, which the import stores well within a minute (docs/benchmarks.md).
+IMPORT_MAX_BYTES = int(float(os.environ.get("IMPORT_MAX_MB", "16")) * 1_000_000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -26,7 +26,7 @@ def standings_refresh(tournament_id: int) -> int:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return 0
-    return len(standings_services.standings_refresh(tournament=tournament))
+    return standings_services.standings_refresh(tournament=tournament)
 
 
 @shared_task(name="scoring.standings_check")

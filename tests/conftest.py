@@ -63,6 +63,8 @@ def _fresh_rate_limits(settings):
     import uuid
 
     settings.RATELIMIT_CACHE_PREFIX = f"rl-test-{uuid.uuid4().hex}:"
+    # Cached payouts too (scoring/selectors/payouts.py): ids repeat across tests and databases.
+    settings.PAYOUTS_CACHE_PREFIX = f"pay-test-{uuid.uuid4().hex}:"
 
 
 @pytest.fixture(autouse=True)

@@ -55,7 +55,7 @@ def api_exception_handler(exc, context):
         return Response(data, status=status)
     if isinstance(exc, RequestDataTooBig):
         message = gettext("The body is too large: at most %(size)s bytes.") % {
-            "size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+            "size": getattr(exc, "limit", settings.DATA_UPLOAD_MAX_MEMORY_SIZE)}
         return Response({"errors": [problem("", "too_large", message)], "detail": message}, status=413)
     if isinstance(exc, DATABASE_ERRORS):
         # The database is down or restarting: worth a retry in a moment, not a 500.

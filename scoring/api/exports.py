@@ -1,5 +1,6 @@
 """A whole tournament as one JSON document, out and back in:
-``GET /api/v1/tournaments/{id}/export/`` and ``POST /api/v1/tournaments/import/``.
+``GET /api/v1/tournaments/{id}/export/`` and ``POST /api/v1/tournaments/import/`` (queued for a
+worker, 202, followed at ``GET /api/v1/imports/{id}/``, as the club page's upload is).
 
 The format and its hash chain are described in ``scoring.domain.documents``. Directors of the
 tournament's club only (anyone else: 404, like an unknown id).
@@ -7,14 +8,24 @@ tournament's club only (anyone else: 404, like an unknown id).
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
 import games
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
-from scoring.api.fields import MAX_SEATS, MIN_SEATS, IdField, InputSerializer, OutputSerializer, ecma
-from scoring.api.tournaments import TournamentSerializer
+from scoring.api.fields import (
+    MAX_SEATS,
+    MIN_SEATS,
+    DateTimeField,
+    IdField,
+    InputSerializer,
+    OutputSerializer,
+    ecma,
+)
+from scoring.api.parsers import DocumentJSONParser
 from scoring.domain.documents import FORMAT, KEYS, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
 from scoring.domain.inputs import (
     DATETIME,
@@ -30,8 +41,11 @@ from scoring.domain.inputs import (
     MONEY,
     NAME,
 )
+from scoring.selectors.access import require_club_visible
 from scoring.selectors.exports import tournament_export
-from scoring.services.exports import tournament_import
+from scoring.selectors.imports import import_detail, import_get
+from scoring.services.imports import tournament_import_queue
+from scoring.web.rule_messages import translate_problems
 
 NULLABLE_TIME = {"allow_null": True, "help_text": "ISO 8601 with microseconds, or null."}
 
@@ -197,7 +211,9 @@ assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
 @extend_schema_field(DOCUMENT_SCHEMA)
 class DocumentField(serializers.JSONField):
     # Read in full by scoring.domain.document_reader, which reports the first problem at its path.
-    pass
+
+    def to_internal_value(self, data):
+        return data   # parsed JSON already (DRF's would write all of it out again to check that)
 
 
 class ImportInputSerializer(InputSerializer):
@@ -219,23 +235,91 @@ class TournamentExportView(ApiView):
         return Response(TournamentDocumentSerializer(tournament_export(t)).data)
 
 
+class ImportStartedSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    url = serializers.CharField(help_text="Where to follow it: GET /api/v1/imports/{id}/.")
+
+
+# Written out, as sessions.ClockField: a nested serializer that may be null is an allOf with
+# "nullable" beside it, which OpenAPI 3.0 validators do not read as nullable.
+@extend_schema_field({
+    "type": "object", "nullable": True, "additionalProperties": False, "required": ["path", "code", "message"],
+    "properties": {"path": {"type": "string", "description": "Where in the request body, like "
+                                                             "`document.rounds[3].revisions[1].hash`."},
+                   "code": {"type": "string"}, "message": {"type": "string"}},
+    "description": "The document's first problem, when the import failed; else null."})
+class ImportProblemField(serializers.Field):
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return {"path": value.get("path", ""), "code": value.get("code", ""), "message": value.get("message", "")}
+
+
+class ImportSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=("queued", "running", "done", "failed"), help_text=(
+        "`done`: `tournament` is the new tournament; `failed`: `error` says the document's first problem, and "
+        "nothing was stored."))
+    checked = serializers.IntegerField(help_text="Revisions checked so far.")
+    total = serializers.IntegerField(help_text="Revisions in the document.")
+    storing = serializers.BooleanField(help_text="Every revision checked: the tournament is being stored.")
+    stalled = serializers.BooleanField(help_text="Running without progress for a while: its worker died; the task "
+                                                 "delivered again takes it over.")
+    error = ImportProblemField()
+    tournament = serializers.IntegerField(allow_null=True, help_text="The new tournament's id, once done.")
+    created_at = DateTimeField()
+
+
 class TournamentImportView(ApiView):
+    pagination_class = None
+    # The one body larger than Django's limit: read up to settings.IMPORT_MAX_BYTES (16 MB).
+    parser_classes = [DocumentJSONParser]
+
     @extend_schema(operation_id="tournaments_import", summary="A new tournament from an exported document",
-                   description=("Players are matched by name in the club (or created). The document's hashes "
+                   description=("Takes the document for a worker to import (202, with the import's URL to "
+                                "follow: `GET /api/v1/imports/{id}/`), as the club page's upload does: a "
+                                "document of thousands of deals takes longer than a request should. The body may "
+                                "be up to `IMPORT_MAX_MB` (16 MB; larger: 413). Players are matched by name in "
+                                "the club (or created). The document's hashes "
                                 "must verify, and every revision is re-evaluated by today's engine whatever "
                                 "`engine_version` it names: its result must be the engine's (`result_mismatch`, "
                                 "`engine_result_differs`) and its nets must sum to zero with the house "
                                 "(`not_zero_sum`); dates must fall in years 1–9999 in UTC (`date_out_of_range`) "
                                 "and in order (`date_order`); free JSON is bounded (`too_deep`, `too_long`). The "
-                                "first problem answers 400 at its path, like "
-                                "`document.rounds[3].revisions[1].hash`, and nothing is stored. The new "
+                                "first problem fails the import with its path, like "
+                                "`document.rounds[3].revisions[1].hash` (the import's `error`), and nothing is "
+                                "stored. The new "
                                 "tournament is private whatever the document says, until its director publishes "
                                 "it; revision authors are kept as text marked `imported: `. The new tables' "
                                 "scorer links are not shown: make new ones."),
-                   request=ImportInputSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS},
+                   request=ImportInputSerializer,
+                   parameters=[OpenApiParameter("Location", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                                response=[202], required=True, description="The import's URL.")],
+                   responses={202: ImportStartedSerializer, **WRITE_ERRORS, **error_responses(413)},
                    tags=["tournaments"])
     def post(self, request):
         data = self.parse(ImportInputSerializer)
         club = self.club(data["club"])
-        t = tournament_import(actor=self.actor, club=club, document=data["document"])
-        return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
+        job = tournament_import_queue(actor=self.actor, club=club, document=data["document"])
+        job.refresh_from_db(fields=["status"])   # without a broker it has run already
+        url = reverse("api-import", args=[job.pk])
+        return Response(ImportStartedSerializer({"id": job.pk, "status": job.status, "url": url}).data,
+                        status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+
+
+class ImportDetailView(ApiView):
+    pagination_class = None
+
+    @extend_schema(operation_id="imports_retrieve", summary="An import's status and progress",
+                   responses={200: ImportSerializer, **READ_ERRORS}, tags=["tournaments"])
+    def get(self, request, pk: int):
+        job = import_get(pk)
+        require_club_visible(self.actor, job.club, "import")
+        detail = import_detail(job)
+        made = detail["tournament"]
+        detail = {**detail, "club": job.club_id, "tournament": made.pk if made is not None else None,
+                  "error": translate_problems([detail["error"]])[0] if detail["error"] else None}
+        return Response(ImportSerializer(detail).data)

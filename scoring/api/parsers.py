@@ -1,7 +1,11 @@
 """JSON parsing that refuses pathological input with a 400 instead of crashing."""
 
+import json
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import BaseParser, JSONParser
 
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import unstorable
@@ -22,3 +26,43 @@ class SafeJSONParser(JSONParser):
         if found:
             raise ValidationFailed(errors=[found])
         return data
+
+
+class DocumentTooLarge(RequestDataTooBig):
+    """A body over its route's own limit (answered 413 with ``limit``)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"The body exceeds {limit} bytes.")
+        self.limit = limit
+
+
+class DocumentJSONParser(BaseParser):
+    """``SafeJSONParser`` for the import's documents, which are larger than any other body: up to
+    ``settings.IMPORT_MAX_BYTES`` rather than Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``. DRF reads
+    a ``JSONParser``'s body through ``request.body``, which holds every route to Django's limit;
+    a parser of its own kind gets the stream, read here up to this route's limit. Text no
+    database stores is refused by the import's own check (``storable_problem``, with its path
+    in the document), so the 12 MB are not walked twice on the request path."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.IMPORT_MAX_BYTES
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise DocumentTooLarge(limit)
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise DocumentTooLarge(limit)
+        try:
+            data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        except RecursionError:
+            raise ParseError("JSON parse error - the body is nested too deeply.")
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ParseError(f"JSON parse error - {exc}")
+        return data
+
+
+def _no_constant(value: str):
+    raise ValueError(f"{value} is not a JSON number")

@@ -28,7 +28,7 @@ from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.standings import TIE_BREAK_ORDER, TIE_BREAKS
 from scoring.models import Tournament
 from scoring.selectors.access import require_tournament_readable
-from scoring.selectors.payouts import payouts_for
+from scoring.selectors.payouts import payouts_cached, payouts_made
 from scoring.selectors.standings import place_count, standings_table
 from scoring.selectors.tournaments import tournament_get
 
@@ -281,4 +281,6 @@ class TournamentPayoutsView(TournamentReadView):
     def get(self, request, pk: int):
         t = self.readable_tournament(pk)
         session = session_number(request)
-        return Response(PayoutsSerializer(payouts_for(t, session=session)).data)
+        # The serialized answer is cached too: at 10,000 players it costs as much as the payouts.
+        return Response(payouts_cached(t, session=session, kind="api", make=lambda: dict(
+            PayoutsSerializer(payouts_made(t, session=session)).data)))

@@ -67,10 +67,27 @@ def revision_count(document: Any) -> int:
 MAX_DOCUMENT_DEPTH = 40
 
 
+def _deeper_than(document: Any, limit: int) -> bool:
+    stack = [(document, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+    return False
+
+
 def storable_problem(document: Any, path: str = "document") -> dict | None:
     """What stops a document from being kept as it is until it is read (``services.imports``):
     nesting deeper than ``MAX_DOCUMENT_DEPTH`` (``too_deep``), or text no database stores
-    (``bad_text``); None when it can be kept. Nothing else is checked here."""
+    (``bad_text``); None when it can be kept. Nothing else is checked here. Paths are only
+    spelled out for a document found too deep (a first walk counts levels alone)."""
+    if not _deeper_than(document, MAX_DOCUMENT_DEPTH):
+        return unstorable(document, path)
     stack = [(document, path, 0)]
     while stack:
         item, where, depth = stack.pop()

@@ -11,6 +11,7 @@ The patterns are written to mean the same in Python and in ECMA regular expressi
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -48,6 +49,9 @@ MAX_ENGINE_VERSION = 40
 MAX_CLOCK_MINUTES = 24 * 60
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+#: The same characters in ``json.dumps(…, ensure_ascii=False)``'s text: NUL escaped, a lone
+#: surrogate as it is (a backslash-u-0000 written as text matches too: then the walk decides).
+_BAD_IN_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
 #: A whole number as text: ASCII digits only. ``\d`` and ``str.isdigit`` also take "٣" and "１"
 #: (which ``int`` reads) and "²" (which ``int`` refuses): a form sending them answered 500.
 _WHOLE = re.compile(r"\A([+-]?)([0-9]+)\Z")
@@ -98,9 +102,19 @@ def text_problem(value: str) -> str | None:
 
 def unstorable(value: Any, path: str = "", depth: int = 0) -> dict | None:
     """The first place in parsed JSON holding text that cannot be stored (keys included), as
-    ``{"path", "code", "message"}``; None when all is well."""
+    ``{"path", "code", "message"}``; None when all is well.
+
+    A whole document (12 MB, millions of values) is first written out as JSON text in C and
+    searched once; only when that finds a suspect is it walked value by value for the path."""
     if depth > _MAX_DEPTH:
         return None
+    if depth == 0 and isinstance(value, (dict, list)):
+        try:
+            written = json.dumps(value, ensure_ascii=False)
+        except (RecursionError, TypeError, ValueError):
+            written = None
+        if written is not None and not _BAD_IN_JSON.search(written):
+            return None
     if isinstance(value, str):
         why = text_problem(value)
         return problem(path, "bad_text", why) if why else None

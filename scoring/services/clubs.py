@@ -13,6 +13,7 @@ from scoring.domain.errors import Conflict, NotFound
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player
 from scoring.selectors.access import require_director, require_director_of
+from scoring.selectors.payouts import payouts_names_changed
 from scoring.services.common import action_log, require_text, unique_slug
 
 
@@ -77,5 +78,7 @@ def player_rename(*, actor: Actor, player: Player, name: Any) -> Player:
         except IntegrityError:
             raise taken from None
         action_log(actor, ActionLog.Action.PLAYER_RENAME, p, data={"club": p.club_id, "before": before, "after": name})
+        club_id = p.club_id
+        transaction.on_commit(lambda: payouts_names_changed(club_id))   # cached payouts name them
     player.name = p.name
     return p

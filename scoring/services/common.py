@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from celery import current_app
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.utils.text import slugify
 
 from scoring.domain.actors import Actor
@@ -32,6 +33,78 @@ def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, to
         data=jsonable(data or {}),
         ip=actor.ip or None,
     )
+
+
+def action_logs(actor: Actor, action: ActionLog.Action, items: Sequence[tuple[Any, dict]], *,
+                tournament: Tournament | None = None) -> None:
+    """``action_log`` for many targets at once (``(target, data)`` each): one INSERT a batch."""
+    ActionLog.objects.bulk_create([ActionLog(
+        actor_user=actor.user_or_none, actor_label=actor.label[:MAX_ACTOR_LABEL], action=action,
+        target_model=type(target).__name__, target_id=str(target.pk), tournament=tournament,
+        data=jsonable(data), ip=actor.ip or None) for target, data in items], batch_size=2000)
+
+
+#: Rows an ``update_from_values`` statement writes when the backend sets no limit on parameters.
+UPDATE_CHUNK = 2000
+
+
+def update_chunk_rows(width: int) -> int:
+    """Rows of ``width`` values an UPDATE … FROM (VALUES …) writes: ``UPDATE_CHUNK``, or as many
+    as the backend's parameters a statement hold (SQLite: 999)."""
+    limit = connection.features.max_query_params
+    return min(UPDATE_CHUNK, (limit - 4) // width) if limit else UPDATE_CHUNK
+
+
+def update_from_values(model: type[models.Model], *, key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                       set_also: dict[str, Any] | None = None, where: dict[str, Any] | None = None) -> None:
+    """Write many rows, each its own values: ``WITH v (key, columns…) AS (VALUES …) UPDATE table
+    SET column = v.column … FROM v WHERE table.key = v.key``, a chunk of rows a statement.
+
+    Django's ``bulk_update`` writes ``SET column = CASE WHEN id = … THEN … END`` instead, which
+    PostgreSQL evaluates for every row against every branch: its cost grows with the square of
+    the rows (8,800 rows ran 19½ minutes). Here each row is joined to its values through the
+    key's index, so the cost grows with the rows. ``rows``: ``(key value, column values…)``;
+    ``set_also``: the same value for every row (``updated_at``); ``where``: column = value
+    conditions on the rows written (``tournament_id``). PostgreSQL and SQLite 3.33+ read it; an
+    older SQLite writes the rows with one prepared UPDATE (executemany)."""
+    if not rows:
+        return
+    fields = [model._meta.get_field(name) for name in (key, *columns)]
+    names = [f.column for f in fields]
+    table = connection.ops.quote_name(model._meta.db_table)
+    q = connection.ops.quote_name
+    also = [(q(model._meta.get_field(n).column), model._meta.get_field(n).get_db_prep_save(v, connection))
+            for n, v in (set_also or {}).items()]
+    conditions = [(q(model._meta.get_field(n).column), model._meta.get_field(n).get_db_prep_value(v, connection))
+                  for n, v in (where or {}).items()]
+    values = [[f.get_db_prep_save(v, connection) for f, v in zip(fields, row)] for row in rows]
+    postgres = connection.vendor == "postgresql"
+    if connection.vendor == "sqlite" and not _sqlite_update_from():
+        sets = ", ".join([f"{q(c)} = %s" for c in names[1:]] + [f"{c} = %s" for c, _ in also])
+        where_sql = " AND ".join([f"{q(names[0])} = %s"] + [f"{c} = %s" for c, _ in conditions])
+        with connection.cursor() as cursor:
+            cursor.executemany(f"UPDATE {table} SET {sets} WHERE {where_sql}",
+                               [(*v[1:], *(x for _, x in also), v[0], *(x for _, x in conditions)) for v in values])
+        return
+    # PostgreSQL types a VALUES column from its values (an all-NULL one as text): cast each.
+    sets = ", ".join([f"{q(c)} = v.{q(c)}" + (f"::{f.db_type(connection)}" if postgres else "")
+                      for c, f in zip(names[1:], fields[1:])] + [f"{c} = %s" for c, _ in also])
+    where_sql = " AND ".join([f"{table}.{q(names[0])} = v.{q(names[0])}"] + [f"{table}.{c} = %s" for c, _ in conditions])
+    one = "(" + ", ".join(["%s"] * len(names)) + ")"
+    chunk = update_chunk_rows(len(names))
+    with connection.cursor() as cursor:
+        for i in range(0, len(values), chunk):
+            part = values[i:i + chunk]
+            cursor.execute(f"WITH v ({', '.join(q(c) for c in names)}) AS (VALUES {', '.join([one] * len(part))}) "
+                           f"UPDATE {table} SET {sets} FROM v WHERE {where_sql}",
+                           [*(x for row in part for x in row), *(x for _, x in also), *(x for _, x in conditions)])
+
+
+def _sqlite_update_from() -> bool:
+    """SQLite reads ``UPDATE … FROM`` from 3.33 on."""
+    import sqlite3
+
+    return sqlite3.sqlite_version_info >= (3, 33)
 
 
 def jsonable(value: Any) -> Any:

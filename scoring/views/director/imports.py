@@ -2,8 +2,8 @@
 
 - **Download**: a tournament's document (``selectors.exports.tournament_export``, the API's
   export) as a file, ``<slug>-<date>.json``, for the club's directors (others: 404).
-- **Upload** on the club page: the file is read here (at most ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-  bytes, the API's body limit, so that both take the same documents; larger: 413), kept by
+- **Upload** on the club page: the file is read here (at most ``IMPORT_MAX_BYTES``, the API
+  import's body limit, so that both take the same documents; larger: 413), kept by
   ``services.imports.tournament_import_queue`` and imported by a worker. The import's page
   shows its box, which polls itself (``static/js/live.js``, ``data-poll``) until the import is
   over; once done, the box sends the page on (``data-poll-go``) to the import's address, which
@@ -69,8 +69,8 @@ def import_upload(request, actor, club_id: int):
     if upload is None:
         return _refused(request, actor, club, "required", gettext("Choose a file exported from a tournament (.json)."),
                         status=400)
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    if limit is not None and upload.size > limit:
+    limit = settings.IMPORT_MAX_BYTES
+    if upload.size > limit:
         return _refused(request, actor, club, "too_large", gettext(
             "This file has %(size)s bytes; at most %(limit)s can be imported.") % {"size": upload.size, "limit": limit},
             status=413)

@@ -12,8 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.test import TestCase
 
-from scoring.models import Tournament
+from scoring.models import Tournament, TournamentImport
 from scoring.services.rounds import round_record
 
 from ..services.test_exports import as_imported, without_time
@@ -39,7 +40,7 @@ def example() -> list[str]:
 
 def curl(command: str) -> dict:
     """A ``curl`` command line as a request: method, path, headers, body, output file."""
-    args = shlex.split(command)
+    args = shlex.split(command, comments=True)
     assert args[0] == "curl"
     out = {"method": None, "headers": {}, "data": None, "output": None, "url": None}
     words = iter(args[1:])
@@ -68,6 +69,10 @@ def send(client, request: dict, token: str | None, stdin: bytes = b""):
     return client.generic(request["method"], request["url"], body, content_type=content_type, headers=headers)
 
 
+def copy_import_id(tournament: Tournament) -> int:
+    return TournamentImport.objects.get(tournament=tournament).pk
+
+
 def test_the_readmes_curl_example_works_as_written(client, director, make_setup, tmp_path):
     s = make_setup("jie_long")
     round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "leader": 0})
@@ -84,8 +89,12 @@ def test_the_readmes_curl_example_works_as_written(client, director, make_setup,
             line = line.replace(placeholder, value)
         if line.startswith("# {"):   # the answer the README shows
             shown = json.loads(line.removeprefix("# ").replace("…", "x"))
-            assert set(shown) == set(answer) == {"token", "expires_in"}
-            assert shown["expires_in"] == answer["expires_in"]
+            assert set(shown) == set(answer) in ({"token", "expires_in"}, {"id", "status", "url"})
+            if "expires_in" in shown:
+                assert shown["expires_in"] == answer["expires_in"]
+            else:   # the import, queued: its URL is the next line's
+                assert shown["url"] == "/api/v1/imports/1/" and answer["url"] == f"/api/v1/imports/{answer['id']}/"
+                filled["/imports/1/"] = f"/imports/{answer['id']}/"
         elif line.startswith("TOKEN="):
             token = answer["token"]
         elif line.startswith("curl"):
@@ -97,19 +106,25 @@ def test_the_readmes_curl_example_works_as_written(client, director, make_setup,
             else:
                 answer = response.json()
             done.append(request["url"])
+            if request["url"] == "/api/v1/tournaments/":
+                listed = answer
+            if "/imports/" in request["url"]:
+                assert answer["status"] == "done", answer
+                copy = Tournament.objects.get(pk=answer["tournament"])
         elif "| curl" in line:
             shell, command = line.split("| curl", 1)
             stdin = subprocess.run(["bash", "-c", shell], cwd=tmp_path, capture_output=True, check=True).stdout
-            response = send(client, curl("curl" + command), token, stdin)
-            assert response.status_code == 201, response.content
+            with TestCase.captureOnCommitCallbacks(execute=True):   # the worker's task, in-process here
+                response = send(client, curl("curl" + command), token, stdin)
+            assert response.status_code == 202, response.content
             done.append(curl("curl" + command)["url"])
-            copy = Tournament.objects.get(pk=response.json()["id"])
+            answer = response.json()
         else:
             raise AssertionError(f"the test does not know this line of the README's example: {line}")
 
     assert done == ["/api/v1/auth/token/", "/api/v1/tournaments/", f"/api/v1/tournaments/{s.tournament.pk}/export/",
-                    "/api/v1/tournaments/import/"]
-    assert s.tournament.pk in [t["id"] for t in answer["results"]]   # the list the token read
+                    "/api/v1/tournaments/import/", f"/api/v1/imports/{copy_import_id(copy)}/"]
+    assert s.tournament.pk in [t["id"] for t in listed["results"]]   # the list the token read
     exported = json.loads((tmp_path / "t.json").read_text())
     assert copy.club == club and not copy.public
     again = client.get(f"/api/v1/tournaments/{copy.pk}/export/", headers={"Authorization": f"Token {token}"}).json()

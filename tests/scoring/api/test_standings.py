@@ -204,3 +204,19 @@ def test_tie_breaks_on_create_and_update(director_client, club):
     r = director_client.post("/api/v1/tournaments/", {"club": club.pk, "name": "Default", "game": "ding_niu"},
                              format="json")
     assert r.json()["tie_breaks"] == ["net", "wins", "average_place"]
+
+
+def test_payouts_are_answered_from_the_cache_until_a_deal_changes_them(played, anon_client,
+                                                                       django_assert_num_queries):
+    """Anyone may ask as often as they like: a repeated GET reads the tournament and the payouts'
+    version, nothing more (not the 10,000 rows of a big tournament); a new deal answers anew."""
+    path = url(played.tournament, "payouts/")
+    first = anon_client.get(path).json()
+    one = anon_client.get(path + "?session=1").json()
+    with django_assert_num_queries(2):   # the tournament, the version
+        assert anon_client.get(path).json() == first
+    with django_assert_num_queries(2):   # not the session's deals again
+        assert anon_client.get(path + "?session=1").json() == one
+    round_record(actor=played.scorer_actor, table=played.table, body=JIE_LONG)
+    again = anon_client.get(path).json()
+    assert again != first and again["players"][0]["net"] == 2 * first["players"][0]["net"]

@@ -11,8 +11,9 @@ import games
 from games.simulate import simulate
 from scoring.domain.errors import NotFound
 from scoring.domain.records import body_from_record
-from scoring.selectors.payouts import payouts_for
-from scoring.services.rounds import round_record
+from scoring.selectors.payouts import payouts_for, payouts_made
+from scoring.services.clubs import player_rename
+from scoring.services.rounds import round_record, round_void
 from scoring.services.tables import table_create
 from scoring.services.tournaments import tournament_update
 
@@ -104,3 +105,43 @@ def test_yen_are_whole_and_the_rounding_is_shown(make_setup, director_actor):
         ("Anna", Decimal("7.50"), Decimal("6")), ("Bob", Decimal("-2.50"), Decimal("-2")),
         ("Celine", Decimal("-2.50"), Decimal("-2")), ("Dominic", Decimal("-2.50"), Decimal("-2"))}
     assert _settles(p)
+
+
+# --- the cache (payouts_for keeps the answer under its version) ----------------------------------
+
+def test_a_repeated_read_is_one_query_and_the_cache(jie_long, django_assert_num_queries):
+    s = jie_long
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    for session in (None, 1):
+        first = payouts_for(s.tournament, session=session)
+        with django_assert_num_queries(1):   # the version; the answer is the cached one
+            again = payouts_for(s.tournament, session=session)
+        assert again == first == payouts_made(s.tournament, session=session)
+
+
+def test_a_deal_recorded_voided_or_a_setting_changed_is_never_answered_stale(jie_long, director_actor):
+    s = jie_long
+    before = payouts_for(s.tournament)
+    first = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    after = payouts_for(s.tournament)
+    assert after != before and after == payouts_made(s.tournament)
+    assert {x["name"]: x["net"] for x in after["players"]}["Anna"] == 58
+    assert {x["name"]: x["net"] for x in payouts_for(s.tournament, session=1)["players"]}["Anna"] == 58
+    round_void(actor=s.director_actor, round=first, reason="misdeal")
+    assert {x["name"]: x["net"] for x in payouts_for(s.tournament)["players"]}["Anna"] == 0
+    assert {x["name"]: x["net"] for x in payouts_for(s.tournament, session=1)["players"]}["Anna"] == 0
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    payouts_for(s.tournament)
+    tournament_update(actor=director_actor, tournament=s.tournament, chip_value="2.00")
+    s.tournament.refresh_from_db()
+    assert payouts_for(s.tournament)["players"][0]["money"] == Decimal("116.00")
+
+
+def test_a_renamed_player_is_named_anew(jie_long, director_actor, django_capture_on_commit_callbacks):
+    s = jie_long
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    assert payouts_for(s.tournament)["players"][0]["name"] == "Anna"
+    with django_capture_on_commit_callbacks(execute=True):
+        player_rename(actor=director_actor, player=s.entries[0].player, name="Annabel")
+    assert payouts_for(s.tournament)["players"][0]["name"] == "Annabel"
+    assert payouts_for(s.tournament)["transfers"][0]["to_name"] == "Annabel"

@@ -14,6 +14,8 @@ import json
 from datetime import datetime
 
 import pytest
+from django.test import TestCase
+from rest_framework.test import APIClient
 
 from scoring.domain import documents
 from scoring.domain.actors import Actor
@@ -89,10 +91,36 @@ def export(director_client, tournament) -> dict:
 
 
 def import_(client, club, document):
-    response = client.post("/api/v1/tournaments/import/", {"club": club.pk, "document": document}, format="json")
+    """POST the document; its commit sends the import's task, run in-process (no REDIS_URL)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post("/api/v1/tournaments/import/", {"club": club.pk, "document": document}, format="json")
     found = problems("post", response.wsgi_request.path, response)
     assert not found, "\n".join(found)
     return response
+
+
+def followed(client, response) -> dict:
+    """The import a 202 answered, as its URL answers it now."""
+    assert response.status_code == 202, response.content
+    assert response["Location"] == response.json()["url"]
+    job = client.get(response.json()["url"])
+    found = problems("get", job.wsgi_request.path, job)
+    assert not found, "\n".join(found)
+    return job.json()
+
+
+def imported(client, club, document) -> Tournament:
+    """The tournament an import of ``document`` made."""
+    job = followed(client, import_(client, club, document))
+    assert job["status"] == "done", job
+    return Tournament.objects.get(pk=job["tournament"])
+
+
+def refused(client, club, document) -> list[tuple[str, str]]:
+    """The problem a failed import names: [(path, code)]."""
+    job = followed(client, import_(client, club, document))
+    assert job["status"] == "failed" and job["tournament"] is None, job
+    return [(job["error"]["path"], job["error"]["code"])]
 
 
 def without_time(doc: dict) -> dict:
@@ -125,15 +153,13 @@ def test_export_import_export_gives_the_same_document(make_setup, director_clien
     assert len(doc["rounds"]) == 5 and [len(r["revisions"]) for r in doc["rounds"]][:2] == [3, 1]
     assert {r["status"] for r in doc["rounds"]} == {"recorded", "confirmed", "voided"}
 
-    response = import_(director_client, club, doc)
-    assert response.status_code == 201, response.content
-    copy_ = Tournament.objects.get(pk=response.json()["id"])
+    copy_ = imported(director_client, club, doc)
     assert copy_.pk != original.pk and copy_.slug != original.slug and copy_.status == original.status
     again = export(director_client, copy_)
     assert doc["tournament"]["public"] and not copy_.public   # private until its director publishes it
     assert without_time(again) == without_time(as_imported(doc))
     # ... and from then on the round trip is exact
-    copy2 = Tournament.objects.get(pk=import_(director_client, club, again).json()["id"])
+    copy2 = imported(director_client, club, again)
     assert without_time(export(director_client, copy2)) == without_time(again)
 
     # every imported deal's stored chain verifies over its new id; the standings are recomputed
@@ -156,7 +182,7 @@ def test_the_document_holds_no_scorer_link_and_new_tables_get_hidden_ones(make_s
     doc = export(director_client, s.tournament)
     text = json.dumps(doc)
     assert s.token not in text and s.table.scorer_token_hash not in text
-    copy_ = Tournament.objects.get(pk=import_(director_client, club, doc).json()["id"])
+    copy_ = imported(director_client, club, doc)
     hashes = set(Table.objects.filter(session__tournament=copy_).values_list("scorer_token_hash", flat=True))
     assert len(hashes) == 2 and s.table.scorer_token_hash not in hashes
 
@@ -165,7 +191,7 @@ def test_only_confirmed_deals_count_after_import_too(make_setup, director_client
     s = make_setup("ding_niu", require_confirmation=True)
     play(s)
     doc = export(director_client, s.tournament)
-    copy_ = Tournament.objects.get(pk=import_(director_client, club, doc).json()["id"])
+    copy_ = imported(director_client, club, doc)
     assert copy_.require_confirmation and by_name(copy_) == by_name(s.tournament)
     assert sum(n for _, n in by_name(copy_).values()) == 2 * 4   # two confirmed deals, four players each
 
@@ -261,11 +287,11 @@ def test_a_tampered_document_is_refused_at_its_first_bad_path(played, director_c
     change, path, code = TAMPERING[case]
     doc = copy.deepcopy(played)
     change(doc)
-    before = (Tournament.objects.count(), Round.objects.count(), ActionLog.objects.count())
-    response = import_(director_client, club, doc)
-    assert response.status_code == 400
-    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, code)]
-    assert (Tournament.objects.count(), Round.objects.count(), ActionLog.objects.count()) == before
+    before = (Tournament.objects.count(), Round.objects.count(), ActionLog.objects.exclude(
+        action=ActionLog.Action.TOURNAMENT_IMPORT_QUEUE).count())
+    assert refused(director_client, club, doc) == [(path, code)]
+    assert (Tournament.objects.count(), Round.objects.count(), ActionLog.objects.exclude(
+        action=ActionLog.Action.TOURNAMENT_IMPORT_QUEUE).count()) == before
 
 
 BAD = {
@@ -320,8 +346,11 @@ def test_a_bad_document_is_refused_at_its_path(played, director_client, club, ca
     doc = copy.deepcopy(played)
     doc = change(doc) or doc
     response = import_(director_client, club, doc)
-    assert response.status_code == 400
-    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, code)]
+    if response.status_code == 400:   # what no upload can even keep is refused at once (unstorable text)
+        assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, code)]
+    else:
+        job = followed(director_client, response)
+        assert job["status"] == "failed" and [(job["error"]["path"], job["error"]["code"])] == [(path, code)]
     assert Tournament.objects.count() == 1
 
 
@@ -398,3 +427,36 @@ def test_an_export_matches_the_import_schema(played, director_client):
         return [draft4(x) for x in schema] if isinstance(schema, list) else schema
 
     assert list(Draft4Validator(draft4(DOCUMENT_SCHEMA)).iter_errors(played)) == []
+
+
+def test_the_import_takes_a_body_up_to_its_own_limit_not_djangos(played, director_client, club, settings):
+    """README: the import's body may be up to IMPORT_MAX_MB (16 MB), where every other request keeps
+    Django's 2.5 MB; larger answers 413 in the API's shape, naming the import's limit."""
+    body = json.dumps({"club": club.pk, "document": played}).encode()
+    assert settings.IMPORT_MAX_BYTES == 16_000_000 and settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 2_621_440
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(body) // 2
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = director_client.post("/api/v1/tournaments/import/", body, content_type="application/json")
+    assert followed(director_client, response)["status"] == "done"
+    settings.IMPORT_MAX_BYTES = len(body) - 1
+    response = director_client.post("/api/v1/tournaments/import/", body, content_type="application/json")
+    assert response.status_code == 413 and response.json()["errors"] == [
+        {"path": "", "code": "too_large", "message": f"The body is too large: at most {len(body) - 1} bytes."}]
+    assert Tournament.objects.count() == 2
+    # Every other route keeps Django's limit.
+    response = director_client.post("/api/v1/evaluate/", body, content_type="application/json")
+    assert response.status_code == 413
+
+
+def test_the_import_answers_at_once_and_is_followed_at_its_url(played, director_client, club, other_director):
+    with TestCase.captureOnCommitCallbacks(execute=False):   # no worker yet: the import is queued
+        response = director_client.post("/api/v1/tournaments/import/", {"club": club.pk, "document": played},
+                                         format="json")
+    assert response.status_code == 202 and response.json()["status"] == "queued"
+    job = director_client.get(response.json()["url"]).json()
+    assert (job["status"], job["checked"], job["total"], job["tournament"], job["error"]) == (
+        "queued", 0, sum(len(r["revisions"]) for r in played["rounds"]), None, None)
+    stranger = APIClient()
+    stranger.force_authenticate(other_director)
+    assert stranger.get(response.json()["url"]).status_code == 404   # another club's import
+    assert director_client.get("/api/v1/imports/99999/").status_code == 404

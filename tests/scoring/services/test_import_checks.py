@@ -3,7 +3,8 @@
 Each attack of the issue, exactly as reported: an old ``engine_version`` over a forged net of
 +1,000,000; dates whose moment in UTC falls outside the years 1–9999; ``finished_at`` before
 ``started_at``; 900-deep junk inside a result; another club's director named as a revision's
-author. Each refusal is a 400 at its path with its code, and nothing is stored."""
+author. Each refusal names its path and its code (the failed import's error, or a 400 at once for
+what cannot even be kept for the worker), and nothing is stored."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from scoring.selectors.exports import tournament_export
 from scoring.services.exports import tournament_import
 from scoring.services.tournaments import tournament_update
 
-from .test_exports import as_imported, export, import_, play, rehash, without_time
+from .test_exports import as_imported, export, followed, import_, imported, play, rehash, without_time
 
 pytestmark = pytest.mark.django_db
 
@@ -36,14 +37,23 @@ def played(make_setup, director_client):
 
 
 def refused(client, club, doc) -> list[tuple[str, str]]:
-    """The refusal of ``doc`` as (path, code) pairs; asserts a 400 and that nothing was stored."""
-    before = (Tournament.objects.count(), Round.objects.count(), RoundRevision.objects.count(),
-              ActionLog.objects.count())
+    """The refusal of ``doc`` as (path, code) pairs: a 400 at once (what cannot even be kept for
+    the worker) or the failed import's error; asserts that nothing was stored (but the upload's
+    own row and its log line)."""
+    def stored():
+        return (Tournament.objects.count(), Round.objects.count(), RoundRevision.objects.count(),
+                ActionLog.objects.exclude(action=ActionLog.Action.TOURNAMENT_IMPORT_QUEUE).count())
+
+    before = stored()
     response = import_(client, club, doc)
-    assert response.status_code == 400, response.content
-    assert (Tournament.objects.count(), Round.objects.count(), RoundRevision.objects.count(),
-            ActionLog.objects.count()) == before
-    return [(e["path"], e["code"]) for e in response.json()["errors"]]
+    if response.status_code == 400:
+        found = [(e["path"], e["code"]) for e in response.json()["errors"]]
+    else:
+        job = followed(client, response)
+        assert job["status"] == "failed", job
+        found = [(job["error"]["path"], job["error"]["code"])]
+    assert stored() == before
+    return found
 
 
 def old_engine(doc: dict, version: str = "0.9.0") -> dict:
@@ -231,9 +241,7 @@ def test_a_named_director_of_another_club_is_kept_as_imported_text(played, direc
     doc = copy.deepcopy(played)
     doc["rounds"][1]["revisions"][0]["actor"] = f"director {other_director.username}"
     assert doc["rounds"][0]["confirmed_by_director"] == "alice"   # a director of this very club
-    response = import_(director_client, club, rehash(doc))
-    assert response.status_code == 201, response.content
-    copy_ = Tournament.objects.get(pk=response.json()["id"])
+    copy_ = imported(director_client, club, rehash(doc))
     revisions = RoundRevision.objects.filter(round__table__session__tournament=copy_)
     assert not revisions.filter(actor_user__isnull=False).exists()
     assert all(label.startswith("imported: ") for label in revisions.values_list("actor_label", flat=True))
@@ -267,7 +275,7 @@ def test_an_import_is_private_until_its_director_publishes_it(make_setup, direct
                                                                anon_client, club, finish):
     doc = export(director_client, play(make_setup("jie_long"), finish=finish))
     assert doc["tournament"]["public"] is True
-    t = Tournament.objects.get(pk=import_(director_client, club, doc).json()["id"])
+    t = imported(director_client, club, doc)
     assert not t.public and t.status == doc["tournament"]["status"]
     assert public_answers(anon_client, t) == [404] * 6
     assert f"/t/{t.slug}/" not in anon_client.get("/").content.decode()
@@ -281,7 +289,7 @@ def test_an_import_is_private_until_its_director_publishes_it(make_setup, direct
 def test_a_finished_import_takes_publishing_and_nothing_else(make_setup, director_client, director_actor, club,
                                                              client):
     doc = export(director_client, play(make_setup("jie_long"), finish=True))
-    t = Tournament.objects.get(pk=import_(director_client, club, doc).json()["id"])
+    t = imported(director_client, club, doc)
     for change in ({"name": "Renamed"}, {"public": True, "name": "Renamed"}, {"public": False}):
         with pytest.raises(Conflict):
             tournament_update(actor=director_actor, tournament=t, **change)
