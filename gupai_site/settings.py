@@ -9,6 +9,9 @@ ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
 SITE_URL      the site's address as phones reach it, e.g. http://192.168.1.20:8000 (`make club`
               sets it): scorer links and QR codes are built from it, whatever Host a request
               names; unset: from the request's (ALLOWED_HOSTS) host
+LINK_KEY      the key that keeps open sessions' scorer links readable for the director's sheet
+              (any long random text; default: derived from SECRET_KEY). Changing it makes the
+              kept links unreadable (the sheet then offers new ones); the links still work
 
 Production (DEBUG off), see README "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
@@ -88,6 +91,7 @@ def site_url(raw: str) -> str:
 
 
 SITE_URL = site_url(os.environ.get("SITE_URL", ""))
+LINK_KEY = os.environ.get("LINK_KEY", "")
 
 INSTALLED_APPS = [
     "gupai_site.apps.GupaiSiteConfig",
