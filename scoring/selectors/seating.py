@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 
 from scoring.domain import link_secrets
-from scoring.models import Entry, Seat, Session, Table, Tournament
+from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
 
 
 @dataclass
@@ -69,3 +69,33 @@ def session_sheet_tables(session: Session, *, offset: int = 0, limit: int | None
     tables = tables[offset:offset + limit] if limit is not None else tables[offset:]
     shown = links_shown(session)
     return [SheetTable(t, [s.entry for s in t.seats.all()], kept_token(t) if shown else None) for t in tables]
+
+
+def session_table_count(session: Session) -> int:
+    return Table.objects.filter(session=session).count()
+
+
+@dataclass
+class SessionSeating:
+    """How a session was seated, from its ``session_seat`` log row (all empty for a session whose
+    tables were made one by one)."""
+
+    method: str = ""
+    table_size: int | None = None
+    leftovers: str = ""
+    seed: str = ""
+    sit_outs: list[Entry] = field(default_factory=list)
+
+
+def session_seating(session: Session) -> SessionSeating:
+    """Two queries: the log row, the entries who sat out (with their players)."""
+    row = (ActionLog.objects.filter(tournament_id=session.tournament_id, action=ActionLog.Action.SESSION_SEAT,
+                                    target_model="Session", target_id=str(session.pk))
+           .values_list("data", flat=True).first())
+    if not row:
+        return SessionSeating()
+    ids = row.get("sit_outs") or []
+    found = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player")} if ids else {}
+    return SessionSeating(method=row.get("method", ""), table_size=row.get("table_size"),
+                          leftovers=row.get("leftovers", ""), seed=row.get("seed", ""),
+                          sit_outs=[found[e] for e in ids if e in found])

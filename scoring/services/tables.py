@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import get_game
-from scoring.domain.actors import Actor
 from scoring.domain import link_secrets
+from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, id_list_problems, is_int
