@@ -22,15 +22,7 @@ logger = logging.getLogger("scoring")
 def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, tournament: Tournament | None = None,
                data: dict | None = None) -> ActionLog:
     """The audit row of a write: who (user or scorer link, and address), what, on what."""
-    row = action_log_row(actor, action, target, tournament=tournament, data=data)
-    row.save(force_insert=True)
-    return row
-
-
-def action_log_row(actor: Actor, action: ActionLog.Action, target: Any = None, *,
-                   tournament: Tournament | None = None, data: dict | None = None) -> ActionLog:
-    """``action_log``'s row, not saved yet: for many at once (``ActionLog.objects.bulk_create``)."""
-    return ActionLog(
+    return ActionLog.objects.create(
         actor_user=actor.user_or_none,
         actor_label=actor.label[:MAX_ACTOR_LABEL],
         action=action,

@@ -2,10 +2,12 @@
 
 The seating itself is ``scoring.domain.seating`` (pure); this module checks the request against the
 game (``Game.player_counts``), reads the history, and creates everything in one transaction, so
-that nothing is created when anything is refused. The tables, seats and their log rows are
-inserted in bulk (a statement each, whatever the count: 2,500 tables seat in well under a
-second), the links' tokens hashed and kept encrypted for the session's sheet
-(``services.tables.kept_secret``).
+that nothing is created when anything is refused. The tables and seats are inserted in bulk (a
+statement each, whatever the count), the links' tokens hashed and kept encrypted for the
+session's sheet (``services.tables.kept_secret``). One log row says it all: the
+``session_seat`` row names every table (``table_ids``, in the order of ``tables``: entry ids by
+seat), the sit-outs and the sessions closed — no row per table (2,500 of them would flood the
+console's recent actions and cost as much as the seats).
 
 Exactly once with an ``Idempotency-Key`` (as deals are, ``services.idempotency``): the key row is
 inserted first; a retry with the same key and body is answered with the session it made (its
@@ -32,7 +34,7 @@ from scoring.models import ActionLog, Entry, IdempotencyKey, Seat, Session, Tabl
 from scoring.selectors.access import require_director_of
 from scoring.selectors.seating import seating_history, session_sheet_tables
 from scoring.selectors.standings import standings_for
-from scoring.services.common import action_log, action_log_row, optional_text
+from scoring.services.common import action_log, optional_text
 from scoring.services.idempotency import check_idempotency_key, idempotency_request_hash, insert_key
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.sessions import session_close
@@ -210,12 +212,6 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
         for number, (token, token_hash) in enumerate(tokens, start=1)])
     Seat.objects.bulk_create([Seat(table=table, position=i, entry_id=e)
                               for table, seats in zip(tables, plan.tables) for i, e in enumerate(seats)])
-    # One row per table, as ``table_create`` writes for a table made alone.
-    ActionLog.objects.bulk_create([
-        action_log_row(actor, ActionLog.Action.TABLE_CREATE, table, tournament=tournament, data={
-            "name": table.name, "session": session.number,
-            "seats": [{"position": i, "entry": e, "name": everyone[e].player.name} for i, e in enumerate(seats)]})
-        for table, seats in zip(tables, plan.tables)])
     for table, (token, _hash), seats in zip(tables, tokens, plan.tables):
         out.tables.append((table, token))
         out.seats[table.pk] = [everyone[e] for e in seats]
@@ -226,5 +222,5 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
     action_log(actor, ActionLog.Action.SESSION_SEAT, session, tournament=tournament, data={
         "number": session.number, "method": method, "table_size": table_size, "leftovers": leftovers,
         "seed": seed, "tables": [list(t) for t in plan.tables], "sit_outs": list(plan.sit_outs),
-        "closed": out.closed})
+        "closed": out.closed, "table_ids": [t.pk for t in tables]})
     return out

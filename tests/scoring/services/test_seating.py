@@ -73,7 +73,10 @@ def test_a_session_with_its_tables_seats_and_links(make_tournament, director_act
         assert table_by_scorer_token(token) == table
     log = ActionLog.objects.get(action=ActionLog.Action.SESSION_SEAT)
     assert log.data["seed"] == "spring" and log.data["method"] == "balanced" and log.data["number"] == 1
-    assert ActionLog.objects.filter(action=ActionLog.Action.TABLE_CREATE, tournament=t).count() == 3
+    # One row for the whole seating: every table by id with its entries by seat, no row per table.
+    assert log.data["table_ids"] == [table.pk for table, _ in seated.tables]
+    assert log.data["tables"] == [[e.pk for e in seated.seats[table.pk]] for table, _ in seated.tables]
+    assert not ActionLog.objects.filter(action=ActionLog.Action.TABLE_CREATE, tournament=t).exists()
     # the plain tokens are not stored anywhere: not in the tables, not in the audit log
     logs = str(list(ActionLog.objects.values_list("data", flat=True)))
     for table, token in seated.tables:
