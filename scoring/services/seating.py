@@ -173,8 +173,7 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
     latest = tournament.sessions.aggregate(m=Max("number"))["m"] or 0
     if expected_number is not None and latest + 1 != expected_number:
         raise Conflict(gettext("Session %(number)s is already seated (was the form sent twice?): nothing was "
-                               "changed. Its scorer links were shown when it was seated; make a new link at any "
-                               "table whose link is lost.") % {"number": expected_number}
+                               "changed. Its scorer links are on its sheet while it is open.") % {"number": expected_number}
                        if latest >= expected_number else
                        gettext("The next session is %(next)s, not %(number)s.") % {"next": latest + 1,
                                                                                   "number": expected_number},
