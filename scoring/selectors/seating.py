@@ -85,6 +85,8 @@ class SessionSeating:
     leftovers: str = ""
     seed: str = ""
     sit_outs: list[Entry] = field(default_factory=list)
+    #: The numbers of the earlier sessions this seating closed.
+    closed: list[int] = field(default_factory=list)
 
 
 def session_seating(session: Session) -> SessionSeating:
@@ -98,4 +100,4 @@ def session_seating(session: Session) -> SessionSeating:
     found = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player")} if ids else {}
     return SessionSeating(method=row.get("method", ""), table_size=row.get("table_size"),
                           leftovers=row.get("leftovers", ""), seed=row.get("seed", ""),
-                          sit_outs=[found[e] for e in ids if e in found])
+                          sit_outs=[found[e] for e in ids if e in found], closed=row.get("closed") or [])

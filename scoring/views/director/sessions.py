@@ -65,8 +65,6 @@ def session_seat(request, actor, tournament_id: int):
         messages.success(request, ngettext("Session %(number)s is seated: %(count)d table.",
                                            "Session %(number)s is seated: %(count)d tables.", len(seated.tables))
                          % {"number": number, "count": len(seated.tables)})
-        if seated.closed:
-            messages.info(request, _closed_message(seated.closed))
     return redirect(reverse("director-session-sheet", args=[tournament.pk, number]), permanent=False)
 
 
@@ -106,6 +104,7 @@ def session_sheet(request, actor, tournament_id: int, number: int):
     sit_outs = seating.sit_outs if shown == 1 else []
     response = render(request, "director/session_sheet.html", {
         "tournament": tournament, "session": session, "tables": tables, "sit_outs": sit_outs,
+        "closed": seating.closed,
         "page": Page(items=tables, number=shown, pages=pages, count=count, size=SHEET_PAGE), "sheet_url": url,
         "links_shown": links_shown(session), "missing": sum(1 for t in tables if t["url"] is None),
         "wall": _wall(tables, sit_outs, session.number), "seating": seating,
@@ -129,12 +128,6 @@ def _wall(tables: list[dict], sit_outs: list, number: int) -> list[str]:
             lines.append((entry.player.name, where_now(entry.player.name, place, number)))
     lines += [(e.player.name, where_now(e.player.name, None, number)) for e in sit_outs]
     return [text for _name, text in sorted(lines, key=lambda line: line[0].casefold())]
-
-
-def _closed_message(numbers: list[int]) -> str:
-    return ngettext("Session %(numbers)s is closed: its scorer links record no more deals.",
-                    "Sessions %(numbers)s are closed: their scorer links record no more deals.",
-                    len(numbers)) % {"numbers": ", ".join(str(n) for n in numbers)}
 
 
 def _session_move(request, actor, session_id: int, call, done: str):
