@@ -13,6 +13,9 @@ DB_STATEMENT_TIMEOUT       PostgreSQL: seconds any one statement of a web reques
                            (default 10; 0: no limit)
 DB_TASK_STATEMENT_TIMEOUT  PostgreSQL: the same in a Celery worker (default 300; 0: no limit)
 IMPORT_MAX_MB              the largest tournament document an import takes, in MB (default 16)
+LINK_KEY      the key that keeps open sessions' scorer links readable for the director's sheet
+              (any long random text; default: derived from SECRET_KEY). Changing it makes the
+              kept links unreadable (the sheet then offers new ones); the links still work
 
 Production (DEBUG off), see README "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
@@ -94,6 +97,7 @@ def site_url(raw: str) -> str:
 
 
 SITE_URL = site_url(os.environ.get("SITE_URL", ""))
+LINK_KEY = os.environ.get("LINK_KEY", "")
 
 INSTALLED_APPS = [
     "gupai_site.apps.GupaiSiteConfig",

@@ -2,18 +2,21 @@
 (status, clock, tables); ``POST`` seats the next one (and closes the open earlier ones, unless
 ``keep_open``).
 
-The answer holds every table's scorer link, token and QR code: the only time they exist in plain
-text (tokens are stored hashed), so it is sent with ``Cache-Control: no-store``.
+The answer holds every table's scorer link and token (and its QR code for a session of up to
+``QR_IN_ANSWER`` tables: drawing 2,500 of them would hold the request for half a minute), so it is
+sent with ``Cache-Control: no-store``. The links are kept encrypted while the session is open:
+the director's sheet shows them again, and so does a retry with the same ``Idempotency-Key``
+(the same session, nothing created).
 """
 
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from scoring.api.base import LIST_ERRORS, NO_STORE, WRITE_ERRORS, ApiView
+from scoring.api.base import LIST_ERRORS, NO_STORE, WRITE_ERRORS, ApiView, error_responses
 from scoring.api.fields import (
     MAX_SEATS,
     MIN_SEATS,
@@ -24,15 +27,21 @@ from scoring.api.fields import (
     StrictIntegerField,
     TextField,
     UniqueListField,
+    ecma,
 )
 from scoring.api.sessions import SessionSerializer
 from scoring.domain import seating
+from scoring.domain.inputs import NON_BLANK
 from scoring.selectors.sessions import session_detail, session_list
+from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY
 from scoring.services.seating import MAX_SEED, SeatedSession, session_seat
 from scoring.web import links
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
 MAX_ENTRIES = 1000
+#: Sessions of up to this many tables get their QR codes in the answer; larger ones draw them a
+#: page at a time on the director's sheet (or from ``scorer_url``).
+QR_IN_ANSWER = 50
 
 
 class SeatingInputSerializer(InputSerializer):
@@ -72,9 +81,14 @@ class SeatedTableSerializer(OutputSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     seats = SeatSerializer(many=True)
-    scorer_url = serializers.CharField(help_text="The scorer's private link; shown only now.")
-    scorer_token = serializers.CharField(help_text="The plain scorer token; shown only now, stored hashed.")
-    qr_svg = serializers.CharField(help_text="The link as a QR code (an SVG document); shown only now.")
+    scorer_url = serializers.CharField(allow_null=True, help_text=(
+        "The scorer's private link. Null only in a retry's answer when the session has closed since "
+        "(its links are erased then)."))
+    scorer_token = serializers.CharField(allow_null=True, help_text=(
+        "The plain scorer token (stored hashed, and encrypted while the session is open); null as scorer_url."))
+    qr_svg = serializers.CharField(allow_null=True, help_text=(
+        f"The link as a QR code (an SVG document) for a session of up to {QR_IN_ANSWER} tables; null for "
+        "larger ones (the director's sheet draws them a page at a time)."))
 
 
 class SeatedSessionSerializer(OutputSerializer):
@@ -97,11 +111,13 @@ def _entry(entry) -> dict:
 def seated_session_data(seated: SeatedSession, request=None) -> dict:
     """The answer to a seating (links absolute when ``request`` is given)."""
     tables = []
+    with_qr = len(seated.tables) <= QR_IN_ANSWER
     for table, token in seated.tables:
-        url = links.scorer_url(token, request)
+        url = links.scorer_url(token, request) if token else None
         tables.append({"id": table.pk, "name": table.name,
                        "seats": [{"position": i, **_entry(e)} for i, e in enumerate(seated.seats[table.pk])],
-                       "scorer_url": url, "scorer_token": token, "qr_svg": links.qr_svg(url)})
+                       "scorer_url": url, "scorer_token": token,
+                       "qr_svg": links.qr_svg(url) if url and with_qr else None})
     return {"tournament": seated.session.tournament_id, "session": seated.session.number, "method": seated.method,
             "table_size": seated.table_size, "leftovers": seated.leftovers, "seed": seated.seed,
             "tables": tables, "sit_outs": [_entry(e) for e in seated.sit_outs], "closed_sessions": seated.closed}
@@ -119,11 +135,22 @@ class TournamentSessionsView(ApiView):
                               detail=lambda sessions: [session_detail(s, now=now) for s in sessions])
 
     @extend_schema(
-        operation_id="tournaments_sessions_seat", summary="Seat the next session (links in this answer only)",
+        operation_id="tournaments_sessions_seat", summary="Seat the next session (with its scorer links)",
         description=("Creates the next session with its tables, seats and scorer links, all at once or nothing. "
                      "Table sizes come from the game (`table_size` must be one of its player counts). The earlier "
-                     "sessions still open are closed (`closed_sessions`) unless `keep_open`."),
-        request=SeatingInputSerializer, responses={201: SeatedSessionSerializer, **WRITE_ERRORS},
+                     "sessions still open are closed (`closed_sessions`) unless `keep_open`. Send an "
+                     "`Idempotency-Key` header to make retries safe: the same key and body answer the same "
+                     "session again (its tables and links; `Idempotent-Replayed: true`) and create nothing; the "
+                     "same key with another body is refused (422 `idempotency_key_reused`)."),
+        parameters=[OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1,
+                                                         "maxLength": MAX_IDEMPOTENCY_KEY,
+                                                         "pattern": ecma(NON_BLANK)},
+                                     OpenApiParameter.HEADER, required=False,
+                                     description="1 to 255 characters, not only spaces: a new one for each seating."),
+                    OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
+                                     enum=["true"], description="Sent with the answer to a repeated key.")],
+        request=SeatingInputSerializer, responses={201: SeatedSessionSerializer, **WRITE_ERRORS,
+                                                   **error_responses(422)},
         examples=[OpenApiExample("Balanced, tables of 4", request_only=True,
                                  value={"method": "balanced", "table_size": 4, "leftovers": "sit_out", "seed": "7"})],
         tags=["tables"])
@@ -132,6 +159,9 @@ class TournamentSessionsView(ApiView):
         data = self.parse(SeatingInputSerializer)
         seated = session_seat(actor=self.actor, tournament=t, method=data["method"],
                               table_size=data["table_size"], leftovers=data["leftovers"],
-                              seed=data.get("seed"), entries=data.get("entries"), keep_open=data["keep_open"])
-        body = SeatedSessionSerializer(seated_session_data(seated, request)).data
-        return Response(body, status=status.HTTP_201_CREATED, headers=NO_STORE)
+                              seed=data.get("seed"), entries=data.get("entries"), keep_open=data["keep_open"],
+                              idempotency_key=request.headers.get("Idempotency-Key"))
+        # Built as SeatedSessionSerializer documents it (2,500 tables through nested serializers
+        # would cost more than the seating).
+        headers = {**NO_STORE, **({"Idempotent-Replayed": "true"} if seated.replayed else {})}
+        return Response(seated_session_data(seated, request), status=status.HTTP_201_CREATED, headers=headers)

@@ -24,6 +24,7 @@ drawn by lot too, except that ``random`` is a shuffle already.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,12 @@ LEFTOVERS = ("smaller_tables", "sit_out")
 
 #: Swap passes of the balanced method at most; each pass that changes nothing ends it earlier.
 MAX_PASSES = 50
+#: Swaps the balanced method weighs at most (each of its two candidates): a count, not a clock,
+#: so the same seed gives the same seating on any machine. A club's tournament (a few hundred
+#: players: 300 pairs of tables x 16 swaps x 50 passes at most) never reaches it; 10,000
+#: players with repeats at many tables stop there, about a second of swapping
+#: (bench/seating.py, docs/benchmarks.md).
+MAX_SWAP_CHECKS = 500_000
 
 
 class SeatingError(ValueError):
@@ -184,41 +191,110 @@ def _by_lot(table: list[Hashable], rng: random.Random) -> list[Hashable]:
     return rng.sample(table, len(table))
 
 
+def _neighbours(counts: Counter) -> dict[Hashable, dict[Hashable, int]]:
+    """Who met whom, how often: ``counts`` by player (so a player's costs read only the few
+    players they met, not every table)."""
+    met: dict[Hashable, dict[Hashable, int]] = {}
+    for key, times in counts.items():
+        if times and len(key) == 2:
+            a, b = tuple(key)
+            met.setdefault(a, {})[b] = times
+            met.setdefault(b, {})[a] = times
+    return met
+
+
 def _greedy(players: Sequence[Hashable], sizes: Sequence[int], counts: Counter,
             lots: Mapping[Hashable, int]) -> list[list[Hashable]]:
     """Place the players who met most others first, each at the table where they have met the
-    fewest (then the emptiest table, then the first)."""
-    met = Counter()
-    for key, times in counts.items():
-        for p in key:
-            met[p] += times
+    fewest (then the emptiest table, then the first).
+
+    Only the tables of the players one met can cost anything: every other table costs 0, and
+    the best of those is the first of the emptiest (kept by number of free seats), so each
+    placement reads a player's few neighbours instead of every table."""
+    met = _neighbours(counts)
+    total = {p: sum(m.values()) for p, m in met.items()}
     tables: list[list[Hashable]] = [[] for _ in sizes]
-    for p in sorted(players, key=lambda p: (-met[p], lots[p])):
-        best = min((i for i, size in enumerate(sizes) if len(tables[i]) < size),
-                   key=lambda i: (sum(counts[pair(p, q)] for q in tables[i]), len(tables[i]) - sizes[i], i))
+    free = list(sizes)
+    by_free: dict[int, list[int]] = {}     # free seats → the tables with that many, by number
+    for i, size in enumerate(sizes):
+        by_free.setdefault(size, []).append(i)
+    most = max(sizes, default=0)
+    where: dict[Hashable, int] = {}
+    for p in sorted(players, key=lambda p: (-total.get(p, 0), lots[p])):
+        near: dict[int, int] = {}
+        for q, times in met.get(p, {}).items():
+            i = where.get(q)
+            if i is not None and free[i]:
+                near[i] = near.get(i, 0) + times
+        best = next((i for f in range(most, 0, -1) for i in by_free.get(f, ()) if i not in near), None)
+        if best is None:
+            best = min(near, key=lambda i: (near[i], -free[i], i))
         tables[best].append(p)
+        where[p] = best
+        by_free[free[best]].remove(best)
+        free[best] -= 1
+        if free[best]:
+            insort(by_free.setdefault(free[best], []), best)
     return tables
 
 
-def _improved(tables: list[list[Hashable]], counts: Counter) -> list[list[Hashable]]:
+def _improved(tables: list[list[Hashable]], counts: Counter, *, budget: int = MAX_SWAP_CHECKS) -> list[list[Hashable]]:
     """Swap players between tables while a swap lowers the cost (first improvement, in a fixed
-    order, so the result is reproducible)."""
+    order, so the result is reproducible), weighing at most ``budget`` swaps in all.
+
+    A swap can only help when one of its two players has met someone at their own table, so
+    pairs of tables where nobody has (\"cold\" tables) are skipped: the same swaps as weighing
+    every pair, at a cost that grows with the tables that hold a repeat, not with their square."""
     tables = [list(t) for t in tables]
+    met = _neighbours(counts)
 
     def cost(p: Hashable, table: list[Hashable], without: Hashable) -> int:
-        return sum(counts[pair(p, q)] for q in table if q != without and q != p)
+        mine = met.get(p)
+        if not mine:
+            return 0
+        return sum(mine.get(q, 0) for q in table if q != without and q != p)
 
+    def is_hot(table: list[Hashable]) -> bool:
+        return any(cost(p, table, p) for p in table)
+
+    n = len(tables)
+    hot = [is_hot(t) for t in tables]
+    hot_list = [i for i in range(n) if hot[i]]
+    weighed = 0
     for _ in range(MAX_PASSES):
         swapped = False
-        for i, j in combinations(range(len(tables)), 2):
-            a, b = tables[i], tables[j]
-            for x in range(len(a)):
-                for y in range(len(b)):
-                    p, q = a[x], b[y]
-                    delta = (cost(p, b, q) + cost(q, a, p)) - (cost(p, a, p) + cost(q, b, q))
-                    if delta < 0:
-                        a[x], b[y] = q, p
-                        swapped = True
+        for i in range(n):
+            j = i + 1
+            while j < n:
+                if not hot[i] and not hot[j]:   # jump to the next hot table
+                    k = bisect_left(hot_list, j)
+                    if k == len(hot_list):
+                        break
+                    j = hot_list[k]
+                    continue
+                a, b = tables[i], tables[j]
+                changed = False
+                for x in range(len(a)):
+                    for y in range(len(b)):
+                        p, q = a[x], b[y]
+                        own = cost(p, a, p) + cost(q, b, q)
+                        if own and cost(p, b, q) + cost(q, a, p) < own:
+                            a[x], b[y] = q, p
+                            changed = True
+                weighed += len(a) * len(b)
+                if changed:
+                    swapped = True
+                    for t in (i, j):
+                        now = is_hot(tables[t])
+                        if now != hot[t]:
+                            hot[t] = now
+                            if now:
+                                insort(hot_list, t)
+                            else:
+                                hot_list.remove(t)
+                if weighed >= budget:
+                    return tables
+                j += 1
         if not swapped:
             break
     return tables

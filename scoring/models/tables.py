@@ -11,8 +11,12 @@ from scoring.models.tournaments import Entry, Session, Tournament
 class Table(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     name = models.CharField(max_length=inputs.MAX_TABLE_NAME)
-    #: sha256 hex of the scorer token; the plain token is shown once (create / rotate) and never stored.
+    #: sha256 hex of the scorer token: how a link finds its table (the plain token is not stored).
     scorer_token_hash = models.CharField(max_length=64, unique=True)
+    #: The token encrypted with the server's link key (``scoring.domain.link_secrets``) while the
+    #: session is open, so the director's sheet can show the link again; erased (NULL) when the
+    #: session closes, and replaced when the link is made anew. NULL: the link cannot be shown.
+    scorer_token_secret = models.TextField(null=True, blank=True)
     scorer_token_created_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
 

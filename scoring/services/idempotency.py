@@ -1,4 +1,5 @@
-"""Exactly-once deal recording: a retry with the same ``Idempotency-Key`` gets the first answer.
+"""Exactly-once deal recording (and seating, ``services.seating``): a retry with the same
+``Idempotency-Key`` gets the first answer.
 
 The key row is inserted first, in the same transaction as the deal: a concurrent request with
 the same key waits on the unique index (PostgreSQL; SQLite's transactions queue whole) until the
@@ -44,15 +45,25 @@ def idempotency_request_hash(body: Any) -> str:
     return sha256_hex(canonical_json(body))
 
 
-def _insert_key(table_id: int, key: str, request_hash: str) -> int | None:
-    """Insert the key row; its id, or None when the key is already there. One statement
-    (``ON CONFLICT DO NOTHING``, PostgreSQL and SQLite alike), so a duplicate needs no savepoint."""
+def check_idempotency_key(key: Any) -> str:
+    """The key as sent, or a refusal (400 ``bad_idempotency_key``) that stores nothing."""
+    if not isinstance(key, str) or blank(key) or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
+        raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces.",
+                               path="", code="bad_idempotency_key")
+    return key
+
+
+def insert_key(key: str, request_hash: str, *, table_id: int | None = None, tournament_id: int | None = None) -> int | None:
+    """Insert the key row (a deal's: per table; a seating's: per tournament); its id, or None when
+    the key is already there. One statement (``ON CONFLICT DO NOTHING``, PostgreSQL and SQLite
+    alike), so a duplicate needs no savepoint."""
     t = IdempotencyKey._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f'INSERT INTO "{t}" ("table_id", "key", "request_hash", "response_status", "response_body", "created_at") '
-            "VALUES (%s, %s, %s, 0, %s, %s) ON CONFLICT DO NOTHING RETURNING \"id\"",
-            [table_id, key, request_hash, "{}", timezone.now()])
+            f'INSERT INTO "{t}" ("table_id", "tournament_id", "key", "request_hash", "response_status", '
+            '"response_body", "created_at") '
+            "VALUES (%s, %s, %s, %s, 0, %s, %s) ON CONFLICT DO NOTHING RETURNING \"id\"",
+            [table_id, tournament_id, key, request_hash, "{}", timezone.now()])
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -64,12 +75,10 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str,
     again). ``proof`` (the enterer's, as for ``round_record``) is no part of the body: a replay
     is answered from the store without it, as it would be to anyone holding the link."""
     require_table_access(actor, table)
-    if not isinstance(key, str) or blank(key) or len(key) > MAX_IDEMPOTENCY_KEY or text_problem(key):
-        raise ValidationFailed(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces.",
-                               path="", code="bad_idempotency_key")
+    check_idempotency_key(key)
     request_hash = idempotency_request_hash(body)
     with transaction.atomic():
-        key_id = _insert_key(table.pk, key, request_hash)
+        key_id = insert_key(key, request_hash, table_id=table.pk)
         if key_id is None:
             idem = IdempotencyKey.objects.get(table_id=table.pk, key=key)
             if idem.request_hash != request_hash:

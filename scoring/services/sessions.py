@@ -1,7 +1,8 @@
 """A session's status and clock: close, reopen, start the clock, stop it.
 
 A closed session's scorer links record and change nothing (``lifecycle.session_refusal``); a
-director may still record a late deal there. Seating the next session closes the open earlier
+director may still record a late deal there. Closing erases the links' kept secrets
+(``Table.scorer_token_secret``): a closed session's sheet shows no links, even reopened. Seating the next session closes the open earlier
 ones (``services.seating.session_seat``, through ``session_close``) unless the director keeps
 them open. The clock is two times on the session, set here from the server's clock: the pages
 count down from them, and a deal recorded after the end is marked ``after_time``.
@@ -19,7 +20,7 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, is_int
-from scoring.models import ActionLog, Session
+from scoring.models import ActionLog, Session, Table
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log
 from scoring.services.events import event_publish, session_data
@@ -48,6 +49,8 @@ def _move(*, actor: Actor, session: Session, action: str, publish: bool = True) 
         locked.status = Session.Status.CLOSED if closing else Session.Status.OPEN
         locked.closed_at = timezone.now() if closing else None
         locked.save(update_fields=["status", "closed_at", "changed_at"])
+        if closing:   # its links are shown no more: their kept secrets go (reopened, new links are made)
+            Table.objects.filter(session=locked).exclude(scorer_token_secret=None).update(scorer_token_secret=None)
         action_log(actor, ActionLog.Action(action), locked, tournament=locked.tournament,
                    data={"number": locked.number})
         if publish:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import get_game
+from scoring.domain import link_secrets
 from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
@@ -21,9 +23,17 @@ from scoring.services.lifecycle import require_not_finished
 
 
 def new_scorer_token() -> tuple[str, str]:
-    """A fresh plain token and its sha256 hex (the only thing stored)."""
+    """A fresh plain token and its sha256 hex (how the link finds its table)."""
     token = secrets.token_urlsafe(24)
     return token, sha256_hex(token)
+
+
+def kept_secret(token: str, session: Session) -> str | None:
+    """What a table keeps of its new link: the token encrypted while ``session`` is open (the
+    director's sheet shows it again), nothing once it is closed (its links are not retrievable)."""
+    if session.status != Session.Status.OPEN:
+        return None
+    return link_secrets.seal(token, secret_key=settings.SECRET_KEY, link_key=settings.LINK_KEY)
 
 
 def session_create(*, actor: Actor, tournament: Tournament) -> Session:
@@ -86,7 +96,8 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
     ``session``: a Session, a session number (created if missing), or None (the latest session,
     session 1 created if there is none).
 
-    Returns ``(table, plain_scorer_token)``: the token is not stored and cannot be shown again.
+    Returns ``(table, plain_scorer_token)``: the token is stored hashed, and encrypted while the
+    session is open (``kept_secret``: the session's sheet shows it again).
     """
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
@@ -112,7 +123,8 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
                            path="name", code="exists")
         token, token_hash = new_scorer_token()
         table = Table.objects.create(session=sess, name=name, scorer_token_hash=token_hash,
-                                     scorer_token_created_at=timezone.now())
+                                     scorer_token_created_at=timezone.now(),
+                                     scorer_token_secret=kept_secret(token, sess))
         Seat.objects.bulk_create([Seat(table=table, position=i, entry=found[eid]) for i, eid in enumerate(ids)])
         action_log(actor, ActionLog.Action.TABLE_CREATE, table, tournament=tournament,
                    data={"name": name, "session": sess.number,
@@ -122,32 +134,40 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
 
 
 def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
-    """A new scorer token for the table; the old link stops working at once. Returns the plain
-    token (shown once)."""
+    """A new scorer token for the table; the old link stops working at once, and its kept secret
+    is replaced (``kept_secret``: erased when the session is closed). Returns the plain token."""
     tournament = table.session.tournament
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     with transaction.atomic():
         token, token_hash = new_scorer_token()
-        Table.objects.filter(pk=table.pk).update(scorer_token_hash=token_hash, scorer_token_created_at=timezone.now())
+        Table.objects.filter(pk=table.pk).update(scorer_token_hash=token_hash, scorer_token_created_at=timezone.now(),
+                                                 scorer_token_secret=kept_secret(token, table.session))
         action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament)
     table.refresh_from_db()
     return token
 
 
 def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tuple[Table, str]]:
-    """New scorer links for every table of ``session`` (a sheet printed again: links are stored
-    hashed, so a lost sheet can only be replaced, never shown again). The old links stop working
-    at once. Returns ``(table, plain_token)`` by table name; one log row per table, as for one."""
+    """New scorer links for every table of an open ``session`` (a sheet that went astray: whoever
+    found it could score). The old links stop working at once; the new ones are kept for the
+    session's sheet. A closed session is refused (409 ``session_closed``): its links record
+    nothing and would not be kept. Returns ``(table, plain_token)`` by table name; one log row
+    per table, as for one."""
     tournament = session.tournament
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     out = []
     with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.status != Session.Status.OPEN:
+            raise Conflict(gettext("Session %(number)s is closed: its links record no deals. Open it again first "
+                                   "to make new links.") % {"number": session.number}, code="session_closed")
         for table in Table.objects.select_for_update().filter(session=session).order_by("name"):
             token, token_hash = new_scorer_token()
             table.scorer_token_hash, table.scorer_token_created_at = token_hash, timezone.now()
-            table.save(update_fields=["scorer_token_hash", "scorer_token_created_at"])
+            table.scorer_token_secret = kept_secret(token, session)
+            table.save(update_fields=["scorer_token_hash", "scorer_token_created_at", "scorer_token_secret"])
             action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament,
                        data={"session": session.number, "sheet": True})
             out.append((table, token))

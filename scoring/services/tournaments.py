@@ -16,7 +16,7 @@ from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
-from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Tournament
+from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
@@ -265,7 +265,12 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
                          "%(count)d disputes are open: settle them first, or finish anyway and leave them as "
                          "they are.", open_disputes) % {"count": open_disputes},
                 path="disputes_stay", code="open_disputes")
-    return _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
+    with transaction.atomic():
+        finished = _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
+        # Its links record nothing any more: the sheets show none (their kept secrets go).
+        Table.objects.filter(session__tournament=tournament).exclude(scorer_token_secret=None).update(
+            scorer_token_secret=None)
+    return finished
 
 
 def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:

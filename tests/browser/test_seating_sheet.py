@@ -1,6 +1,6 @@
 """Seating a session in a real browser: the director fills "Seat the next session", the answer is
-the sheet of every table's seats, link and QR code (shown once; a reload shows the tournament
-page and seats nothing again), it prints without the page's header and buttons, a link works on
+the sheet of every table's seats, link and QR code (at its own address: a reload shows the same
+sheet and seats nothing again), it prints without the page's header and buttons, a link works on
 a scorer's phone, and nothing breaks the Content-Security-Policy."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
 
     # The sheet: three tables (4, 3, 3 players), each with its seats, QR code and link.
     expect(page.get_by_role("heading", level=1)).to_contain_text("session 2")
-    expect(page).to_have_url(re.compile(rf"/director/tournaments/{s.tournament.pk}/#tables$"))
+    expect(page).to_have_url(re.compile(rf"/director/tournaments/{s.tournament.pk}/sessions/2/sheet/$"))
     cards = page.locator("article.sheet-table")
     expect(cards).to_have_count(3)
     tables = list(Table.objects.filter(session__tournament=s.tournament, session__number=2).order_by("pk"))
@@ -80,11 +80,10 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
     expect(phone.get_by_role("heading", level=1)).to_contain_text(tables[0].name)
     assert_no_horizontal_scroll(phone)
 
-    # A reload asks for the tournament page: no links, and no second seating.
+    # A reload shows the same sheet (the links kept while the session is open), and seats nothing.
     page.reload()
-    expect(page.get_by_role("heading", level=1)).to_contain_text(s.tournament.name)
-    assert all(url not in page.content() for url in urls)
-    expect(page.locator("#seat-session").get_by_role("button", name="Seat session 3")).to_be_visible()
+    expect(page.locator("article.sheet-table")).to_have_count(3)
+    assert [a.get_attribute("href") for a in page.locator("article.sheet-table .link-box a").all()] == urls
     assert Session.objects.filter(tournament=s.tournament).count() == 2
     seen.assert_none(page)
 

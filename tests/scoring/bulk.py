@@ -31,3 +31,11 @@ def bulk_deals(setup, body: dict, count: int, *, changed_ago: timedelta = timede
     Round.objects.filter(table=setup.table).update(updated_at=timezone.now() - changed_ago)
     standings_refresh(tournament=setup.tournament)
     return [first, *rounds]
+
+
+def bulk_entries(tournament, count: int, *, prefix: str = "P") -> list:
+    """``count`` entries of new players of the tournament's club, as rows (no log)."""
+    from scoring.models import Entry, Player
+
+    players = Player.objects.bulk_create([Player(club=tournament.club, name=f"{prefix}{i:05d}") for i in range(count)])
+    return Entry.objects.bulk_create([Entry(tournament=tournament, player=p) for p in players])

@@ -1,6 +1,6 @@
-"""Sessions: seating one (its printable sheet of links is the answer to the POST, shown once,
-with one line per player for the wall), its sheet printed again, closing and reopening it, and
-its clock."""
+"""Sessions: seating one, its printable sheet (links and QR codes, a page of tables at a time,
+with one line per player for the wall; shown again while the session is open), new links for a
+sheet gone astray, closing and reopening it, and its clock."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_INT32, whole_number_or_text
+from scoring.domain.inputs import MAX_INT32, parse_whole_number, whole_number_or_text
+from scoring.domain.paging import Page, page_window
+from scoring.selectors.seating import links_shown, session_seating, session_sheet_tables, session_table_count
 from scoring.selectors.sessions import Place
-from scoring.selectors.tables import table_seats
 from scoring.services import seating as seating_services
 from scoring.services import sessions as sessions_services
 from scoring.services import tables as tables_services
@@ -25,15 +26,18 @@ from scoring.web.http import status_of
 from scoring.web.presentation import where_now
 from scoring.web.rule_messages import error_message
 
+#: Tables on a page of a session's sheet (its QR codes are drawn for the page shown only).
+SHEET_PAGE = 50
+
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def session_seat(request, actor, tournament_id: int):
-    """Seat the next session (``seating_services.session_seat``) and answer with the sheet of its
-    tables: seats, scorer links and QR codes, to print or show now. Like a new table's link page,
-    the sheet is only ever this answer (``Cache-Control: no-store``, the plain tokens stored
-    nowhere) and takes the tournament page's address, so a reload does not seat again; the
-    form carries the session number it makes, so a form sent twice changes nothing."""
+    """Seat the next session (``seating_services.session_seat``) and show its sheet
+    (``session_sheet``: a redirect, so a reload does not seat again). The form carries a key drawn
+    with it (``idempotency_key``): sent again (a double click, a retry after a lost answer) it
+    seats nothing and shows the same session's sheet; and the session number it makes, so an
+    old form sent after another seating changes nothing either."""
     tournament = _tournament(actor, tournament_id)
     if request.method == "GET":  # the address of a seating's answer, opened again
         return redirect(reverse("director-tournament", args=[tournament.pk]) + "#seat-session")
@@ -47,57 +51,67 @@ def session_seat(request, actor, tournament_id: int):
         seated = seating_services.session_seat(
             actor=actor, tournament=tournament, method=form["method"], table_size=size,
             leftovers=form["leftovers"], seed=form["seed"] or None, keep_open=form["keep_open"],
-            expected_number=whole_number_or_text(expected, low=1, high=MAX_INT32) if expected else None)
+            expected_number=whole_number_or_text(expected, low=1, high=MAX_INT32) if expected else None,
+            idempotency_key=p.get("idempotency_key") or None)
     except DomainError as e:
+        # The form is drawn again with a new key: this one may stand for another seating.
         return _dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
                           seat_errors=_errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
-    messages.success(request, ngettext("Session %(number)s is seated: %(count)d table.",
-                                       "Session %(number)s is seated: %(count)d tables.", len(seated.tables))
-                     % {"number": seated.session.number, "count": len(seated.tables)})
-    if seated.closed:
-        messages.info(request, _closed_message(seated.closed))
-    tables = []
-    for table, token in seated.tables:
-        url = links.scorer_url(token, request)
-        tables.append({"table": table, "seats": seated.seats[table.pk], "url": url, "qr": links.qr_svg(url, scale=5)})
-    response = render(request, "director/session_sheet.html", {
-        "tournament": tournament, "session": seated.session, "tables": tables, "sit_outs": seated.sit_outs,
-        "closed": seated.closed, "wall": _wall(tables, seated.sit_outs, seated.session.number),
-        "seed": seated.seed, "table_size": seated.table_size,
-        "method": dict(SEATING_METHODS).get(seated.method, seated.method),
-        "leftovers": dict(SEATING_LEFTOVERS).get(seated.leftovers, seated.leftovers),
-        "loopback": any(links.is_loopback(t["url"]) for t in tables),
-    })
-    response["Cache-Control"] = "no-store"
-    return response
+    number = seated.session.number
+    if seated.replayed:
+        messages.info(request, gettext("This form was sent already: session %(number)s was seated then, "
+                                       "nothing more now. Here is its sheet.") % {"number": number})
+    else:
+        messages.success(request, ngettext("Session %(number)s is seated: %(count)d table.",
+                                           "Session %(number)s is seated: %(count)d tables.", len(seated.tables))
+                         % {"number": number, "count": len(seated.tables)})
+    return redirect(reverse("director-session-sheet", args=[tournament.pk, number]), permanent=False)
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def session_sheet(request, actor, tournament_id: int, number: int):
-    """A session's sheet printed again. Links are stored hashed and cannot be shown twice, so
-    the sheet needs new links for all its tables: GET asks (the old cards stop working), POST
-    makes them and answers with the sheet, once (``Cache-Control: no-store``)."""
+    """A session's sheet, to print or show at the tables: each table's seats, scorer link and QR
+    code, ``SHEET_PAGE`` tables a page (``?page=``; QR codes drawn for the page shown only), and
+    one line per player for the wall. The links are shown while the session is open (kept
+    encrypted, ``selectors.seating.session_sheet_tables``); a closed session's sheet lists its
+    tables without them. Directors of the club only, never cached. POST: new links for every
+    table (a sheet gone astray: the old cards stop working), then the sheet again."""
     tournament = _tournament(actor, tournament_id)
     session = tournament.sessions.filter(number=number).first()
     if session is None:
         raise Http404
-    if request.method == "GET":
-        return render(request, "director/session_reprint.html", {"tournament": tournament, "session": session})
-    try:
-        made = tables_services.session_scorer_tokens_rotate(actor=actor, session=session)
-    except DomainError as e:
-        messages.error(request, e.message)
-        return redirect("director-tournament", tournament.pk)
-    seats = {t.pk: [s.entry for s in table_seats(t)] for t, _token in made}
+    session.tournament = tournament
+    url = reverse("director-session-sheet", args=[tournament.pk, number])
+    if request.method == "POST":
+        try:
+            made = tables_services.session_scorer_tokens_rotate(actor=actor, session=session)
+        except DomainError as e:
+            messages.error(request, error_message(e))
+        else:
+            messages.success(request, ngettext("A new link for %(count)d table: the old one stopped working.",
+                                               "New links for %(count)d tables: the old ones stopped working.",
+                                               len(made)) % {"count": len(made)})
+        return redirect(url)
+    count = session_table_count(session)
+    shown, pages, offset = page_window(count, parse_whole_number(request.GET.get("page", ""), low=1, high=MAX_INT32), SHEET_PAGE)
     tables = []
-    for table, token in made:
-        url = links.scorer_url(token, request)
-        tables.append({"table": table, "seats": seats[table.pk], "url": url, "qr": links.qr_svg(url, scale=5)})
+    for row in session_sheet_tables(session, offset=offset, limit=SHEET_PAGE):
+        link = links.scorer_url(row.token, request) if row.token else None
+        tables.append({"table": row.table, "seats": row.entries, "url": link,
+                       "qr": links.qr_svg(link, scale=5) if link else None})
+    seating = session_seating(session)
+    sit_outs = seating.sit_outs if shown == 1 else []
     response = render(request, "director/session_sheet.html", {
-        "tournament": tournament, "session": session, "tables": tables, "reprint": True,
-        "wall": _wall(tables, [], session.number),
-        "loopback": any(links.is_loopback(t["url"]) for t in tables)})
+        "tournament": tournament, "session": session, "tables": tables, "sit_outs": sit_outs,
+        "closed": seating.closed,
+        "page": Page(items=tables, number=shown, pages=pages, count=count, size=SHEET_PAGE), "sheet_url": url,
+        "links_shown": links_shown(session), "missing": sum(1 for t in tables if t["url"] is None),
+        "wall": _wall(tables, sit_outs, session.number), "seating": seating,
+        "method": dict(SEATING_METHODS).get(seating.method, seating.method),
+        "leftovers": dict(SEATING_LEFTOVERS).get(seating.leftovers, seating.leftovers),
+        "loopback": any(t["url"] and links.is_loopback(t["url"]) for t in tables),
+    })
     response["Cache-Control"] = "no-store"
     return response
 
@@ -114,12 +128,6 @@ def _wall(tables: list[dict], sit_outs: list, number: int) -> list[str]:
             lines.append((entry.player.name, where_now(entry.player.name, place, number)))
     lines += [(e.player.name, where_now(e.player.name, None, number)) for e in sit_outs]
     return [text for _name, text in sorted(lines, key=lambda line: line[0].casefold())]
-
-
-def _closed_message(numbers: list[int]) -> str:
-    return ngettext("Session %(numbers)s is closed: its scorer links record no more deals.",
-                    "Sessions %(numbers)s are closed: their scorer links record no more deals.",
-                    len(numbers)) % {"numbers": ", ".join(str(n) for n in numbers)}
 
 
 def _session_move(request, actor, session_id: int, call, done: str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 
 from django.contrib import messages
 from django.http import Http404
@@ -106,6 +107,8 @@ def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
     ctx["seat_form"]["next_session"] = max((s.number for s in data["sessions"]), default=0) + 1
+    # Drawn with the form: the same form sent twice seats once (services.seating, Idempotency-Key).
+    ctx["seat_form"]["idempotency_key"] = secrets.token_urlsafe(18)
     # Smaller tables only where the game allows more than one table size.
     ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
                            "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS

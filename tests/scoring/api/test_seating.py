@@ -1,6 +1,7 @@
 """``POST /api/v1/tournaments/{id}/sessions/``: a seated session with every table's link, token and
-QR code (once, not cached), errors at their paths, and only for the tournament's directors. Every
-answer is checked against the OpenAPI schema."""
+QR code (not cached; a retry with the same Idempotency-Key answers the same session), errors at
+their paths, and only for the tournament's directors. Every answer is checked against the
+OpenAPI schema."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def errors(response) -> list[tuple[str, str]]:
     return [(e["path"], e["code"]) for e in response.json()["errors"]]
 
 
-def test_a_seated_session_shows_every_link_once(director_client, scorer_client_for, tournament):
+def test_a_seated_session_shows_every_link(director_client, scorer_client_for, tournament):
     r = post(director_client, tournament, {"method": "random", "table_size": 5, "leftovers": "smaller_tables",
                                            "seed": "night-1"})
     assert r.status_code == 201 and r["Cache-Control"] == "no-store"
@@ -53,7 +54,7 @@ def test_a_seated_session_shows_every_link_once(director_client, scorer_client_f
         assert [s.entry_id for s in table_seats(table)] == [s["entry"] for s in t["seats"]]
         # the link works, for its own table
         assert scorer_client_for(t["scorer_token"]).get(f"/api/v1/tables/{t['id']}/").status_code == 200
-        # and is not shown again anywhere
+        # and is not in the table's read (only the seating's answer and the director's sheet show it)
         assert t["scorer_token"] not in director_client.get(f"/api/v1/tables/{t['id']}/").content.decode()
 
 
@@ -108,3 +109,54 @@ def test_only_the_tournaments_directors(anon_client, director_client, other_dire
     tournament_finish(actor=ding_niu.director_actor, tournament=ding_niu.tournament)
     r = post(director_client, ding_niu.tournament, body)
     assert r.status_code == 409 and errors(r) == [("", "tournament_finished")]
+
+
+def post_with_key(client, t, body, key):
+    response = client.post(f"/api/v1/tournaments/{t.pk}/sessions/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    found = problems("post", response.wsgi_request.path, response)
+    assert not found, "\n".join(found)
+    return response
+
+
+def _counts():
+    from scoring.models import ActionLog, IdempotencyKey, Seat
+
+    return (Session.objects.count(), Table.objects.count(), Seat.objects.count(), ActionLog.objects.count(),
+            IdempotencyKey.objects.count())
+
+
+def test_a_retry_with_the_same_key_answers_the_same_session(director_client, scorer_client_for, tournament):
+    """A lost answer retried: the same session, tables and links, nothing created."""
+    body = {"method": "balanced", "table_size": 3, "leftovers": "sit_out"}   # seed drawn by the server
+    first = post_with_key(director_client, tournament, body, "seat-7")
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first
+    after = _counts()
+    again = post_with_key(director_client, tournament, body, "seat-7")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again["Cache-Control"] == "no-store"
+    assert _counts() == after
+    assert again.json() == first.json()          # same session, seed, tables, seats, sit-outs, links, QR codes
+    for t in again.json()["tables"]:
+        assert scorer_client_for(t["scorer_token"]).get(f"/api/v1/tables/{t['id']}/").status_code == 200
+
+
+def test_the_same_key_with_another_body_is_refused(director_client, tournament):
+    body = {"method": "random", "table_size": 3, "leftovers": "sit_out", "seed": "1"}
+    assert post_with_key(director_client, tournament, body, "k").status_code == 201
+    after = _counts()
+    r = post_with_key(director_client, tournament, {**body, "seed": "2"}, "k")
+    assert r.status_code == 422 and errors(r) == [("", "idempotency_key_reused")]
+    assert _counts() == after
+    r = post_with_key(director_client, tournament, body, "   ")
+    assert r.status_code == 400 and errors(r) == [("", "bad_idempotency_key")] and _counts() == after
+
+
+def test_a_large_session_answers_links_without_qr_codes(director_client, tournament, monkeypatch):
+    """Past QR_IN_ANSWER tables no QR code is drawn on the request path (the sheet draws them a
+    page at a time): the links are all there."""
+    from scoring.api import seating as api_seating
+
+    monkeypatch.setattr(api_seating, "QR_IN_ANSWER", 1)
+    r = post(director_client, tournament, {"method": "random", "table_size": 3, "leftovers": "sit_out"})
+    tables = r.json()["tables"]
+    assert len(tables) == 2 and all(t["qr_svg"] is None and t["scorer_url"].endswith(f"/s/{t['scorer_token']}/")
+                                    for t in tables)

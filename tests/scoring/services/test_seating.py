@@ -73,7 +73,10 @@ def test_a_session_with_its_tables_seats_and_links(make_tournament, director_act
         assert table_by_scorer_token(token) == table
     log = ActionLog.objects.get(action=ActionLog.Action.SESSION_SEAT)
     assert log.data["seed"] == "spring" and log.data["method"] == "balanced" and log.data["number"] == 1
-    assert ActionLog.objects.filter(action=ActionLog.Action.TABLE_CREATE, tournament=t).count() == 3
+    # One row for the whole seating: every table by id with its entries by seat, no row per table.
+    assert log.data["table_ids"] == [table.pk for table, _ in seated.tables]
+    assert log.data["tables"] == [[e.pk for e in seated.seats[table.pk]] for table, _ in seated.tables]
+    assert not ActionLog.objects.filter(action=ActionLog.Action.TABLE_CREATE, tournament=t).exists()
     # the plain tokens are not stored anywhere: not in the tables, not in the audit log
     logs = str(list(ActionLog.objects.values_list("data", flat=True)))
     for table, token in seated.tables:
@@ -160,23 +163,23 @@ def test_every_shape_problem_is_reported_at_once(make_tournament, director_actor
 
 
 def test_a_failure_half_way_leaves_nothing(make_tournament, director_actor, monkeypatch):
+    """Tables, seats and their log rows are written, then closing the earlier session fails:
+    nothing of the new session is left."""
     from scoring.services import seating as seating_service
 
     t = make_tournament("jie_long", 12)
-    real, calls = seating_service.table_create, []
+    seat(director_actor, t)
+    before = ActionLog.objects.count(), Seat.objects.count(), Table.objects.count()
 
     def failing(**kw):
-        calls.append(kw["name"])
-        if len(calls) == 3:
-            raise Conflict("boom")
-        return real(**kw)
+        assert Table.objects.filter(session__number=2).count() == 3   # half way: the tables are there
+        raise Conflict("boom")
 
-    monkeypatch.setattr(seating_service, "table_create", failing)
+    monkeypatch.setattr(seating_service, "session_close", failing)
     with pytest.raises(Conflict):
         seat(director_actor, t)
-    assert calls == ["Table 1", "Table 2", "Table 3"]
-    assert not Session.objects.filter(tournament=t).exists() and not Seat.objects.exists()
-    assert not ActionLog.objects.filter(action__in=["session_create", "table_create", "session_seat"]).exists()
+    assert list(Session.objects.filter(tournament=t).values_list("number", "status")) == [(1, "open")]
+    assert (ActionLog.objects.count(), Seat.objects.count(), Table.objects.count()) == before
 
 
 def test_a_form_sent_twice_seats_once(make_tournament, director_actor):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring.domain.errors import Conflict
-from scoring.models import Tournament
+from scoring.models import Table, Tournament
 from scoring.services.rounds import round_dispute, round_record
 from scoring.services.tournaments import tournament_finish
 
@@ -69,20 +69,32 @@ def test_a_link_made_at_localhost_warns_and_one_made_at_the_network_address_does
     assert "Phones cannot open these links" in at_loopback.content.decode()
 
 
-def test_a_session_sheet_is_printed_again_with_new_links_after_a_confirmation(client, jie_long, director):
+def test_a_session_sheet_gets_new_links_when_asked(client, jie_long, director):
     client.force_login(director)
     url = f"/director/tournaments/{jie_long.tournament.pk}/sessions/1/sheet/"
     assert f'href="{url}"' in client.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
-    ask = client.get(url).content.decode()
-    assert "stop working" in ask and client.get(f"/s/{jie_long.token}/").status_code == 200  # nothing changed yet
-    sheet = client.post(url)
+    ask = client.get(url)
+    assert ask["Cache-Control"] == "no-store"
+    assert f'href="http://testserver/s/{jie_long.token}/"' in ask.content.decode()   # the kept link, shown again
+    assert "stop working" in ask.content.decode() and client.get(f"/s/{jie_long.token}/").status_code == 200
+    sheet = client.post(url, follow=True)
     page = sheet.content.decode()
     assert sheet.status_code == 200 and sheet["Cache-Control"] == "no-store"
     assert "<svg" in page and jie_long.table.name in page and all(n in page for n in jie_long.names)
     new = re.search(r'href="http://testserver/s/([^/"]+)/"', page).group(1)
+    assert new != jie_long.token and "A new link for 1 table: the old one stopped working." in page
     assert client.get(f"/s/{jie_long.token}/").status_code == 404  # the old card stopped working
     assert client.get(f"/s/{new}/").status_code == 200
     assert client.get(f"/director/tournaments/{jie_long.tournament.pk}/sessions/9/sheet/").status_code == 404
+
+
+def test_a_finished_tournaments_sheet_shows_no_links(client, jie_long, director):
+    client.force_login(director)
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    assert Table.objects.get(pk=jie_long.table.pk).scorer_token_secret is None   # erased
+    page = client.get(f"/director/tournaments/{jie_long.tournament.pk}/sessions/1/sheet/").content.decode()
+    assert jie_long.token not in page and "/s/" not in page and 'id="new-links"' not in page
+    assert all(n in page for n in jie_long.names)
 
 
 def test_the_api_finish_needs_the_same_explicit_choice(jie_long, director):

@@ -1,6 +1,6 @@
-"""The director's "Seat the next session" form and the printable sheet that answers it: every
-table's seats, link and QR code, shown once (never cached, never stored, not in the session), a
-form sent twice seats once, and refusals shown at their fields."""
+"""The director's "Seat the next session" form and the printable sheet it leads to: every table's
+seats, link and QR code (never cached, not in the cookies; shown again while the session is open,
+a page of tables at a time), a form sent twice seats once, and refusals shown at their fields."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_the_sheet_links_to_site_url_whatever_host_the_request_named(settings, d
     add_players(s, ["Eve", "Frank", "Grace", "Heidi"])
     response = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/",
                             {"method": "random", "table_size": "4", "leftovers": "sit_out", "seed": "7",
-                             "next_session": "2"}, HTTP_HOST="evil.example")
+                             "next_session": "2"}, HTTP_HOST="evil.example", follow=True)
     page = response.content.decode()
     found = re.findall(r'href="(http://192\.168\.1\.20:8000/s/[^"/]+/)"', page)
     assert len(found) == 2 and page.count("<svg") == 2 and "evil.example/s/" not in page
@@ -60,12 +60,15 @@ def test_the_form_offers_what_the_game_allows(dclient, make_setup):
     assert 'value="smaller_tables"' in form
 
 
-def test_seating_answers_with_the_sheet_of_links_once(client, dclient, make_setup):
+def test_seating_shows_the_sheet_of_links_and_it_opens_again(client, dclient, make_setup):
     s = make_setup("jie_long")
     add_players(s, ["Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy"])
     url = f"/director/tournaments/{s.tournament.pk}/sessions/new/"
     response = dclient.post(url, {"method": "balanced", "table_size": "4", "leftovers": "smaller_tables",
                                   "seed": "42", "next_session": "2"})
+    sheet_url = f"/director/tournaments/{s.tournament.pk}/sessions/2/sheet/"
+    assert response.status_code == 302 and response["Location"] == sheet_url   # a reload seats nothing
+    response = dclient.get(sheet_url)
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     page = response.content.decode()
     session = Session.objects.get(tournament=s.tournament, number=2)
@@ -75,18 +78,21 @@ def test_seating_answers_with_the_sheet_of_links_once(client, dclient, make_setu
     assert len(found) == 3 and page.count("<svg") == 3
     for table, (link, token) in zip(tables, found):
         assert table_by_scorer_token(token) == table
+        assert client.get(link).status_code == 200          # the link opens its table's scorer page
         for seat in table_seats(table):
             assert seat.entry.player.name in page
     assert "Session 2 is seated: 3 tables." in page and "seed <code>42</code>" in page
-    assert f'data-replace-url="/director/tournaments/{s.tournament.pk}/#tables"' in page
-    # the tokens live in this answer only: not in the session, not in the cookies
+    # the tokens are not in the session nor in the cookies
     kept = " ".join([f"{row.session_data} {row.get_decoded()!r}" for row in SessionRow.objects.all()]
                     + [m.value for m in dclient.cookies.values()])
     assert all(token not in kept for _, token in found)
-    # the tournament page shows the tables, not their links
-    dashboard = dclient.get(f"/director/tournaments/{s.tournament.pk}/").content.decode()
-    assert "Session 2" in dashboard and all(token not in dashboard for _, token in found)
-    # the address of the answer, opened again, leads back to the form
+    # opened again (from the console's "Links sheet"): the same links
+    dashboard = dclient.get(f"/director/tournaments/{s.tournament.pk}/?session=2").content.decode()
+    assert f'id="links-sheet" href="{sheet_url}"' in dashboard and all(token not in dashboard for _, token in found)
+    again = dclient.get(sheet_url).content.decode()
+    assert re.findall(r'href="(http://testserver/s/([^"/]+)/)"', again) == found
+    assert "Session 2 is seated" not in again
+    # the address of the form's answer, opened again, leads back to the form
     again = dclient.get(url)
     assert again.status_code == 302 and again["Location"].endswith("#seat-session")
 
@@ -95,7 +101,7 @@ def test_a_form_sent_twice_seats_once_and_says_so(dclient, make_setup):
     s = make_setup("ding_niu")
     url = f"/director/tournaments/{s.tournament.pk}/sessions/new/"
     form = {"method": "random", "table_size": "4", "leftovers": "sit_out", "next_session": "2"}
-    assert dclient.post(url, form).status_code == 200
+    assert dclient.post(url, form).status_code == 302
     response = dclient.post(url, form)
     assert response.status_code == 409
     assert "Session 2 is already seated (was the form sent twice?)" in response.content.decode()

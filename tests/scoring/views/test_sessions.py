@@ -204,10 +204,10 @@ def test_seating_on_the_page_closes_and_says_so_or_keeps_open(dclient, jie_long)
     form = {"method": "random", "table_size": "4", "leftovers": "sit_out", "seed": "1"}
     page = dclient.get(f"/director/tournaments/{t.pk}/").content.decode()
     assert 'name="keep_open"' in page
-    first = dclient.post(f"/director/tournaments/{t.pk}/sessions/new/", {**form, "next_session": "2"})
+    first = dclient.post(f"/director/tournaments/{t.pk}/sessions/new/", {**form, "next_session": "2"}, follow=True)
     assert "Session 1 is closed: its scorer links record no more deals" in first.content.decode()
     second = dclient.post(f"/director/tournaments/{t.pk}/sessions/new/", {**form, "next_session": "3",
-                                                                          "keep_open": "on"})
+                                                                          "keep_open": "on"}, follow=True)
     assert second.status_code == 200 and "is closed: its scorer links" not in second.content.decode()
     assert dict(Session.objects.values_list("number", "status")) == {1: "closed", 2: "open", 3: "open"}
 
@@ -215,7 +215,7 @@ def test_seating_on_the_page_closes_and_says_so_or_keeps_open(dclient, jie_long)
 def test_the_sheet_has_a_line_per_player_for_the_wall(dclient, eight):
     s = eight
     form = {"method": "random", "table_size": "4", "leftovers": "sit_out", "seed": "7", "next_session": "2"}
-    response = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/", form)
+    response = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/new/", form, follow=True)
     page = response.content.decode()
     assert 'id="print-wall"' in page and 'id="wall-list"' in page
     wall = text(response).split("where to sit", 1)[1]
@@ -224,8 +224,8 @@ def test_the_sheet_has_a_line_per_player_for_the_wall(dclient, eight):
     assert positions == sorted(positions)   # by name
     assert re.search(r"Anna → Session 2 · Table [12], seat (East|South|West|North)", wall)
     assert "<h2>Session 2 · Table 1</h2>" in page
-    # ... and the reprinted sheet too.
-    reprint = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/2/sheet/")
+    # ... and the sheet with new links too.
+    reprint = dclient.post(f"/director/tournaments/{s.tournament.pk}/sessions/2/sheet/", follow=True)
     assert "Hal → Session 2 · Table " in text(reprint) and 'id="print-wall"' in reprint.content.decode()
 
 
