@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring.models import Entry, Player, Standing, Table
@@ -127,3 +129,18 @@ def test_the_tables_and_the_payouts_come_a_page_at_a_time(client, big):
     anna = _get(client, f"/t/{slug}/payouts/?q=anna")
     players = re.search(r'<table id="payout-players">.*?</table>', anna, re.S).group(0)
     assert players.count(f'href="/t/{slug}/players/') == 1 and ">Anna</a>" in players
+
+
+def test_the_live_fragment_is_drawn_once_per_version_for_every_spectator(client, big, django_assert_max_num_queries):
+    from django.core.cache import cache
+
+    cache.clear()
+    url = f"/t/{big.tournament.slug}/live/?page=2"
+    first = _get(client, url)
+    with django_assert_max_num_queries(2):   # the tournament and its version; the rows come drawn
+        again = client.get(url).content.decode()
+    assert again == first
+    round_record(actor=big.scorer_actor, table=big.table, body=JIE_LONG)   # a new version: drawn again
+    with CaptureQueriesContext(connection) as drawn:
+        assert client.get(url).status_code == 200
+    assert len(drawn) > 2
