@@ -45,7 +45,10 @@ PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gu
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
 ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.site_settings",
            DEBUG="0", SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", ACCESS_LOG="-")
+           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", ACCESS_LOG="-",
+           # No worker restart in the middle of a pair (the config restarts one every 2,000 requests,
+           # which the ceiling, answering more, would pay more often).
+           GUNICORN_MAX_REQUESTS="1000000")
 #: The ceiling's process: the same, with the bare app's own settings.
 BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
 os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",

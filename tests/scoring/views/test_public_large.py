@@ -144,3 +144,14 @@ def test_the_live_fragment_is_drawn_once_per_version_for_every_spectator(client,
     with CaptureQueriesContext(connection) as drawn:
         assert client.get(url).status_code == 200
     assert len(drawn) > 2
+
+
+def test_with_the_cache_down_the_live_fragment_is_drawn_each_time(client, jie_long, settings):
+    from tests.integration.stack import free_port
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    for _ in range(2):
+        page = _get(client, f"/t/{jie_long.tournament.slug}/live/")
+        assert len(_rows(page)) == 4
