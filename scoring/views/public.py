@@ -259,15 +259,17 @@ def _standings_context(tournament, request) -> dict:
     rows = standings_for(tournament)
     found = _found(rows, q)
     return {"tournament": tournament, "standings": _page(found, request, "page", STANDINGS_PAGE_SIZE),
-            "entries": len(rows), "q": q, "query": _query(request, "page", "q", "tables_page"),
+            # The standings' pager keeps the search only: its links are the same in the live
+            # fragment, which is kept for everyone on that page and search.
+            "entries": len(rows), "q": q, "query": _query(request, "page", "q"),
             "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_LABELS[k] for k in keys],
             "places": list(range(1, place_count(tournament) + 1))}
 
 
-def _live_src(request, name: str, *keep: str) -> str:
-    """The live fragment's address for the page shown (its page of rows, its search)."""
-    query = _query(request, *keep)
-    return reverse(name, args=[request.resolver_match.kwargs["slug"]]) + (f"?{query}" if query else "")
+def _live_src(request, tournament) -> str:
+    """The standings' live fragment for the page shown (its page of rows, its search)."""
+    query = _query(request, "page", "q")
+    return reverse("public-tournament-live", args=[tournament.slug]) + (f"?{query}" if query else "")
 
 
 @public_view
@@ -275,7 +277,8 @@ def tournament_page(request, tournament):
     return render(request, "public/tournament.html", {
         **_standings_context(tournament, request), "game": games.get_game(tournament.game),
         "tables": public_tables(tournament, _asked_page(request, "tables_page"), TABLES_PAGE_SIZE),
-        "live_every": LIVE_EVERY_MS, "live_src": _live_src(request, "public-tournament-live", "page", "q"),
+        "tables_query": _query(request, "page", "q", "tables_page"),
+        "live_every": LIVE_EVERY_MS, "live_src": _live_src(request, tournament),
     })
 
 

@@ -116,6 +116,10 @@ def test_the_tables_and_the_payouts_come_a_page_at_a_time(client, big):
     assert first.count(f'href="/t/{slug}/tables/') == TABLES_PAGE_SIZE
     assert f"1–{TABLES_PAGE_SIZE} of {TABLES}" in first
     assert 'href="?tables_page=2#tables-heading"' in first
+    both = _get(client, f"/t/{slug}/?page=3&tables_page=2")
+    assert 'href="?page=3&amp;tables_page=3#tables-heading" rel="next"' in both   # the standings' page kept
+    # The standings' pager is the same in the live fragment, which knows no tables page.
+    assert 'href="?page=4#standings-heading" rel="next"' in both
     last_tables = _get(client, f"/t/{slug}/?tables_page=3")
     assert last_tables.count(f'href="/t/{slug}/tables/') == TABLES - 2 * TABLES_PAGE_SIZE
 
