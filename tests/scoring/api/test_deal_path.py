@@ -61,3 +61,17 @@ def test_the_deal_limit_counts_new_deals_and_not_their_replays(jie_long, scorer_
     assert refused.status_code == 429
     assert not IdempotencyKey.objects.filter(key="c").exists()   # refused: its key's insert undone
     assert scorer.post(url, JIE_LONG, format="json", HTTP_IDEMPOTENCY_KEY="a").status_code == 201  # still a replay
+
+
+def test_a_new_deal_is_stored_pointing_at_its_first_revision(jie_long):
+    """On PostgreSQL the pointer is written by the deal's INSERT, before its revision exists."""
+    from scoring.models import Round, RoundRevision
+    from scoring.selectors.audits import round_verify_chain
+    from scoring.services.rounds import round_record
+
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    stored = Round.objects.get(pk=rnd.pk)
+    first = RoundRevision.objects.get(round=stored, number=1)
+    assert stored.current_revision_id == first.pk == rnd.current_revision.pk
+    assert (stored.created_at, stored.updated_at) == (rnd.created_at, rnd.updated_at)
+    assert round_verify_chain(stored).ok
