@@ -1,18 +1,28 @@
 """Deal recording under load, on the real stack, beside the framework's ceiling.
 
-    .venv/bin/python bench/load.py [--seconds 15] [--connections 16] [--tables 10] [--rounds 2]
+    .venv/bin/python bench/load.py [--seconds 15] [--connections 16] [--tables 10] [--rounds 3]
+    .venv/bin/python bench/load.py --profile 300      # where a deal's time goes, in one process
 
-Starts, on this machine: gunicorn (``-w 2``) serving the site on PostgreSQL, a Celery worker on
-Redis, and drives it with ``wrk`` (Debian's package): simulated scorers at ``--tables`` tables
-post real deals (``games.simulate``, Jie Long at the points level) with Idempotency-Keys, one in
-twenty a retry of the previous request. In the same run, alternating with it, the same wrk
-drives a bare DRF endpoint that validates a small body and inserts one row (``bench/baseline``):
-the framework's ceiling on this machine at this moment. Prints deals/s, p50/p99 and the ratio
-to the ceiling; then checks that the standings equal a recomputation from scratch and that the
-deals stored are exactly the distinct keys sent (none lost, none twice).
+Starts, on this machine: gunicorn (``-w 2``, the site's ``gupai_site/gunicorn.conf.py``) serving
+the site on PostgreSQL with its own settings (every middleware; ``bench/site_settings.py`` only
+raises the per-link allowance of deals), a Celery worker on Redis, and beside it a second gunicorn
+(``-w 2``, same config) serving the framework's ceiling: a bare Django + DRF app with its own
+minimal settings (``bench/baseline/``: no middleware, no authentication) that validates a small
+body and inserts one row in the same database. ``wrk`` (Debian's package) drives them in turn,
+pair by pair: simulated scorers at ``--tables`` tables of a public tournament set up as the
+director's pages set it up (players, entries, a seated session with its scorer links, started)
+post real deals (``games.simulate``, Jie Long at the points level) with the body the scorer page
+sends (``leader``, ``points``, ``entered_by``) and an Idempotency-Key, one in twenty a retry of
+the previous request. Prints deals/s, p50/p99 and the ratio to the ceiling; then checks that the
+standings equal a recomputation from scratch and that the deals stored are exactly the distinct
+keys sent (none lost, none twice).
 
-Uses its own database (``gupai_bench``, created and migrated here; its deals are deleted at the
-start of each run) and Redis database 2. Rate limits are off in this run (bench/baseline/settings.py).
+``--profile N`` records N deals in this process through Django's test client (the whole request:
+middleware, authentication, throttling, the service) on the same database and prints the
+statements of one deal with their times, the time per layer and cProfile's top functions.
+
+Uses its own database (``BENCH_DATABASE_URL``, default ``gupai_bench``; created and migrated here,
+its deals are deleted at the start of each run) and Redis database (``BENCH_REDIS_URL``, default 2).
 """
 
 from __future__ import annotations
@@ -33,9 +43,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
-ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.baseline.settings",
+ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.site_settings",
            DEBUG="0", SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING")
+           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", ACCESS_LOG="-",
+           # No worker restart in the middle of a pair (the config restarts one every 2,000 requests,
+           # which the ceiling, answering more, would pay more often).
+           GUNICORN_MAX_REQUESTS="1000000")
+#: The ceiling's process: the same, with the bare app's own settings.
+BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
 os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
                                        "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")})
 
@@ -84,22 +99,33 @@ def prepare_database() -> None:
                              f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
     if "1" not in exists.stdout:
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+    for env in (ENV, BARE_ENV):  # the site's tables, and the ceiling's one
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+
+
+def scorer_bodies(table: int, deals: int) -> list[dict]:
+    """What the scorer page sends for a Jie Long deal at the points level (``DealForm.body``): the
+    leader chosen (prefilled from the last deal), each seat's points and who entered it."""
+    from games.simulate import simulate
+
+    records = simulate("jie_long", deals=deals, seed=100 + table, players=4, level="points")
+    return [{"leader": i % 4, "points": r["points"], "entered_by": (i // 4) % 4} for i, r in enumerate(records)]
 
 
 def prepare_tournament(n_tables: int, deals_per_table: int) -> tuple[list[dict], int]:
-    """A running Jie Long tournament with ``n_tables`` tables of four; returns the tables (path,
-    Authorization, bodies as JSON) and the tournament id."""
+    """A running, public Jie Long tournament of ``4 × n_tables`` players, set up as the director's
+    pages set it up (the same services: players and entries, the session seated at random with a
+    scorer link per table, started); returns the tables (path, Authorization, bodies as JSON) and
+    the tournament id."""
     import django
 
     django.setup()
     from django.db import connection
 
-    from games.simulate import simulate
     from scoring.domain.actors import Actor
     from scoring.services.auth import director_create
     from scoring.services.clubs import club_create, player_create
-    from scoring.services.tables import table_create
+    from scoring.services.seating import session_seat
     from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 
     with connection.cursor() as c:  # a clean slate: the deals of earlier runs go, the trigger would refuse
@@ -107,20 +133,18 @@ def prepare_tournament(n_tables: int, deals_per_table: int) -> tuple[list[dict],
         c.execute("UPDATE scoring_round SET current_revision_id = NULL WHERE current_revision_id IS NOT NULL")
         c.execute("TRUNCATE scoring_roundrevision, scoring_round CASCADE")
     director = director_create(username=f"bench{int(time.time() * 1000)}", password="bench-secret-1")
-    club = club_create(actor=Actor(user=director), name=f"Bench club {director.username}")
     actor = Actor(user=director)
-    t = tournament_create(actor=actor, club=club, name=f"Bench {director.username}", game="jie_long")
-    tables = []
-    for i in range(n_tables):
-        entries = [entry_create(actor=actor, tournament=t,
-                                         player=player_create(actor=actor, club=club, name=f"P{i}-{s}"))
-                   for s in range(4)]
-        table, token = table_create(actor=actor, tournament=t, name=f"T{i + 1}", entries=entries)
-        bodies = [json.dumps({"points": r["points"]}) for r in simulate("jie_long", deals=deals_per_table, seed=100 + i,
-                                                                     players=4, level="points")]
-        tables.append({"path": f"/api/v1/tables/{table.pk}/rounds/", "auth": f"Scorer {token}", "bodies": bodies,
-                       "baseline": f"/bench/baseline/{table.pk}/"})
+    club = club_create(actor=actor, name=f"Bench club {director.username}")
+    t = tournament_create(actor=actor, club=club, name=f"Bench {director.username}", game="jie_long", public=True)
+    for i in range(4 * n_tables):
+        entry_create(actor=actor, tournament=t, player=player_create(actor=actor, club=club, name=f"Player {i + 1}"))
+    seated = session_seat(actor=actor, tournament=t, method="random", table_size=4, leftovers="sit_out")
     tournament_start(actor=actor, tournament=t)
+    tables = []
+    for i, (table, token) in enumerate(seated.tables):
+        tables.append({"path": f"/api/v1/tables/{table.pk}/rounds/", "auth": f"Scorer {token}",
+                       "bodies": [json.dumps(b) for b in scorer_bodies(i, deals_per_table)],
+                       "baseline": f"/bench/baseline/{table.pk}/"})
     return tables, t.pk
 
 
@@ -163,44 +187,138 @@ def check_after(tournament_id: int) -> dict:
             "deals_counted": sum(c for _, c in kept.values()) // 4}
 
 
+def gunicorn(app: str, port: int, env: dict, log) -> subprocess.Popen:
+    """The site's gunicorn (its config file, two sync workers), for the site and the ceiling alike."""
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", app, "-w", "2",
+                             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def profile(tables: list[dict], deals: int) -> None:
+    """``deals`` deals through the whole request in this process: one deal's statements with their
+    times, the share of the request each layer takes, and cProfile's top functions."""
+    import cProfile
+    import pstats
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    sent = [0]
+
+    def post(i: int):
+        t = tables[i % len(tables)]
+        sent[0] += 1
+        r = client.post(t["path"], data=t["bodies"][(i // len(tables)) % len(t["bodies"])],
+                        content_type="application/json", HTTP_AUTHORIZATION=t["auth"],
+                        HTTP_IDEMPOTENCY_KEY=f"p{time.time_ns()}-{i}")
+        assert r.status_code == 201, (r.status_code, r.content[:300])
+
+    for i in range(20):   # warm: imports, connections, caches
+        post(i)
+    with CaptureQueriesContext(connection) as q:
+        post(20)
+    print(f"one deal: {len(q.captured_queries)} statements")
+    for x in q.captured_queries:
+        print(f"  {float(x['time']) * 1000:6.2f} ms  {x['sql'][:150]}")
+    spent: dict[str, list[float]] = {}
+
+    def timed(execute, sql, params, many, context):   # each statement's time, by its first words
+        t0 = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            spent.setdefault(" ".join(sql.split()[:4])[:60], []).append(time.perf_counter() - t0)
+
+    import redis
+
+    redis_time = [0.0, 0]   # the rate limit's round trips to Redis (a pipeline is one), timed
+    originals = (redis.Redis.execute_command, redis.client.Pipeline.execute)
+
+    def round_trip(original):
+        def timed_call(self, *args, **kw):
+            t0 = time.perf_counter()
+            try:
+                return original(self, *args, **kw)
+            finally:
+                redis_time[0] += time.perf_counter() - t0
+                redis_time[1] += 1
+        return timed_call
+
+    redis.Redis.execute_command = round_trip(originals[0])
+    redis.client.Pipeline.execute = round_trip(originals[1])
+    started, cpu = time.perf_counter(), time.process_time()
+    with connection.execute_wrapper(timed):
+        for i in range(21, 21 + deals):
+            post(i)
+    wall, cpu = (time.perf_counter() - started) / deals, (time.process_time() - cpu) / deals
+    redis.Redis.execute_command, redis.client.Pipeline.execute = originals
+    sql = sum(sum(v) for v in spent.values()) / deals
+    print(f"{deals} deals: {wall * 1000:.2f} ms a deal in one process ({1 / wall:.0f} deals/s), of which CPU of this "
+          f"process {cpu * 1000:.2f} ms; waiting for the SQL statements {sql * 1000:.2f} ms, Redis "
+          f"{redis_time[0] / deals * 1000:.2f} ms ({redis_time[1] / deals:.1f} round trips)")
+    for what, times in sorted(spent.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {len(times) / deals:4.1f} × {sum(times) / len(times) * 1000:5.2f} ms  {what}")
+    prof = cProfile.Profile()
+    prof.enable()
+    for i in range(21 + deals, 21 + 2 * deals):
+        post(i)
+    prof.disable()
+    prof.dump_stats(os.environ.get("BENCH_PROFILE_OUT", str(Path(tempfile.gettempdir()) / "gupai-deals.prof")))
+    stats = pstats.Stats(prof)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(25)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=2, help="deal/ceiling pairs, alternating")
+    parser.add_argument("--rounds", type=int, default=3, help="deal/ceiling pairs, alternating")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile N deals in this process instead of the load")
     args = parser.parse_args()
-    if not shutil.which("wrk"):
+    if not args.profile and not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install wrk")
     prepare_database()
     tables, tournament_id = prepare_tournament(args.tables, deals_per_table=200)
-    port = free_port()
+    if args.profile:
+        profile(tables, args.profile)
+        return
+    port, bare_port = free_port(), free_port()
     work = Path(tempfile.mkdtemp(prefix="gupai-bench-"))
     deals_lua, ceiling_lua = work / "deals.lua", work / "ceiling.lua"
     deals_lua.write_text(LUA % {"tables": lua_tables(tables, "path")})
     ceiling_lua.write_text(LUA % {"tables": lua_tables(tables, "baseline")})
     log = open(work / "server.log", "w")
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "gupai_site.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
-                            "--access-logfile", "-"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=log)
+    web = gunicorn("gupai_site.wsgi", port, ENV, log)
+    bare = gunicorn("gupai_site.wsgi", bare_port, BARE_ENV, log)   # the wsgi module reads the settings' name
     worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "-c", "1",
                                "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+    load = []
     try:
         wait_port(port, web)
-        run_wrk(port, deals_lua, 3, args.connections)      # warm up both paths
-        run_wrk(port, ceiling_lua, 3, args.connections)
+        wait_port(bare_port, bare)
+        # Warm up both (imports, connections, the fresh tables' statistics and caches): the first pair
+        # was slower than the others when this was 3 s.
+        run_wrk(port, deals_lua, 10, args.connections)
+        run_wrk(bare_port, ceiling_lua, 10, args.connections)
         deals, ceiling = [], []
         for _ in range(args.rounds):
+            load.append(os.getloadavg()[0])
             deals.append(run_wrk(port, deals_lua, args.seconds, args.connections))
-            ceiling.append(run_wrk(port, ceiling_lua, args.seconds, args.connections))
+            ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections))
         time.sleep(2)
         after = check_after(tournament_id)
     finally:
-        web.terminate()
-        worker.terminate()
-        web.wait(30)
-        worker.wait(30)
-    print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {args.tables} tables, gunicorn -w 2, "
-          f"PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs")
+        for proc in (web, bare, worker):
+            proc.terminate()
+        for proc in (web, bare, worker):
+            proc.wait(30)
+    print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {args.tables} tables, gunicorn -w 2 (site and bare DRF "
+          f"app), PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
+          f"load average before each pair: {', '.join(f'{x:.1f}' for x in load)}")
     print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
     for i, (d, c) in enumerate(zip(deals, ceiling), start=1):
         print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}  {d['socket_errors']}")

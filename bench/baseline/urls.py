@@ -1,8 +1,5 @@
-from django.urls import include, path
+from django.urls import path
 
 from .views import BaselineView
 
-urlpatterns = [
-    path("bench/baseline/<int:table>/", BaselineView.as_view()),
-    path("", include("gupai_site.urls")),
-]
+urlpatterns = [path("bench/baseline/<int:table>/", BaselineView.as_view())]

@@ -161,22 +161,28 @@ class TableRoundsView(ApiView):
         key = request.headers.get("Idempotency-Key")
         body, proof = split_code(request.data, "entered_by_code")
         # A retry of a stored deal is answered from the store: it is not one more deal (nor a guess).
-        stored = deal_stored_with_key(table, key)
-        if self.actor.is_scorer and not stored:
-            limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
+        # The service says which it is under the key's insert (``count_new``); only a typed code,
+        # counted before the service runs, needs to know it first.
+        stored = proof is not None and proof.typed and deal_stored_with_key(table, key)
+        actor = self.actor
         seat = body.get("entered_by") if isinstance(body, dict) else None
+
+        def count_new():
+            if actor.is_scorer:
+                limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
 
         def guarded(call):
             return limit(lambda: throttling.player_code_guarded(request, table.pk, seat, None if stored else proof,
                                                                 call))
 
         if key is None:
-            rnd = guarded(lambda: round_record(actor=self.actor, table=table, body=body, proof=proof))
+            count_new()
+            rnd = guarded(lambda: round_record(actor=actor, table=table, body=body, proof=proof))
             return _round_response(rnd, status.HTTP_201_CREATED)
-        outcome = guarded(lambda: round_record_idempotent(actor=self.actor, table=table, body=body, key=key,
-                                                          proof=proof))
+        outcome = guarded(lambda: round_record_idempotent(actor=actor, table=table, body=body, key=key,
+                                                          proof=proof, before_new=count_new))
         # The stored first answer, rendered as a fresh read of the deal is: the same body both times.
-        body = RoundSerializer(outcome.body).data
+        body = RoundSerializer.stored(outcome.body)
         headers = {"ETag": etag(body["revision"])}
         if outcome.replayed:
             headers["Idempotent-Replayed"] = "true"

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0016_imports'),
+        ('scoring', '0017_events'),
     ]
 
     operations = [

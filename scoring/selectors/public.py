@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_ID, parse_whole_number
+from scoring.domain.paging import Page, page_window
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.domain.standings import counts_round
@@ -62,10 +63,14 @@ def public_table(tournament: Tournament, table_id: Any) -> Table:
         raise NotFound(gettext("No such table in this tournament.")) from None
 
 
-def public_tables(tournament: Tournament) -> list[Table]:
-    """The tournament's tables, by session then as made, with their session (one query)."""
-    return list(Table.objects.filter(session__tournament=tournament).select_related("session")
-                .order_by("session__number", "id"))
+def public_tables(tournament: Tournament, page: int | None, size: int) -> Page:
+    """One page of the tournament's tables (``page``, clamped to the pages there are, of
+    ``size``), by session then as made, with their session (two queries: the count, the page)."""
+    tables = Table.objects.filter(session__tournament=tournament)
+    count = tables.count()
+    number, pages, offset = page_window(count, page, size)
+    items = list(tables.select_related("session").order_by("session__number", "id")[offset:offset + size])
+    return Page(items=items, number=number, pages=pages, count=count, size=size)
 
 
 def _fingerprint(row) -> str:

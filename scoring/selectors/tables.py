@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.records import nets_by_position
-from scoring.models import Round, Seat, Table, Tournament
+from scoring.models import Club, Round, Seat, Session, Table, Tournament
 from scoring.selectors.standings import counted_rounds_filter
 
 
@@ -23,12 +23,55 @@ def table_get(table_id: Any) -> Table:
         raise NotFound(gettext("No such table.")) from None
 
 
+#: The table of a scorer link with its session, tournament and club, every column of each (what
+#: ``select_related("session__tournament__club")`` reads), written once as SQL: every scorer
+#: request starts with this look-up, and Django's compiler cost more than the statement.
+_BY_TOKEN_MODELS = (Table, Session, Tournament, Club)
+_BY_TOKEN_FIELDS = [[f.attname for f in m._meta.concrete_fields] for m in _BY_TOKEN_MODELS]
+_BY_TOKEN_SQL = (
+    "SELECT " + ", ".join(f'{alias}."{f.column}"' for alias, m in zip(("tb", "ss", "tn", "cl"), _BY_TOKEN_MODELS)
+                         for f in m._meta.concrete_fields)
+    + f' FROM "{Table._meta.db_table}" tb JOIN "{Session._meta.db_table}" ss ON ss."id" = tb."session_id"'
+    f' JOIN "{Tournament._meta.db_table}" tn ON tn."id" = ss."tournament_id"'
+    f' JOIN "{Club._meta.db_table}" cl ON cl."id" = tn."club_id" WHERE tb."scorer_token_hash" = %s')
+
+
 def table_by_scorer_token(token: str | None) -> Table | None:
-    """The table whose scorer link holds ``token`` (None if no table does: unknown or rotated)."""
+    """The table whose scorer link holds ``token`` (None if no table does: unknown or rotated),
+    with its session, tournament and club attached."""
     if not token or not isinstance(token, str) or len(token) > 200:
         return None
     digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
-    return Table.objects.select_related("session__tournament__club").filter(scorer_token_hash=digest).first()
+    with connection.cursor() as cursor:
+        cursor.execute(_BY_TOKEN_SQL, [digest])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    objects, at = [], 0
+    for model, names in zip(_BY_TOKEN_MODELS, _BY_TOKEN_FIELDS):
+        values = list(row[at:at + len(names)])
+        for i, col, converters in _converters(model, names):   # as a query reads them (JSON, dates)
+            for convert in converters:
+                values[i] = convert(values[i], col, connection)
+        objects.append(model.from_db(connection.alias, names, values))
+        at += len(names)
+    table, session, tournament, club = objects
+    tournament.club, session.tournament, table.session = club, tournament, session
+    return table
+
+
+_CONVERTERS: dict = {}
+
+
+def _converters(model, names: list[str]) -> list:
+    """The columns of ``model`` that the database's values go through converters for (JSON
+    decoded; on SQLite dates, decimals and booleans read), as the ORM's compiler applies them."""
+    key = (connection.vendor, model)
+    if key not in _CONVERTERS:
+        cols = [(i, model._meta.get_field(name).get_col(model._meta.db_table)) for i, name in enumerate(names)]
+        _CONVERTERS[key] = [(i, col, c) for i, col in cols
+                            if (c := [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)])]
+    return _CONVERTERS[key]
 
 
 def table_list(tournament: Tournament) -> QuerySet[Table]:

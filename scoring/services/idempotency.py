@@ -8,10 +8,12 @@ first commits, then finds and replays the stored answer.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Callable
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -24,7 +26,7 @@ from scoring.domain.proof import PlayerProof
 from scoring.models import ActionLog, IdempotencyKey, Table
 from scoring.selectors.access import require_table_access
 from scoring.selectors.rounds import round_detail
-from scoring.services.common import action_log, jsonable
+from scoring.services.common import action_log
 from scoring.services.rounds import record_locked
 
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
@@ -68,12 +70,24 @@ def insert_key(key: str, request_hash: str, *, table_id: int | None = None, tour
     return row[0] if row else None
 
 
-def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str,
-                            proof: PlayerProof | None = None) -> IdempotentOutcome:
+def _store_answer(key_id: int, response: str, round_id: int) -> None:
+    """The first answer kept in the key's row (SQL: this runs in every deal's transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f'UPDATE "{IdempotencyKey._meta.db_table}" SET "response_status" = 201, "response_body" = %s, '
+                       '"round_id" = %s WHERE "id" = %s', [response, round_id, key_id])
+
+
+def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str, proof: PlayerProof | None = None,
+                            before_new: Callable[[], None] | None = None) -> IdempotentOutcome:
     """``round_record`` exactly once per (table, key). Same key with another body:
     IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
     again). ``proof`` (the enterer's, as for ``round_record``) is no part of the body: a replay
-    is answered from the store without it, as it would be to anyone holding the link."""
+    is answered from the store without it, as it would be to anyone holding the link.
+
+    ``before_new``: called once the key's insert has shown that this is a new deal, not the
+    replay of a stored one, before the deal is recorded — the caller's count of deals per scorer
+    link, which a replay does not touch. Whatever it raises undoes the key's insert too. (Asking
+    whether the key is stored before the transaction would cost every deal one more statement.)"""
     require_table_access(actor, table)
     check_idempotency_key(key)
     request_hash = idempotency_request_hash(body)
@@ -85,9 +99,12 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str,
                 raise IdempotencyKeyReused(
                     gettext("This Idempotency-Key was already used with a different body; use a new key for a new deal."))
             return IdempotentOutcome(idem.response_status, idem.response_body, idem.round_id, True)
+        if before_new is not None:
+            before_new()
         rnd, seats = record_locked(actor=actor, table=table, body=body, proof=proof)
-        response = jsonable(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament))
-        IdempotencyKey.objects.filter(pk=key_id).update(response_status=201, response_body=response, round=rnd)
+        text = json.dumps(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament), cls=DjangoJSONEncoder)
+        _store_answer(key_id, text, rnd.pk)
+        response = json.loads(text)   # the answer as a replay will read it (plain JSON: dates as text)
     return IdempotentOutcome(201, response, rnd.pk, False)
 
 

@@ -12,11 +12,16 @@ a worker), and every few seconds when the stream is not there (``static/js/live.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import wraps
+from urllib.parse import urlencode
 
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -28,11 +33,18 @@ import games
 from games.samples import SAMPLES
 from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
+from scoring.domain.paging import Page, page_window
 from scoring.domain.records import round_build_record
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
 from scoring.selectors.clubs import club_list_for_user
 from scoring.selectors.payouts import payouts_for
-from scoring.selectors.public import player_deals, public_entry, public_tables, public_tournament, tournament_version
+from scoring.selectors.public import (
+    player_deals,
+    public_entry,
+    public_tables,
+    public_tournament,
+    tournament_version,
+)
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.standings import place_count, standings_for
 from scoring.selectors.tournaments import tournament_list_for_home
@@ -198,26 +210,109 @@ def live_answer(request, version: str, make):
     return response
 
 
-def _standings_context(tournament) -> dict:
+#: Rows of a long list on a public page: a 10,000-player tournament's standings were 3.5 MB a
+#: page (and a poll); a page of rows is some 90 kB, whatever the tournament's size.
+STANDINGS_PAGE_SIZE = 100
+#: Tables listed on the standings page, a page at a time (a session of 10,000 players has 2,500).
+TABLES_PAGE_SIZE = 200
+#: Players and transfers on the payouts page, each a page at a time.
+PAYOUTS_PAGE_SIZE = 100
+#: The longest search a visitor can type (a name, or a rank).
+MAX_SEARCH = 100
+
+
+def _asked_page(request, name: str) -> int | None:
+    """``?<name>=`` as a page number (None when absent or not a whole number: the first page)."""
+    return parse_whole_number(request.GET.get(name), low=1, high=MAX_INT32)
+
+
+def _search(request) -> str:
+    return (request.GET.get("q") or "").strip()[:MAX_SEARCH]
+
+
+def _found(rows: list[dict], q: str, name: str = "name") -> list[dict]:
+    """The rows whose player's name holds ``q`` (any case), or whose rank is ``q`` (a number):
+    how a player finds their row when it is not on the first page."""
+    if not q:
+        return rows
+    if q.isdigit():
+        return [r for r in rows if r.get("rank") == int(q) or q in str(r[name])]
+    folded = q.casefold()
+    return [r for r in rows if folded in r[name].casefold()]
+
+
+def _page(rows: list, request, name: str, size: int) -> Page:
+    number, pages, offset = page_window(len(rows), _asked_page(request, name), size)
+    return Page(items=rows[offset:offset + size], number=number, pages=pages, count=len(rows), size=size)
+
+
+def _query(request, *keep: str) -> str:
+    """The page's query string, only the parameters the page reads (links to its other pages)."""
+    return urlencode([(k, v) for k in keep for v in request.GET.getlist(k)])
+
+
+def _standings_context(tournament, request) -> dict:
     keys = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
-    return {"tournament": tournament, "standings": standings_for(tournament),
+    q = _search(request)
+    rows = standings_for(tournament)
+    found = _found(rows, q)
+    return {"tournament": tournament, "standings": _page(found, request, "page", STANDINGS_PAGE_SIZE),
+            # The standings' pager keeps the search only: its links are the same in the live
+            # fragment, which is kept for everyone on that page and search.
+            "entries": len(rows), "q": q, "query": _query(request, "page", "q"),
             "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_LABELS[k] for k in keys],
             "places": list(range(1, place_count(tournament) + 1))}
 
 
+def _live_src(request, tournament) -> str:
+    """The standings' live fragment for the page shown (its page of rows, its search)."""
+    query = _query(request, "page", "q")
+    return reverse("public-tournament-live", args=[tournament.slug]) + (f"?{query}" if query else "")
+
+
 @public_view
 def tournament_page(request, tournament):
-    tables = public_tables(tournament)
     return render(request, "public/tournament.html", {
-        **_standings_context(tournament), "game": games.get_game(tournament.game), "tables": tables,
-        "live_every": LIVE_EVERY_MS,
+        **_standings_context(tournament, request), "game": games.get_game(tournament.game),
+        "tables": public_tables(tournament, _asked_page(request, "tables_page"), TABLES_PAGE_SIZE),
+        "tables_query": _query(request, "page", "q", "tables_page"),
+        "live_every": LIVE_EVERY_MS, "live_src": _live_src(request, tournament),
     })
+
+
+#: How long a rendered standings fragment is kept for everyone asking for the same version, page
+#: and search: at 10,000 entries ranking and drawing a page takes some 0.6 s, and after every deal
+#: every spectator's poll asks for the new version. A name changed without a new deal shows
+#: within this time.
+LIVE_KEEP_SECONDS = 60
+
+
+def _kept_fragment(request, tournament, version: str, make) -> HttpResponse:
+    """``make()``'s HTML, drawn once per version, language, page and search (and the settings the
+    fragment shows) for all pollers; drawn each time when the cache does not answer."""
+    key = "live-standings:" + hashlib.sha256(repr((
+        tournament.pk, version, get_language(), _asked_page(request, "page"), _search(request),
+        tournament.tie_breaks, str(tournament.chip_value), tournament.currency)).encode()).hexdigest()
+    try:
+        html = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down: draw it
+        html = None
+    if html is None:
+        html = make()
+        try:
+            cache.set(key, html, LIVE_KEEP_SECONDS)
+        except Exception:  # noqa: BLE001
+            pass
+    return HttpResponse(html)
 
 
 @public_view
 def tournament_live(request, tournament):
-    return live_answer(request, tournament_version(tournament),
-                       lambda: render(request, "public/_standings_live.html", _standings_context(tournament)))
+    """The standings part of the page shown: the same page of rows (``?page=``) and search (``?q=``)."""
+    version = tournament_version(tournament)
+    return live_answer(request, version, lambda: _kept_fragment(
+        request, tournament, version,
+        lambda: render_to_string("public/_standings_live.html", _standings_context(tournament, request), request)))
 
 
 @public_view
@@ -233,8 +328,15 @@ def payouts_page(request, tournament):
         payouts = payouts_for(tournament, session=session)
     except (NotFound, ValidationFailed):
         raise Http404(_("No such session.")) from None
-    return render(request, "public/payouts.html", {"tournament": tournament, "payouts": payouts,
-                                                   "sessions": sessions, "session": session})
+    # A long tournament's players and transfers a page at a time, both found by a player's name.
+    q = _search(request)
+    transfers = [t for t in payouts["transfers"] if not q or q.casefold() in t["from_name"].casefold()
+                 or q.casefold() in t["to_name"].casefold()]
+    return render(request, "public/payouts.html", {
+        "tournament": tournament, "payouts": payouts, "sessions": sessions, "session": session, "q": q,
+        "players": _page(_found(payouts["players"], q), request, "page", PAYOUTS_PAGE_SIZE),
+        "transfers": _page(transfers, request, "transfers_page", PAYOUTS_PAGE_SIZE),
+        "query": _query(request, "session", "q", "page", "transfers_page")})
 
 
 @public_view

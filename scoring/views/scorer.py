@@ -31,7 +31,7 @@ from scoring.domain.errors import (
     ValidationFailed,
 )
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
-from scoring.selectors.rounds import deal_stored_with_key, round_of_table, round_rows, table_round_preview
+from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 from scoring.services import idempotency as idempotency_services
@@ -240,9 +240,11 @@ def _record(request, table, body, key, number, proof):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
-    if not deal_stored_with_key(table, key):  # a retry of a stored deal is not one more deal
-        throttling.hit(request, "round-create", str(table.pk))
-    return idempotency_services.round_record_idempotent(actor=actor, table=table, body=body, key=key, proof=proof)
+    # A retry of a stored deal is not one more deal: the service counts only a new one, once the
+    # key's insert has told them apart.
+    return idempotency_services.round_record_idempotent(
+        actor=actor, table=table, body=body, key=key, proof=proof,
+        before_new=lambda: throttling.hit(request, "round-create", str(table.pk)))
 
 
 def _saved_message(request, outcome) -> None:

@@ -25,10 +25,14 @@ died would be worse than a few more guesses.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, Callable
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import ngettext_lazy
+from django_ratelimit import core as ratelimit_core
 from django_ratelimit.core import get_usage
 from rest_framework import exceptions
 
@@ -110,9 +114,35 @@ def _used_up(usage: dict | None) -> bool:
     return usage is not None and usage["count"] >= usage["limit"]
 
 
+def _counted_in_redis(request, group: str, value: str) -> dict | None:
+    """``_usage(…, increment=True)`` in one round trip to Redis: django-ratelimit's ``add`` and
+    Django's ``incr`` (which asks whether the key exists first) are three, on every deal. The
+    same key, the same fixed window and the same answer; None when the cache is not Redis (the
+    caller counts the usual way)."""
+    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    if not isinstance(cache, RedisCache) or not getattr(settings, "RATELIMIT_ENABLE", True):
+        return None
+    the_rate = rate(group)
+    limit, period = ratelimit_core._split_rate(the_rate)
+    window = ratelimit_core._get_window(value, period)
+    key = cache.make_and_validate_key(ratelimit_core._make_cache_key(group, window, the_rate, value,
+                                                                     ratelimit_core.ALL))
+    pipe = cache._cache.get_client(key, write=True).pipeline(transaction=False)
+    pipe.set(key, 0, nx=True, ex=period + ratelimit_core.EXPIRATION_FUDGE)
+    pipe.incr(key)
+    count = pipe.execute()[1]
+    return {"count": count, "limit": limit, "should_limit": count > limit, "time_left": window - int(time.time())}
+
+
 def hit(request, group: str, value: str) -> None:
     """Count one and raise Limited if that went over the allowance."""
-    usage = _usage(request, group, value, increment=True)
+    try:
+        usage = _counted_in_redis(request, group, value)
+    except Exception as exc:  # noqa: BLE001 - the cache is down: fail open
+        logger.warning("Rate limit %s not checked (cache unavailable): %s", group, exc)
+        return
+    if usage is None:
+        usage = _usage(request, group, value, increment=True)
     if usage is not None and usage["should_limit"]:
         raise Limited(group, usage["time_left"])
 

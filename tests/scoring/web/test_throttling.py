@@ -6,6 +6,7 @@ limits step aside instead of refusing everyone."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -249,3 +250,33 @@ def test_with_the_cache_down_the_limits_step_aside(director, jie_long, settings,
     r = c.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-1"}, format="json")
     assert r.status_code == 200
     assert client.get(f"/s/{jie_long.token}/").status_code == 200
+
+
+def test_with_the_cache_down_deals_are_recorded(jie_long, settings, scorer_client_for):
+    """The deal limit's one round trip to Redis (``throttling.hit``) steps aside too."""
+    from tests.integration.stack import free_port
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    r = scorer_client_for(jie_long.token).post(f"/api/v1/tables/{jie_long.table.pk}/rounds/", JIE_LONG,
+                                               format="json", HTTP_IDEMPOTENCY_KEY="down")
+    assert r.status_code == 201
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="counts in Redis: needs REDIS_URL")
+def test_the_count_in_one_round_trip_to_redis_is_django_ratelimits(rf, settings):
+    from django.core.cache import cache
+
+    from scoring.web import throttling
+
+    settings.RATE_LIMITS = {"round-create": "3/m"}
+    cache.clear()
+    request = rf.post("/")
+    for n in (1, 2, 3):
+        throttling.hit(request, "round-create", "table-9")
+        # The same key and count as django-ratelimit's own reading of it.
+        assert throttling._usage(request, "round-create", "table-9", increment=False)["count"] == n
+    with pytest.raises(throttling.Limited):
+        throttling.hit(request, "round-create", "table-9")
+    throttling.hit(request, "round-create", "table-10")   # another link: its own count
