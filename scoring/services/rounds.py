@@ -258,8 +258,9 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     rnd.current_revision = rev
     if revision_id is None:
         rnd.save(update_fields=["current_revision"])
-    moved = standings_follow(tournament=tournament, round=rnd, entries=[s.entry_id for s in seats],
-                             counted_before=False, before=None, after=rev)
+    entries = [s.entry_id for s in seats]
+    moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=False, before=None,
+                             after=rev)
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
                      **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
