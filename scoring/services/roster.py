@@ -77,7 +77,7 @@ def table_delete(*, actor: Actor, table: Table) -> None:
     tournament = table.session.tournament
     require_director_of(actor, tournament.club)
     with transaction.atomic():
-        # The lock that recording a deal takes (``services.rounds._lock_table``): a deal being
+        # The lock that recording a deal takes (``services.round_rows.lock_table``): a deal being
         # recorded now either is in before the check, or finds no table after.
         t = Table.objects.select_for_update(of=("self",)).select_related("session").filter(pk=table.pk).first()
         require_not_finished(tournament)

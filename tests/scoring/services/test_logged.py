@@ -46,6 +46,7 @@ NOT_LOGGED = {
     "event_publish": "the live feed's version and event, inside a write that logs (round_*, session_*), last in its "
                      "transaction",
     "deal_data": "what a deal's live event carries; writes nothing",
+    "add_revision": "stores one revision inside a write that logs it (round_record, round_correct), in its transaction",
     "tournament_import_run": "a worker's step of an upload: tournament_import_queue logs the upload, tournament_import "
                              "the tournament it makes; a refusal is kept on the import's row, as nothing is stored",
 }
