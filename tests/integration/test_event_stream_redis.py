@@ -17,7 +17,7 @@ from scoring.services import events as feed
 from scoring.services.rounds import round_record
 
 from ..scoring.bodies import JIE_LONG
-from ..scoring.web.sse import open_stream
+from ..scoring.web.sse import in_a_thread_of_its_own, open_stream
 from .stack import RedisServer
 
 pytestmark = [
@@ -37,7 +37,7 @@ async def record(setup) -> None:
 
 def run(coro):
     try:
-        return asyncio.run(coro)
+        return in_a_thread_of_its_own(coro)
     finally:
         gc.collect()
 

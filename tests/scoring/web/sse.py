@@ -4,6 +4,7 @@ comes (server-sent events parsed), and the client's disconnect."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from dataclasses import dataclass, field
 
 
@@ -110,3 +111,11 @@ async def open_stream(app, path: str, headers: dict | None = None, *, method: st
     stream.task = asyncio.get_running_loop().create_task(run())
     await asyncio.wait_for(started.wait(), 10)
     return stream
+
+
+def in_a_thread_of_its_own(coro):
+    """``asyncio.run(coro)`` in a thread of its own: the test process may already run an event
+    loop in its main thread (Playwright's sync API keeps one while a browser test's browser is
+    open), and ``asyncio.run`` refuses to start inside a running loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -22,7 +22,7 @@ from scoring.services.tournaments import tournament_update
 from scoring.web import event_stream
 
 from ..bodies import JIE_LONG
-from .sse import open_stream
+from .sse import in_a_thread_of_its_own, open_stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ def run(coro):
     """The test's async part in a loop of its own (a hub of its own), its threads' database
     connections closed with it."""
     try:
-        return asyncio.run(coro)
+        return in_a_thread_of_its_own(coro)
     finally:
         gc.collect()
 
