@@ -49,6 +49,8 @@ QUEUE_SIZE = 200
 READY_WAIT = 3.0
 #: Backlog reads asked within this window share one query (a reconnecting crowd).
 GATHER = 0.01
+#: Streams sent an event in one turn of the loop (see ``Hub._fan_out``).
+FAN_OUT_BATCH = 250
 #: The heartbeat's place in a queue: a comment line.
 PING = (0, b": ping\n\n")
 
@@ -158,11 +160,21 @@ class Hub:
         m = json.loads(message)
         data = json.dumps(m["data"], separators=(",", ":"), ensure_ascii=False)
         item = (m["id"], f"id: {m['id']}\nevent: {m['event']}\ndata: {data}\n\n".encode())
-        for sub in list(subs):
+        self._fan_out(list(subs), item, 0)
+
+    def _fan_out(self, subs: list[Subscriber], item: tuple, start: int) -> None:
+        """Queue ``item`` for ``FAN_OUT_BATCH`` streams, the next batch in the loop's next turn:
+        what else is waiting — above all a scorer's answer, whose own deal set this fan-out off —
+        goes between two batches rather than after thousands of streams' writes. Each stream still
+        gets its events in order (an earlier event's batches stay a turn ahead of a later one's)."""
+        end = start + FAN_OUT_BATCH
+        for sub in subs[start:end]:
             try:
                 sub.queue.put_nowait(item)
             except asyncio.QueueFull:
                 self.drop(sub)
+        if end < len(subs):
+            self.loop.call_soon(self._fan_out, subs, item, end)
 
     def subscribe(self, tournament: int) -> Subscriber:
         self.start()
