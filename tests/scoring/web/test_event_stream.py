@@ -222,3 +222,22 @@ def test_django_alone_answers_the_missed_events_and_ends(jie_long, client):
     assert b"id: 2\nevent: deal_recorded\n" in answer.content and b"id: 1\n" not in answer.content
     tournament_update(actor=jie_long.director_actor, tournament=jie_long.tournament, public=False)
     assert client.get(path(jie_long)).status_code == 404
+
+
+def test_a_fan_out_in_batches_keeps_each_streams_events_in_order():
+    async def scenario():
+        hub = event_stream.Hub("")
+        subs = [hub.subscribe(7) for _ in range(event_stream.FAN_OUT_BATCH * 2 + 10)]
+        try:
+            for n in (1, 2, 3):
+                hub.deliver(7, json.dumps({"id": n, "event": "deal_recorded", "data": {}}))
+            # The first batch has each event at once; the rest follow in the loop's next turns.
+            sizes = sorted(sub.queue.qsize() for sub in subs)
+            assert sizes.count(3) == event_stream.FAN_OUT_BATCH and sizes.count(0) == len(subs) - sizes.count(3)
+            for _ in range(5):
+                await asyncio.sleep(0)
+            return [[sub.queue.get_nowait()[0] for _ in range(sub.queue.qsize())] for sub in subs]
+        finally:
+            hub.stop()
+
+    assert set(map(tuple, in_a_thread_of_its_own(scenario()))) == {(1, 2, 3)}
