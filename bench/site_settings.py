@@ -7,3 +7,7 @@ round trip to Redis without being refused."""
 from gupai_site.settings import *  # noqa: F403
 
 RATE_LIMITS = {"round-create": "100000000/m"}
+
+# The bare rows' table (bench.baseline's one model, no URL, no middleware), for the benches whose
+# baseline bulk-inserts the same number of bare rows in the same run (bench/seating.py).
+INSTALLED_APPS = [*INSTALLED_APPS, "bench.baseline"]  # noqa: F405
