@@ -218,6 +218,12 @@ def main() -> None:
         print(f"POST /api/v1/tournaments/import/ answered 202 in {answered:5.2f} s")
         print(f"upload to tournament stored (worker, end to end): {total:6.1f} s   (target <= 60 s)")
         t = TournamentImport.objects.get(pk=job["id"]).tournament
+        # The way back out: the same tournament exported (GET …/export/, verified chains, as sent).
+        began = time.perf_counter()
+        exported = client.get(f"/api/v1/tournaments/{t.pk}/export/")
+        took = time.perf_counter() - began
+        assert exported.status_code == 200, exported.content[:500]
+        print(f"GET /api/v1/tournaments/{{id}}/export/ of it: {took:5.2f} s, {len(exported.content) / 1e6:.1f} MB")
     stored = (Entry.objects.filter(tournament=t).count(), Round.objects.filter(table__session__tournament=t).count(),
               sum(Standing.objects.filter(tournament=t).values_list("rounds_counted", flat=True)) // 4)
     assert stored == (args.entries, args.deals, args.deals), stored
