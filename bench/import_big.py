@@ -32,22 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
-ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.site_settings",
-           DEBUG="0", SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="0",
-           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING")
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
+from bench.stack import bench_env, prepare_database  # noqa: E402
 
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+ENV = bench_env(redis="redis://127.0.0.1:6379/2")
+PG = ENV["DATABASE_URL"]
 
 
 def document(entries: int, deals: int, *, seed: int = 2026) -> dict:
@@ -160,7 +148,7 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="run the import here, without a worker")
     parser.add_argument("--profile", action="store_true", help="with --in-process: print the import's profile")
     args = parser.parse_args()
-    prepare_database()
+    prepare_database(ENV)
     import django
 
     django.setup()

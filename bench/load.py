@@ -41,18 +41,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
-ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.site_settings",
-           DEBUG="0", SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", ACCESS_LOG="-",
-           # No worker restart in the middle of a pair (the config restarts one every 2,000 requests,
-           # which the ceiling, answering more, would pay more often).
-           GUNICORN_MAX_REQUESTS="1000000")
+from bench.stack import bench_env, free_port, prepare_database  # noqa: E402
+
+ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG="-",
+                # No worker restart in the middle of a pair (the config restarts one every 2,000
+                # requests, which the ceiling, answering more, would pay more often).
+                GUNICORN_MAX_REQUESTS="1000000")
+PG = ENV["DATABASE_URL"]
 #: The ceiling's process: the same, with the bare app's own settings.
 BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")})
+
 
 LUA = r"""
 -- Scorers at many tables: each request records the next deal of the next table, with a fresh
@@ -75,12 +73,6 @@ end
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -91,16 +83,6 @@ def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
                 return
         time.sleep(0.2)
     raise SystemExit("server did not start")
-
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    for env in (ENV, BARE_ENV):  # the site's tables, and the ceiling's one
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
 
 
 def scorer_bodies(table: int, deals: int) -> list[dict]:
@@ -281,7 +263,7 @@ def main() -> None:
     args = parser.parse_args()
     if not args.profile and not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install wrk")
-    prepare_database()
+    prepare_database(ENV, BARE_ENV)
     tables, tournament_id = prepare_tournament(args.tables, deals_per_table=200)
     if args.profile:
         profile(tables, args.profile)

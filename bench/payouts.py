@@ -24,34 +24,16 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-ENV = dict(os.environ, DATABASE_URL=PG, DJANGO_SETTINGS_MODULE="bench.site_settings", DEBUG="0",
-           SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="0",
-           LOG_LEVEL="WARNING")
-ENV.pop("REDIS_URL", None)
-if os.environ.get("BENCH_REDIS_URL"):
-    ENV["REDIS_URL"] = os.environ["BENCH_REDIS_URL"]
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
-os.environ.pop("REDIS_URL", None)
-if "REDIS_URL" in ENV:
-    os.environ["REDIS_URL"] = ENV["REDIS_URL"]
+from bench.stack import bench_env, prepare_database, summary, timed  # noqa: E402
 
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+ENV = bench_env(redis=os.environ.get("BENCH_REDIS_URL"))
+PG = ENV["DATABASE_URL"]
 
 
 def greedy_sorting_again(group):
@@ -104,27 +86,12 @@ def build(players: int):
     return t, list(zip([e.pk for e in entries], nets))
 
 
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        began = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - began) * 1000)
-    return out
-
-
-def summary(ms: list[float]) -> str:
-    ms = sorted(ms)
-    return (f"p50 {statistics.median(ms):7.1f} ms   p95 {ms[max(int(len(ms) * 0.95) - 1, 0)]:7.1f} ms   "
-            f"min {ms[0]:7.1f} ms   (n={len(ms)})")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--reads", type=int, default=50)
     args = parser.parse_args()
-    prepare_database()
+    prepare_database(ENV)
     import django
 
     django.setup()

@@ -18,33 +18,18 @@ each run adds one tournament) and no Redis.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-ENV = dict(os.environ, DATABASE_URL=PG, DJANGO_SETTINGS_MODULE="bench.site_settings", DEBUG="0",
-           SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="0",
-           LOG_LEVEL="WARNING")
-ENV.pop("REDIS_URL", None)
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")})
-os.environ.pop("REDIS_URL", None)
+from bench.stack import bench_env, prepare_database  # noqa: E402
+
+ENV = bench_env()
+PG = ENV["DATABASE_URL"]
 MOST_BYTES = 300_000
-
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
 
 
 def build(n_entries: int, deals: int):
@@ -132,7 +117,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=5000)
     parser.add_argument("--reads", type=int, default=20)
     args = parser.parse_args()
-    prepare_database()
+    prepare_database(ENV)
     import django
 
     django.setup()

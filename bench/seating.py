@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -38,23 +37,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-ENV = dict(os.environ, DATABASE_URL=PG, DJANGO_SETTINGS_MODULE="bench.site_settings", DEBUG="0",
-           SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="0",
-           SECURE_COOKIES="0", LOG_LEVEL="WARNING")
-ENV.pop("REDIS_URL", None)
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_COOKIES")})
-os.environ.pop("REDIS_URL", None)
+from bench.stack import bench_env, prepare_database  # noqa: E402
 
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+ENV = bench_env(SECURE_COOKIES="0")
+PG = ENV["DATABASE_URL"]
 
 
 def build(n: int):
@@ -138,7 +124,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--port", type=int, default=8791)
     args = parser.parse_args()
-    prepare_database()
+    prepare_database(ENV)
     import django
 
     django.setup()

@@ -41,29 +41,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/live_bench")
-REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-ENV = dict(os.environ, DATABASE_URL=PG, REDIS_URL=REDIS, DJANGO_SETTINGS_MODULE="bench.site_settings",
-           DEBUG="0", SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-           PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", ACCESS_LOG="")
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")})
+from bench.stack import bench_env, free_port, prepare_database  # noqa: E402
+
+ENV = bench_env(database="live_bench", redis="redis://127.0.0.1:6379/13", hosts="127.0.0.1", ACCESS_LOG="")
+
 ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def prepare(n_tables: int) -> tuple[int, list[dict]]:
-    name = PG.rsplit("/", 1)[1]
-    found = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                            f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in found.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+    prepare_database(ENV)
     import django
 
     django.setup()

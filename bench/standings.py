@@ -28,32 +28,16 @@ in-process). Prints the figures.
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gupai_bench")
-ENV = dict(os.environ, DATABASE_URL=PG, DJANGO_SETTINGS_MODULE="bench.site_settings", DEBUG="0",
-           SECRET_KEY="bench-" + "k" * 50, ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="0",
-           LOG_LEVEL="WARNING")
-ENV.pop("REDIS_URL", None)
-os.environ.update({k: ENV[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY",
-                                       "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")})
-os.environ.pop("REDIS_URL", None)
+from bench.stack import bench_env, prepare_database, summary, timed  # noqa: E402
 
-
-def prepare_database() -> None:
-    name = PG.rsplit("/", 1)[1]
-    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
-    if "1" not in exists.stdout:
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=ENV, check=True)
+ENV = bench_env()
+PG = ENV["DATABASE_URL"]
 
 
 def build(deals: int, n_tables: int):
@@ -129,21 +113,6 @@ def build(deals: int, n_tables: int):
     return t, director, tables, load
 
 
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        began = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - began) * 1000)
-    return out
-
-
-def summary(ms: list[float]) -> str:
-    ms = sorted(ms)
-    return (f"p50 {statistics.median(ms):7.1f} ms   p95 {ms[int(len(ms) * 0.95) - 1]:7.1f} ms   "
-            f"min {ms[0]:7.1f} ms   (n={len(ms)})")
-
-
 def old_bulk_update(t, rows: int) -> float:
     """The previous write, for comparison: Django's ``bulk_update`` of ``rows`` standing rows
     (one ``UPDATE … CASE WHEN id = … THEN …`` a column), rolled back. Seconds."""
@@ -179,7 +148,7 @@ def main() -> None:
     parser.add_argument("--head-to-head", action="store_true", help="also time head-to-head at its worst")
     args = parser.parse_args()
     n_tables = args.entries // 4
-    prepare_database()
+    prepare_database(ENV)
     import django
 
     django.setup()

@@ -1,0 +1,76 @@
+"""What the bench scripts share: their environment (a database and a Redis database of their own,
+the site's settings as a club runs them: ``bench/site_settings.py``), that database made and
+migrated, a free port, and the timings' summary.
+
+Each script imports this after putting the project's folder on ``sys.path`` (it runs as
+``.venv/bin/python bench/<name>.py``)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The settings every script's in-process part and child processes read.
+KEYS = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+        "SECURE_SSL_REDIRECT", "SECURE_COOKIES", "LOG_LEVEL")
+
+
+def bench_env(*, database: str = "gupai_bench", redis: str | None = None, hosts: str = "testserver,127.0.0.1",
+              **extra: str) -> dict:
+    """The environment of a bench run — PostgreSQL ``BENCH_DATABASE_URL`` (default: ``database`` on
+    the machine's server) and, when ``redis`` names a default (``redis://…``), Redis
+    ``BENCH_REDIS_URL``; without it no Redis at all (the cache in memory, tasks in process) —
+    applied to this process too, so that ``django.setup()`` reads it."""
+    env = dict(os.environ, DATABASE_URL=os.environ.get("BENCH_DATABASE_URL",
+                                                       f"postgres://postgres@127.0.0.1:5432/{database}"),
+               DJANGO_SETTINGS_MODULE="bench.site_settings", DEBUG="0", SECRET_KEY="bench-" + "k" * 50,
+               ALLOWED_HOSTS=hosts, SECURE_SSL_REDIRECT="0", PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING", **extra)
+    env.pop("REDIS_URL", None)
+    if redis is not None:
+        env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", redis)
+    for key in KEYS:
+        if key in env:
+            os.environ[key] = env[key]
+        else:
+            os.environ.pop(key, None)
+    return env
+
+
+def prepare_database(env: dict, *others: dict) -> None:
+    """Create the run's database when it is missing and migrate it (with ``env``, then with each of
+    ``others``: another app's settings on the same database, as the bare ceiling's)."""
+    name = env["DATABASE_URL"].rsplit("/", 1)[1]
+    exists = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
+                             f"SELECT 1 FROM pg_database WHERE datname='{name}'"], capture_output=True, text=True)
+    if "1" not in exists.stdout:
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
+    for each in (env, *others):
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=each, check=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def timed(fn, n: int) -> list[float]:
+    """``fn()`` run ``n`` times: each run's milliseconds."""
+    out = []
+    for _ in range(n):
+        began = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - began) * 1000)
+    return out
+
+
+def summary(ms: list[float]) -> str:
+    ms = sorted(ms)
+    return (f"p50 {statistics.median(ms):7.1f} ms   p95 {ms[max(int(len(ms) * 0.95) - 1, 0)]:7.1f} ms   "
+            f"min {ms[0]:7.1f} ms   (n={len(ms)})")
