@@ -28,6 +28,7 @@ def test_page_shows_stats_and_tournaments(ding_niu, make_setup, client):
 
 
 def test_chinese_page(ding_niu, client):
+    round_record(actor=ding_niu.director_actor, table=ding_niu.table, body=DING_NIU_LED_BY_1)
     boris = ding_niu.entries[1].player
     page = client.get(reverse("public-club-player", args=[boris.pk]), HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert page.status_code == 200 and "算账" in page.content.decode()
