@@ -25,6 +25,7 @@ urlpatterns = [
     path("clubs/<int:pk>/", clubs.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<int:pk>/players/", clubs.ClubPlayersView.as_view(), name="api-club-players"),
     path("players/<int:pk>/", clubs.PlayerDetailView.as_view(), name="api-player"),
+    path("players/<int:pk>/stats/", clubs.PlayerStatsView.as_view(), name="api-player-stats"),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/<int:pk>/", tournaments.TournamentDetailView.as_view(), name="api-tournament"),
     path("tournaments/<int:pk>/start/", tournaments.TournamentStartView.as_view(), name="api-tournament-start"),
