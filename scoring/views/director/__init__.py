@@ -28,6 +28,7 @@ from scoring.views.director.roster import (
                                            table_delete,
                                            tournament_delete,
 )
+from scoring.views.director.paper_sheets import session_paper_sheets
 from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
 from scoring.views.director.sessions import (
                                            session_clock_start,
@@ -50,7 +51,7 @@ from scoring.views.director.tournaments import (
 __all__ = [
     "home", "club_create", "club_page", "players_add", "tournament_create",
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
-    "session_seat", "session_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
+    "session_seat", "session_sheet", "session_paper_sheets", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
     "player_cards", "player_card", "player_code_reset",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
