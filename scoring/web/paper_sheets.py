@@ -13,17 +13,17 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-import games
 import segno
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from games.entry import Numbers, SeatChoice, SeatValue, Winner
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfbase import cidfonts, pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
+import games
+from games.entry import Numbers, SeatChoice, SeatValue, Winner
 from scoring.web.presentation import seat_name, session_table
 
 #: Empty rows of the grid: the deals a session usually has room for on one page.

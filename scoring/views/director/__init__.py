@@ -18,6 +18,7 @@ answer with the plain link page, saying so.
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
+from scoring.views.director.paper_sheets import session_paper_sheets
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.roster import (
                                            entry_late,
@@ -28,7 +29,6 @@ from scoring.views.director.roster import (
                                            table_delete,
                                            tournament_delete,
 )
-from scoring.views.director.paper_sheets import session_paper_sheets
 from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
 from scoring.views.director.sessions import (
                                            session_clock_start,

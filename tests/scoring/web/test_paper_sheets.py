@@ -9,11 +9,11 @@ import re
 import shutil
 import subprocess
 
-import games
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+import games
 from scoring.web.paper_sheets import ROWS, SheetPage, sheets_pdf
 
 needs_poppler = pytest.mark.skipif(
