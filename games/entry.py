@@ -212,5 +212,22 @@ class Entry:
     #: fields that hold them).
     levels: tuple[tuple[str, str], ...] = ()
 
+    def quick_level(self) -> str | None:
+        """The quickest level: the first whose inputs are all typed as numbers or seats, no
+        tiles or moves (the connecting games' points, Tau Ngau's values, Da Ling's winners);
+        what a paper score sheet asks for. None when every level needs tiles."""
+        for level, _label in self.levels:
+            if not any(isinstance(i, _BY_TILES) for i in self.inputs_at(level)):
+                return level
+        return None
+
+    def inputs_at(self, level: str | None) -> tuple[Input, ...]:
+        """The inputs shown at ``level`` (those of every level included), in form order."""
+        return tuple(i for i in self.inputs if i.level is None or i.level == level)
+
+
+#: Inputs that are tiles or moves (or mark a level that records them): not for a quick level.
+_BY_TILES = (Tiles, Moves, Declared, Mark)
+
 
 __all__ = ["Declared", "Entry", "Input", "Mark", "Moves", "Numbers", "SeatChoice", "SeatValue", "Tiles", "Winner"]

@@ -41,6 +41,8 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/sessions/new/", director.session_seat, name="director-session-seat"),
     path("tournaments/<int:tournament_id>/sessions/<int:number>/sheet/", director.session_sheet,
          name="director-session-sheet"),
+    path("tournaments/<int:tournament_id>/sessions/<int:number>/sheets.pdf", director.session_paper_sheets,
+         name="director-session-paper-sheets"),
     path("sessions/<int:session_id>/close/", director.session_close, name="director-session-close"),
     path("sessions/<int:session_id>/reopen/", director.session_reopen, name="director-session-reopen"),
     path("sessions/<int:session_id>/clock/", director.session_clock_start, name="director-session-clock"),
