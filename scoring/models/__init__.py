@@ -22,6 +22,7 @@ from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.imports import TournamentImport
 from scoring.models.rounds import Round, RoundRevision
+from scoring.models.seasons import Season, SeasonTournament
 from scoring.models.standings import Standing
 from scoring.models.tables import Seat, Table
 from scoring.models.tournaments import GAME_CHOICES, PUBLICLY_VISIBLE, Entry, Session, Tournament, game_name
@@ -41,6 +42,8 @@ __all__ = [
     "Round",
     "RoundRevision",
     "Seat",
+    "Season",
+    "SeasonTournament",
     "Session",
     "Standing",
     "Table",

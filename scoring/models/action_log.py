@@ -54,6 +54,10 @@ class ActionLog(models.Model):
         ENTRY_REENTER = "entry_reenter"
         TABLE_DELETE = "table_delete"
         TOURNAMENT_DELETE = "tournament_delete"
+        SEASON_CREATE = "season_create"
+        SEASON_UPDATE = "season_update"
+        SEASON_TOURNAMENT_ADD = "season_tournament_add"
+        SEASON_TOURNAMENT_REMOVE = "season_tournament_remove"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
