@@ -1,0 +1,39 @@
+"""Reads of seasons: a club's list, one season's tournaments, and its standings (the
+tournaments' kept standings weighted and summed, ``scoring.domain.seasons``)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from scoring.domain.seasons import Result, season_rows, season_tie_breaks
+from scoring.domain.standings import Figures
+from scoring.models import Club, Season, SeasonTournament, Standing
+
+_KEPT = ("tournament_id", "entry__player_id", "entry__player__name", "total", "rounds_counted", "wins",
+         *Standing.PLACES)
+
+
+def season_list(club: Club, *, public_only: bool) -> QuerySet[Season]:
+    seasons = Season.objects.filter(club=club)
+    return seasons.filter(public=True) if public_only else seasons
+
+
+def season_links(season: Season) -> list[SeasonTournament]:
+    """The season's tournaments with their weights, in the order they were added. One query."""
+    return list(SeasonTournament.objects.filter(season=season).select_related("tournament"))
+
+
+def season_standings(season: Season, *, links: list[SeasonTournament] | None = None) -> dict:
+    """``tie_breaks`` (the order ranked by: ``season_tie_breaks``) and ``rows``
+    (``scoring.domain.seasons.season_rows``). Reads the kept standings rows (exact with every
+    deal), never the deals: two queries whatever the tournaments, players and deals (one given
+    ``links``). A player with an entry but no deal yet is listed with zero."""
+    links = season_links(season) if links is None else links
+    weights = {link.tournament_id: link.weight for link in links}
+    results: dict[int, list[Result]] = {tid: [] for tid in weights}
+    if weights:
+        for v in Standing.objects.filter(tournament_id__in=list(weights)).values(*_KEPT):
+            f = Figures(v["total"], v["rounds_counted"], v["wins"], tuple(v[p] for p in Standing.PLACES), None)
+            results[v["tournament_id"]].append(Result(v["entry__player_id"], v["entry__player__name"], f))
+    tie_breaks = season_tie_breaks([link.tournament.tie_breaks for link in links])
+    return {"tie_breaks": tie_breaks, "rows": season_rows(results, weights, tie_breaks)}
