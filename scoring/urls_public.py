@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from scoring.views import public, public_players, public_table
+from scoring.views import public, public_players, public_seasons, public_table
 
 urlpatterns = [
     path("", public.home, name="home"),
     path("calculator/", public.calculator, name="calculator"),
     path("time/", public.server_time, name="server-time"),
     path("players/<int:player_id>/", public_players.club_player_page, name="public-club-player"),
+    path("seasons/<int:pk>/", public_seasons.season_page, name="public-season"),
     path("t/<slug:slug>/", public.tournament_page, name="public-tournament"),
     path("t/<slug:slug>/live/", public.tournament_live, name="public-tournament-live"),
     path("t/<slug:slug>/payouts/", public.payouts_page, name="public-payouts"),

@@ -83,3 +83,10 @@ def test_a_private_seasons_csv_is_not_found(anon_client, director_client, club):
     season = director_client.post(f"/api/v1/clubs/{club.pk}/seasons/", {"name": "Hidden"}, format="json").json()
     assert anon_client.get(f"/api/v1/seasons/{season['id']}/standings.csv").status_code == 404
     assert director_client.get(f"/api/v1/seasons/{season['id']}/standings.csv").status_code == 200
+
+
+def test_the_csv_refuses_an_unknown_format(director_client, club):
+    season = director_client.post(f"/api/v1/clubs/{club.pk}/seasons/", {"name": "S"}, format="json").json()
+    response = director_client.get(f"/api/v1/seasons/{season['id']}/standings.csv?format=xml")
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [("format", "bad_format")]

@@ -1,0 +1,41 @@
+"""A season's public page (``/seasons/<id>/``): its standings and its tournaments with their
+weights. A season its club keeps private answers 404, like an unknown id."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+import games
+from scoring.domain.standings import TIE_BREAK_LABELS
+from scoring.models import Season
+from scoring.selectors.seasons import season_links, season_standings
+
+
+def plain(number: Decimal) -> str:
+    """A weight or weighted net without trailing zeros: 2, 1.5, -35."""
+    return f"{number.normalize():f}"
+
+
+@require_GET
+def season_page(request, pk: int):
+    season = Season.objects.filter(pk=pk, public=True).select_related("club").first()
+    if season is None:
+        raise Http404(_("No such season."))
+    links = season_links(season)
+    table = season_standings(season, links=links)
+    language = get_language() or "en"
+    tournaments = [{"name": link.tournament.name, "slug": link.tournament.slug,
+                    "public": link.tournament.publicly_visible,
+                    "game_name": games.get_game(link.tournament.game).name_in(language),
+                    "weight": plain(link.weight)} for link in links]
+    for r in table["rows"]:
+        r["net_shown"] = plain(r["net"])
+    return render(request, "public/season.html", {
+        "season": season, "tournaments": tournaments, "rows": table["rows"],
+        "tie_breaks": [TIE_BREAK_LABELS[k] for k in table["tie_breaks"]]})
