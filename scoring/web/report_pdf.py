@@ -11,6 +11,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
+# The sheets' text drawing: its font choice (Chinese in CID fonts, poppler-readable) is the one to share.
 from scoring.web.paper_sheets import _text
 
 MARGIN = 15 * mm
@@ -55,7 +56,9 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
     c.setTitle(t.name)
     w = _Writer(c)
     w.line(t.name, 18, bold=True)
-    w.line(f"{t.club.name} · {game_name}", 11)
+    # Apart: a line is drawn in one font, and Latin in a CJK font is drawn spaced out.
+    w.line(t.club.name, 11)
+    w.line(game_name, 11)
     w.gap()
     counts, zs = report["counts"], report["zero_sum"]
     w.line(_("Audit"), 13, bold=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.selectors.standings import standings_for
 from scoring.services.rounds import round_correct, round_dispute, round_record, round_void
 from tests.scoring.web.test_paper_sheets import needs_poppler, pdf_text
 
@@ -63,7 +64,9 @@ def test_the_pdf_names_the_tournament_and_its_top_player(client, jie_long, tmp_p
     assert response["Content-Disposition"].startswith("attachment;")
     text = pdf_text(response.content, tmp_path)
     assert s.tournament.name in text
-    assert "Anna" in text   # the top player: JIE_LONG gives Anna the best net
+    top = standings_for(s.tournament)[0]["name"]
+    assert top == "Bob"   # the corrected deal made Bob the leader
+    assert top in text.split(s.tournament.name, 1)[1].split("Payouts")[0]
     assert "holds" in text
 
 
