@@ -12,7 +12,7 @@ from scoring.domain.records import body_from_record
 from scoring.selectors.report import tournament_report
 from scoring.selectors.standings import standings_for
 from scoring.services.audits import audit_start
-from scoring.services.rounds import round_correct, round_dispute, round_record, round_void
+from scoring.services.rounds import round_correct, round_dispute, round_dispute_resolve, round_record, round_void
 from scoring.services.tables import table_create
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
@@ -43,6 +43,14 @@ def test_the_counts_are_what_was_done_and_zero_sum_holds(jie_long):
     assert report["zero_sum"] == {"players": 0, "house": 0, "total": 0, "ok": True}
     assert sum(p["net"] for p in report["payouts"]["players"]) == 0 and report["payouts"]["transfers"]
     assert report["audit"] is None
+
+
+def test_a_resolved_dispute_still_counts_as_raised(jie_long):
+    s = jie_long
+    deals = played(s)
+    round_dispute_resolve(actor=s.director_actor, round=deals[2], note="points right")
+    counts = tournament_report(s.tournament)["counts"]
+    assert (counts["disputes"], counts["open_disputes"]) == (1, 0)
 
 
 def test_a_second_table_counts_too_and_the_read_is_bounded(jie_long, django_assert_max_num_queries,

@@ -62,6 +62,7 @@ def test_the_pdf_names_the_tournament_and_its_top_player(client, jie_long, tmp_p
     response = client.get(f"/director/tournaments/{s.tournament.pk}/report.pdf")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].startswith("attachment;")
+    assert response["Cache-Control"] == "no-store"
     text = pdf_text(response.content, tmp_path)
     assert s.tournament.name in text
     top = standings_for(s.tournament)[0]["name"]
