@@ -20,6 +20,7 @@ from scoring.views.director.clubs import club_create, club_page, home, players_a
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
 from scoring.views.director.paper_sheets import session_paper_sheets
 from scoring.views.director.players import player_card, player_cards, player_code_reset
+from scoring.views.director.report import tournament_report_page, tournament_report_pdf
 from scoring.views.director.roster import (
                                            entry_late,
                                            entry_reenter,
@@ -56,4 +57,5 @@ __all__ = [
     "player_cards", "player_card", "player_code_reset",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
     "tournament_download", "import_upload", "import_page", "import_box",
+    "tournament_report_page", "tournament_report_pdf",
 ]
