@@ -92,7 +92,7 @@ def _covers(text: str, font: str) -> bool:
     return True
 
 
-def _text(c: canvas.Canvas, x: float, y: float, text: str, size: float, *, bold: bool = False,
+def draw_text(c: canvas.Canvas, x: float, y: float, text: str, size: float, *, bold: bool = False,
           centre: bool = False, width: float | None = None) -> None:
     """Draw ``text`` at (x, y), shrunk to ``width`` when given."""
     font = _font(text, bold)
@@ -121,7 +121,7 @@ def _wrapped(c: canvas.Canvas, x: float, top: float, width: float, height: float
     lines = lines[:3]
     y = top - (height - len(lines) * (size + 1)) / 2 - size
     for line in lines:
-        _text(c, x + width / 2, y, line, size, centre=True, width=width - 2)
+        draw_text(c, x + width / 2, y, line, size, centre=True, width=width - 2)
         y -= size + 1
 
 
@@ -170,19 +170,19 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
     width, height = PAGE
     top = height - MARGIN
     # The heading, the seats, the QR code at the right.
-    _text(c, MARGIN, top - 16, tournament, 16, bold=True, width=width - 2 * MARGIN - QR_SIZE - 10)
-    _text(c, MARGIN, top - 36, session_table(session, page.table_name), 14, bold=True)
-    _text(c, MARGIN, top - 52, game.name_in(get_language() or "en") + " · " + _("paper score sheet"), 10)
+    draw_text(c, MARGIN, top - 16, tournament, 16, bold=True, width=width - 2 * MARGIN - QR_SIZE - 10)
+    draw_text(c, MARGIN, top - 36, session_table(session, page.table_name), 14, bold=True)
+    draw_text(c, MARGIN, top - 52, game.name_in(get_language() or "en") + " · " + _("paper score sheet"), 10)
     y = top - 70
     for position, player in enumerate(page.players):
-        _text(c, MARGIN, y, f"{position + 1}", 10, bold=True)
-        _text(c, MARGIN + 14, y, seat_name(position, len(page.players)), 9)
-        _text(c, MARGIN + 90, y, player, 10, width=width - 2 * MARGIN - QR_SIZE - 110)
+        draw_text(c, MARGIN, y, f"{position + 1}", 10, bold=True)
+        draw_text(c, MARGIN + 14, y, seat_name(position, len(page.players)), 9)
+        draw_text(c, MARGIN + 90, y, player, 10, width=width - 2 * MARGIN - QR_SIZE - 110)
         y -= 13
     qx, qy = width - MARGIN - QR_SIZE, top - QR_SIZE
     if page.url:
         _qr(c, page.url, qx, qy, QR_SIZE)
-        _text(c, qx + QR_SIZE / 2, qy - 8, page.url, 6, centre=True, width=QR_SIZE + 4 * mm)
+        draw_text(c, qx + QR_SIZE / 2, qy - 8, page.url, 6, centre=True, width=QR_SIZE + 4 * mm)
     else:
         _wrapped(c, qx, top, QR_SIZE, QR_SIZE, _("No scorer link shown: the session is closed."), 8)
     heading_bottom = min(y + 4, qy - 14)
@@ -218,7 +218,7 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
         _wrapped(c, cx, grid_top, cw, head, _(i.label))
     for s, player in enumerate(page.players):
         gx = seat_x + s * group
-        _text(c, gx + group / 2, grid_top - 11, f"{s + 1} · {player}", 8, bold=True, centre=True, width=group - 4)
+        draw_text(c, gx + group / 2, grid_top - 11, f"{s + 1} · {player}", 8, bold=True, centre=True, width=group - 4)
         c.line(gx, grid_top - 15, gx + group, grid_top - 15)
         for k, i in enumerate(seats):
             _wrapped(c, gx + k * sub, grid_top - 15, sub, head - 15, _(i.label), 6.5)
@@ -232,11 +232,11 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
         y = body_top - r * ROW_HEIGHT
         c.line(MARGIN, y, right, y)
         if r < ROWS:
-            _text(c, MARGIN + first / 2, y - ROW_HEIGHT + 5, str(r + 1), 7, centre=True)
+            draw_text(c, MARGIN + first / 2, y - ROW_HEIGHT + 5, str(r + 1), 7, centre=True)
     # The legend.
     y = bottom - 11
     for line in _legend(game.entry, inputs, n, variant):
-        _text(c, MARGIN, y, line, 7, width=right - MARGIN)
+        draw_text(c, MARGIN, y, line, 7, width=right - MARGIN)
         y -= 9
 
 
@@ -251,7 +251,7 @@ def sheets_pdf(*, tournament: str, game_key: str, variant: dict, session: int, p
         _page(c, tournament=tournament, game=game, variant=full, session=session, page=page)
         c.showPage()
     if not pages:
-        _text(c, MARGIN, PAGE[1] - MARGIN - 16, tournament, 16, bold=True)
+        draw_text(c, MARGIN, PAGE[1] - MARGIN - 16, tournament, 16, bold=True)
         c.showPage()
     c.save()
     return out.getvalue()

@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 # The sheets' text drawing: its font choice (Chinese in CID fonts, poppler-readable) is the one to share.
-from scoring.web.paper_sheets import _text
+from scoring.web.paper_sheets import draw_text
 
 MARGIN = 15 * mm
 LINE = 14
@@ -33,7 +33,7 @@ class _Writer:
     def line(self, text: str, size: float = 10, *, bold: bool = False) -> None:
         self.need(size + 4)
         self.y -= size + 4
-        _text(self.c, MARGIN, self.y, text, size, bold=bold, width=A4[0] - 2 * MARGIN)
+        draw_text(self.c, MARGIN, self.y, text, size, bold=bold, width=A4[0] - 2 * MARGIN)
 
     def row(self, cells: list[tuple[float, str]], size: float = 9, *, bold: bool = False) -> None:
         """Cells at x offsets (mm from the margin); each is cut to the room before the next."""
@@ -41,7 +41,7 @@ class _Writer:
         self.y -= LINE
         for i, (x, text) in enumerate(cells):
             end = cells[i + 1][0] if i + 1 < len(cells) else (A4[0] - 2 * MARGIN) / mm
-            _text(self.c, MARGIN + x * mm, self.y, text, size, bold=bold, width=(end - x - 2) * mm)
+            draw_text(self.c, MARGIN + x * mm, self.y, text, size, bold=bold, width=(end - x - 2) * mm)
 
     def gap(self, height: float = 8) -> None:
         self.y -= height
