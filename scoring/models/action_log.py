@@ -54,6 +54,7 @@ class ActionLog(models.Model):
         ENTRY_REENTER = "entry_reenter"
         TABLE_DELETE = "table_delete"
         TOURNAMENT_DELETE = "tournament_delete"
+        RATINGS_REBUILD = "ratings_rebuild"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -1,0 +1,60 @@
+"""A club's ratings (openskill, ``scoring.domain.ratings``): each player's current rating, each
+deal's change per player, and which deals (at which revision) the ratings have taken in."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from scoring.models.clubs import Club, Player
+from scoring.models.rounds import Round, RoundRevision
+
+
+class PlayerRating(models.Model):
+    """A player's rating in the club after every rated deal (what the ladder reads)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    #: Rated deals so far (provisional under ``domain.ratings.PROVISIONAL_DEALS``).
+    deals = models.PositiveIntegerField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["club", "player"]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="rating_unique_player_per_club")]
+
+
+class RatedDeal(models.Model):
+    """A counted deal the club's ratings have taken in, and the revision they read: a deal whose
+    revision changed (a correction) or that no longer counts (a void) is re-rated from there on."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    revision = models.ForeignKey(RoundRevision, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["club", "round"]
+        constraints = [models.UniqueConstraint(fields=["club", "round"], name="rated_deal_unique_per_club")]
+
+
+class RatingChange(models.Model):
+    """How one deal moved one player's rating — why it moved: before, after, and the opponents'
+    ratings before the deal (``[{"player", "mu", "sigma", "deals"}]`` in seat order)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    #: The player's rated deals after this one.
+    deals = models.PositiveIntegerField()
+    opponents = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["round", "player"]
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="rating_change_unique_player")]
+        indexes = [models.Index(fields=["club", "round"]), models.Index(fields=["player", "round"])]
