@@ -108,3 +108,11 @@ def test_a_deal_write_enqueues_the_follow_after_commit(jie_long, club, django_ca
     with django_capture_on_commit_callbacks(execute=True):
         round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
     assert PlayerRating.objects.filter(club=club).count() == 4
+
+
+def test_a_finished_tournament_may_still_be_left_out(jie_long, club):
+    from scoring.services.tournaments import tournament_finish
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    t = tournament_update(actor=jie_long.director_actor, tournament=jie_long.tournament, rated=False)
+    assert t.rated is False
