@@ -39,8 +39,8 @@ class RatedDeal(models.Model):
 
 
 class RatingChange(models.Model):
-    """How one deal moved one player's rating — why it moved: before, after, and the opponents'
-    ratings before the deal (``[{"player", "mu", "sigma", "deals"}]`` in seat order)."""
+    """How one deal moved one player's rating — why it moved: before and after; the opponents'
+    ratings before the deal are the ``before`` of the deal's other changes (not stored twice)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
@@ -52,9 +52,9 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
     #: The player's rated deals after this one.
     deals = models.PositiveIntegerField()
-    opponents = models.JSONField(default=list)
 
     class Meta:
         ordering = ["round", "player"]
         constraints = [models.UniqueConstraint(fields=["round", "player"], name="rating_change_unique_player")]
-        indexes = [models.Index(fields=["club", "round"]), models.Index(fields=["player", "round"])]
+        # (round, player) leads the unique index: a club's changes from a deal on are found by round
+        indexes = [models.Index(fields=["player", "round"])]

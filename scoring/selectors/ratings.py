@@ -84,11 +84,17 @@ def club_ladder(club: Club) -> list[dict]:
 
 def player_history(player: Player) -> list[dict]:
     """Every rated deal of the player, newest first: the deal, the place, the rating before and
-    after, and the opponents' ratings before — why it moved."""
+    after, and the opponents' ratings before (their changes' ``before`` in the same deal) — why
+    it moved. Three queries."""
     changes = list(RatingChange.objects.filter(player=player).order_by("-round_id")
                    .select_related("round__table__session__tournament"))
-    opponent_ids = {o["player"] for c in changes for o in c.opponents}
-    names = dict(Player.objects.filter(pk__in=opponent_ids).values_list("id", "name"))
+    opponents: dict[int, list[dict]] = {}
+    for round_id, player_id, name, mu, sigma, deals in (
+            RatingChange.objects.filter(round_id__in=[c.round_id for c in changes]).exclude(player=player)
+            .order_by("round_id", "player_id")
+            .values_list("round_id", "player_id", "player__name", "mu_before", "sigma_before", "deals")):
+        opponents.setdefault(round_id, []).append(
+            {"id": player_id, "name": name, "rating": Rating(mu, sigma, deals - 1).display})
     out = []
     for c in changes:
         before = Rating(c.mu_before, c.sigma_before, c.deals - 1)
@@ -101,7 +107,6 @@ def player_history(player: Player) -> list[dict]:
             "place": c.place,
             "before": before.display, "after": after.display, "change": after.display - before.display,
             "uncertainty": after.uncertainty, "deals": c.deals,
-            "opponents": [{"id": o["player"], "name": names.get(o["player"], ""),
-                           "rating": Rating(o["mu"], o["sigma"], o["deals"]).display} for o in c.opponents],
+            "opponents": opponents.get(c.round_id, []),
         })
     return out

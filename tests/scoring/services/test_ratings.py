@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import ActionLog, PlayerRating, RatedDeal, RatingChange
-from scoring.selectors.ratings import club_ladder
+from scoring.selectors.ratings import club_ladder, player_history
 from scoring.services.ratings import ratings_follow, ratings_rebuild
 from scoring.services.rounds import round_confirm, round_correct, round_record, round_void
 from scoring.services.tournaments import tournament_update
@@ -19,8 +19,7 @@ def _state(club):
     """Everything the ratings hold, without ids or times."""
     ratings = sorted(PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals"))
     changes = sorted(RatingChange.objects.filter(club=club).values_list(
-        "round_id", "player_id", "place", "mu_before", "sigma_before", "mu_after", "sigma_after", "deals",
-        "opponents"))
+        "round_id", "player_id", "place", "mu_before", "sigma_before", "mu_after", "sigma_after", "deals"))
     rated = sorted(RatedDeal.objects.filter(club=club).values_list("round_id", "revision_id"))
     return ratings, changes, rated
 
@@ -50,9 +49,8 @@ def test_seats_are_read_from_the_leader_and_tau_ngau_is_placed_by_net(make_setup
     ratings_follow(club=club)
     assert _places(d.pk)["Valentine"] == 1      # the winner (nets by position -2, -4, 12, -6)
     assert _places(t.pk) == {"Bank": 1, "Six": 2, "NoBull": 2, "One": 4}   # nets 17, -4, -9, -4
-    change = RatingChange.objects.get(round=t, player__name="Bank")
-    assert sorted(o["player"] for o in change.opponents) == sorted(
-        p.pk for p in club.players.filter(name__in=["Six", "One", "NoBull"]))
+    bank = club.players.get(name="Bank")
+    assert sorted(o["name"] for o in player_history(bank)[0]["opponents"]) == ["NoBull", "One", "Six"]
 
 
 def test_a_void_re_rates_from_that_deal_on(jie_long, club):
