@@ -9,11 +9,12 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
 
-from scoring.models import Audit, Tournament
+from scoring.models import Audit, Club, Tournament
 from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
 from scoring.services import imports as imports_services
+from scoring.services import ratings as ratings_services
 from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
 
@@ -27,6 +28,15 @@ def standings_refresh(tournament_id: int) -> int:
     if tournament is None:
         return 0
     return standings_services.standings_refresh(tournament=tournament)
+
+
+@shared_task(name="scoring.ratings_follow")
+def ratings_follow(club_id: int) -> int:
+    """Rate the club's deals not yet rated (enqueued after every deal write). Returns how many."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return 0
+    return ratings_services.ratings_follow(club=club)["deals"]
 
 
 @shared_task(name="scoring.standings_check")

@@ -72,6 +72,10 @@ class TournamentInputSerializer(InputSerializer):
                                        required=False, help_text=TIE_BREAKS_HELP)
 
 
+#: What ``rated`` means, wherever it is shown.
+RATED_HELP = "Whether the tournament's deals count in the club's ratings (default true)."
+
+
 class TournamentUpdateSerializer(InputSerializer):
     name = TextField(max_length=MAX_TOURNAMENT_NAME, required=False)
     variant = serializers.DictField(required=False)
@@ -79,6 +83,8 @@ class TournamentUpdateSerializer(InputSerializer):
     require_confirmation = StrictBooleanField(required=False)
     require_proof = StrictBooleanField(required=False, help_text=REQUIRE_PROOF_HELP + " May change any time "
                                        "before the finish.")
+    rated = StrictBooleanField(required=False, help_text=RATED_HELP + " May change any time, after the finish too "
+                               "(alone); the ratings follow.")
     chip_value = MoneyField(required=False)
     currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
@@ -89,11 +95,12 @@ class TournamentSerializer(OutputModelSerializer):
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), read_only=True,
                                        help_text=TIE_BREAKS_HELP)
     require_proof = serializers.BooleanField(read_only=True, help_text=REQUIRE_PROOF_HELP)
+    rated = serializers.BooleanField(read_only=True, help_text=RATED_HELP)
 
     class Meta:
         model = Tournament
         fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
-                  "require_proof", "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
+                  "require_proof", "rated", "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
 
 
 class FinishInputSerializer(InputSerializer):

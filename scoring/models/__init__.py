@@ -21,6 +21,7 @@ from scoring.models.clubs import Club, Player
 from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.imports import TournamentImport
+from scoring.models.ratings import PlayerRating, RatedDeal, RatingChange
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.seasons import Season, SeasonTournament
 from scoring.models.standings import Standing
@@ -39,6 +40,9 @@ __all__ = [
     "IdempotencyKey",
     "PUBLICLY_VISIBLE",
     "Player",
+    "PlayerRating",
+    "RatedDeal",
+    "RatingChange",
     "Round",
     "RoundRevision",
     "Seat",

@@ -58,6 +58,7 @@ class ActionLog(models.Model):
         SEASON_UPDATE = "season_update"
         SEASON_TOURNAMENT_ADD = "season_tournament_add"
         SEASON_TOURNAMENT_REMOVE = "season_tournament_remove"
+        RATINGS_REBUILD = "ratings_rebuild"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

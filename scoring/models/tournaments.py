@@ -56,6 +56,8 @@ class Tournament(models.Model):
     #: The standings' order: keys of ``TIE_BREAKS``, most important first (checked by the
     #: tournament services).
     tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)
+    #: Whether the tournament's deals count in the club's ratings (the director may leave one out).
+    rated = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -52,7 +52,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log, action_logs, require_text, update_from_values
+from scoring.services.common import action_log, action_logs, enqueue_on_commit, require_text, update_from_values
 from scoring.services.standings import standings_recompute
 from scoring.services.tables import new_scorer_token
 from scoring.services.tournaments import tournament_create
@@ -104,6 +104,7 @@ def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Prog
             "exported_at": doc.exported_at, "players_created": created, "entries": len(entries),
             "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions,
             "public_in_document": t.public, "confirmed_by_directors": confirmations})
+        enqueue_on_commit("scoring.ratings_follow", club.pk)   # its deals join the club's ratings
     return tournament
 
 

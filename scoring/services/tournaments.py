@@ -135,7 +135,7 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
 
 #: What may change once a tournament runs: nothing that stored results were computed from (the
 #: variant), only how they are shown and settled. ``require_confirmation`` is handled apart.
-SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks", "require_proof")
+SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks", "require_proof", "rated")
 SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
 
 
@@ -156,7 +156,8 @@ def _unconfirmed_deals(t: Tournament) -> int:
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
     """Change ``name``, ``public``, ``chip_value``, ``currency``, ``tie_breaks`` (any time before
     finished: the standings are ranked when read), ``require_proof`` (any time before finished:
-    it changes how the next deals are recorded and confirmed, none stored), ``variant`` (draft
+    it changes how the next deals are recorded and confirmed, none stored), ``rated`` (whether its
+    deals count in the club's ratings: any time, finished too; the ratings follow), ``variant`` (draft
     only: the stored results were computed under it) or ``require_confirmation`` (see below). A
     finished tournament is read-only, except that an imported one still private may be published
     (``public=True`` alone): an import always arrives private (``services.exports``), finished or not.
@@ -170,13 +171,14 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require_director_of(actor, t.club)
-        if not (changes == {"public": True} and tournament_awaits_publishing(t)):
+        if not ((changes == {"public": True} and tournament_awaits_publishing(t)) or set(changes) == {"rated"}):
             require_not_finished(t, fresh=False)
         checks = {
             "name": lambda v: require_text(v, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME),
             "public": bool,
             "require_confirmation": bool,
             "require_proof": bool,
+            "rated": bool,
             "chip_value": _chip_value,
             "currency": _currency,
             "tie_breaks": tournament_tie_breaks_check,
@@ -214,6 +216,8 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
         t.save(update_fields=list(changed))
         if "require_confirmation" in changed:
             standings_recompute(tournament=t)  # which deals count has changed
+        if "require_confirmation" in changed or "rated" in changed:
+            enqueue_on_commit("scoring.ratings_follow", t.club_id)   # the deals the ratings count changed
         action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t,
                    data={f: {"before": _logged(c["before"]), "after": _logged(c["after"])}
                          for f, c in changed.items()})

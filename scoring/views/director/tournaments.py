@@ -95,7 +95,7 @@ def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
         "seat_errors": {},
         "settings": {"name": tournament.name, "public": tournament.public,
                      "require_confirmation": tournament.require_confirmation,
-                     "require_proof": tournament.require_proof,
+                     "require_proof": tournament.require_proof, "rated": tournament.rated,
                      "chip_value": tournament.chip_value, "currency": tournament.currency,
                      "variant": tournament.variant, "tie_breaks": tournament.tie_breaks},
         "settings_errors": {},
@@ -210,6 +210,7 @@ def tournament_settings(request, actor, tournament_id: int):
     sent = {"name": p.get("name", ""), "public": p.get("public") == "on",
             "require_confirmation": p.get("require_confirmation") == "on",
             "require_proof": p.get("require_proof") == "on",
+            "rated": p.get("rated") == "on",
             "chip_value": p.get("chip_value", "").strip() or "0", "currency": p.get("currency", ""),
             "tie_breaks": tournament_form.tie_breaks_from_post(p)}
     if tournament.status == "draft":

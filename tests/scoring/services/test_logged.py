@@ -47,6 +47,8 @@ NOT_LOGGED = {
                      "transaction",
     "deal_data": "what a deal's live event carries; writes nothing",
     "add_revision": "stores one revision inside a write that logs it (round_record, round_correct), in its transaction",
+    "ratings_follow": "upkeep after a write that logs (round_*, tournament_update): the ratings are derived data, "
+                      "rebuilt the same from the deals (ratings_rebuild logs a rebuild)",
     "tournament_import_run": "a worker's step of an upload: tournament_import_queue logs the upload, tournament_import "
                              "the tournament it makes; a refusal is kept on the import's row, as nothing is stored",
 }

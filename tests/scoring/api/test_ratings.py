@@ -1,0 +1,73 @@
+"""The ratings API: a club's ladder, a player's history, a rebuild (scoring/api/ratings.py)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.models import ActionLog
+from scoring.services.ratings import ratings_follow
+from scoring.services.rounds import round_record
+
+from ..bodies import JIE_LONG
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rated(jie_long, club):
+    rounds = [round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG) for _ in range(3)]
+    ratings_follow(club=club)
+    return rounds
+
+
+def test_the_ladder_ranks_the_club_best_first(director_client, club, rated):
+    r = director_client.get(f"/api/v1/clubs/{club.pk}/ratings/")
+    assert r.status_code == 200
+    rows = r.json()["results"]
+    assert r.json()["count"] == 4
+    assert [row["player"]["name"] for row in rows] == ["Anna", "Bob", "Dominic", "Celine"]
+    assert rows[0]["rank"] == 1 and rows[0]["deals"] == 3 and rows[0]["provisional"] is True
+    assert rows[0]["rating"] > rows[-1]["rating"] and rows[0]["uncertainty"] > 0
+
+
+def test_a_player_history_says_why_it_moved(director_client, club, rated):
+    anna = club.players.get(name="Anna")
+    r = director_client.get(f"/api/v1/players/{anna.pk}/ratings/")
+    assert r.status_code == 200
+    rows = r.json()["results"]
+    assert [row["deal"]["id"] for row in rows] == [x.pk for x in reversed(rated)]   # newest first
+    first = rows[-1]
+    assert first["before"] == 1000 and first["after"] > 1000 and first["change"] == first["after"] - 1000
+    assert first["place"] == 1 and first["deals"] == 1
+    assert sorted(o["name"] for o in first["opponents"]) == ["Bob", "Celine", "Dominic"]
+    assert all(o["rating"] == 1000 for o in first["opponents"])
+    assert rows[0]["before"] == rows[1]["after"]
+
+
+def test_a_rebuild_gives_the_same_ladder_and_is_logged(director_client, club, rated):
+    before = director_client.get(f"/api/v1/clubs/{club.pk}/ratings/").json()
+    r = director_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/")
+    assert r.status_code == 200 and r.json() == {"deals": 3}
+    assert director_client.get(f"/api/v1/clubs/{club.pk}/ratings/").json() == before
+    assert ActionLog.objects.filter(action="ratings_rebuild").count() == 1
+
+
+def test_only_the_club_directors_read_or_rebuild(other_director, anon_client, club, rated):
+    anna = club.players.get(name="Anna")
+    urls = [f"/api/v1/clubs/{club.pk}/ratings/", f"/api/v1/players/{anna.pk}/ratings/"]
+    for url in urls:
+        assert anon_client.get(url).status_code == 401
+    other = APIClient()
+    other.force_authenticate(other_director)
+    for url in urls:
+        assert other.get(url).status_code == 404
+    assert other.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 404
+    assert not ActionLog.objects.filter(action="ratings_rebuild").exists()
+
+
+def test_the_director_leaves_a_tournament_out_of_the_ratings(director_client, jie_long):
+    r = director_client.patch(f"/api/v1/tournaments/{jie_long.tournament.pk}/", {"rated": False}, format="json")
+    assert r.status_code == 200 and r.json()["rated"] is False
+    r = director_client.patch(f"/api/v1/tournaments/{jie_long.tournament.pk}/", {"rated": "no"}, format="json")
+    assert r.status_code == 400 and r.json()["errors"][0]["path"] == "rated"
