@@ -59,6 +59,9 @@ class SeasonTournamentInputSerializer(InputSerializer):
 
 
 class SeasonSerializer(OutputModelSerializer):
+    # A season's slug may be empty (none given): a plain text, not the slug pattern, in the schema.
+    slug = serializers.CharField(read_only=True, help_text="A short name for its address, or empty.")
+
     class Meta:
         model = Season
         fields = ["id", "club", "name", "slug", "public", "created_at"]
