@@ -8,12 +8,10 @@ import io
 from decimal import Decimal
 
 from django.http import HttpResponse
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from scoring.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, error_responses
@@ -26,8 +24,8 @@ from scoring.api.fields import (
     StrictBooleanField,
     TextField,
 )
-from scoring.api.standings import CSV_ERRORS, CSVRenderer, cell
-from scoring.domain.errors import NotFound, ValidationFailed
+from scoring.api.standings import CSV_ERRORS, CSVFormatChecked, cell
+from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import PLACES, TIE_BREAK_ORDER, TIE_BREAKS
 from scoring.models import Club, Season, Tournament
@@ -221,15 +219,7 @@ def season_csv(table: dict) -> str:
     return out.getvalue()
 
 
-class SeasonStandingsCSVView(SeasonReadView):
-    renderer_classes = [JSONRenderer, CSVRenderer]
-
-    def initial(self, request, *args, **kwargs):
-        # ?format= is one of the documented values, as for the tournament standings' CSV.
-        formats = request.query_params.getlist("format")
-        if formats and (len(formats) > 1 or formats[0] not in ("csv", "json")):
-            raise ValidationFailed(_("format is csv or json (or left out)."), path="format", code="bad_format")
-        super().initial(request, *args, **kwargs)
+class SeasonStandingsCSVView(CSVFormatChecked, SeasonReadView):
 
     @extend_schema(operation_id="seasons_standings_csv", summary="A season's standings as CSV",
                    description="One row per player (UTF-8, a header row): rank, tied, player, name, tournaments, "

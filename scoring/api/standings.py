@@ -224,15 +224,20 @@ CSV_ERRORS = {(code, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, descripti
               for code in (400, *READ_ERRORS)}
 
 
-class TournamentStandingsCSVView(TournamentReadView):
+class CSVFormatChecked:
+    """A view answering CSV (or JSON): ``?format=`` is one of the documented values (DRF would
+    take an empty one as none at all). Mixed in before the view's base class."""
+
     renderer_classes = [JSONRenderer, CSVRenderer]
 
     def initial(self, request, *args, **kwargs):
-        # ?format= is one of the documented values; DRF would take an empty one as none at all.
         formats = request.query_params.getlist("format")
         if formats and (len(formats) > 1 or formats[0] not in ("csv", "json")):
             raise ValidationFailed(_("format is csv or json (or left out)."), path="format", code="bad_format")
         super().initial(request, *args, **kwargs)
+
+
+class TournamentStandingsCSVView(CSVFormatChecked, TournamentReadView):
 
     @extend_schema(operation_id="tournaments_standings_csv", summary="Standings as CSV",
                    description="The standings' rows as CSV (UTF-8, a header row). A name holding a formula sign "

@@ -5,13 +5,12 @@ history."""
 from __future__ import annotations
 
 from django.db import connections
-from django.db.models import IntegerField, Q
-from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast
+from django.db.models import Q
 
 from games import get_game
 from scoring.domain.ratings import Deal, Rating, ladder
 from scoring.models import Club, Player, PlayerRating, RatingChange, Round, Seat, Tournament
+from scoring.selectors.standings import seat_numbers
 
 
 def rated_rounds(club: Club):
@@ -43,14 +42,7 @@ def rating_deals(club: Club, *, from_round: int) -> list[Deal]:
                                 .order_by("table_id", "position").values_list("table_id", "entry__player_id")):
         players.setdefault(table_id, []).append(player_id)
 
-    def whole(expression):
-        return Cast(expression, IntegerField())
-
-    picked = {"body_leader": whole(KeyTextTransform("leader", "current_revision__body"))}
-    for field in ("place", "net"):
-        for i in range(width):
-            seat = KeyTransform(str(i), KeyTransform("seats", "current_revision__result"))
-            picked[f"{field}_{i}"] = whole(KeyTextTransform(field, seat))
+    picked = seat_numbers(width)
     query = rounds.annotate(**picked).values_list("id", "table_id", "table__session__tournament_id", *picked)
     sql, params = query.query.sql_with_params()
     out = []

@@ -32,6 +32,21 @@ def counted_rounds_filter(tournament: Tournament) -> Q:
     return has_content & ~Q(status=Round.Status.VOIDED)
 
 
+def seat_numbers(width: int) -> dict[str, Cast]:
+    """The annotations that read, as whole numbers, a deal's leader (``body_leader``) and each of
+    its first ``width`` seats' ``place_i`` and ``net_i`` from its current revision — all that
+    ``Game.place_seats`` needs, so that reading 100,000 deals decodes no whole results."""
+    def whole(expression):
+        return Cast(expression, IntegerField())
+
+    picked = {"body_leader": whole(KeyTextTransform("leader", "current_revision__body"))}
+    for field in ("place", "net"):
+        for i in range(width):
+            seat = KeyTransform(str(i), KeyTransform("seats", "current_revision__result"))
+            picked[f"{field}_{i}"] = whole(KeyTextTransform(field, seat))
+    return picked
+
+
 def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figures]:
     """Figures per entry id over ``rounds`` (a Round queryset, already the counted ones) at
     tables whose seats are ``seats`` (a Seat queryset). Three queries, whatever the deals.
@@ -46,14 +61,7 @@ def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figur
     info = get_game(tournament.game)
     width = max(info.player_counts)
 
-    def whole(expression):
-        return Cast(expression, IntegerField())
-
-    picked = {"body_leader": whole(KeyTextTransform("leader", "current_revision__body"))}
-    for field in ("place", "net"):
-        for i in range(width):
-            seat = KeyTransform(str(i), KeyTransform("seats", "current_revision__result"))
-            picked[f"{field}_{i}"] = whole(KeyTextTransform(field, seat))
+    picked = seat_numbers(width)
     query = rounds.order_by().annotate(**picked).values_list("table_id", *picked)
     sql, params = query.query.sql_with_params()
     acc: dict[int, list] = {}

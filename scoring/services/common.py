@@ -156,3 +156,18 @@ def unique_slug(base: str, taken: Callable[[str], bool], *, max_length: int = 80
         slug = f"{base}-{i}"
         i += 1
     return slug
+
+
+def checked_settings(changes: dict, fields, checks: dict) -> dict:
+    """The settings of ``changes`` among ``fields`` (in that order), each through its check in
+    ``checks``: the checked values, or every refusal at once (ValidationFailed)."""
+    new, errors = {}, []
+    for field in fields:
+        if field in changes:
+            try:
+                new[field] = checks[field](changes[field])
+            except ValidationFailed as e:
+                errors.extend(e.errors)
+    if errors:
+        raise ValidationFailed(errors=errors)
+    return new

@@ -15,7 +15,7 @@ from scoring.domain.errors import Conflict, NotFound, ValidationFailed, problem
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.models import ActionLog, Club, Season, SeasonTournament, Tournament
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log, require_text
+from scoring.services.common import action_log, checked_settings, require_text
 
 #: The weight's bounds: positive, three decimals at most, below the column's limit (8 digits).
 MAX_WEIGHT = Decimal("99999.999")
@@ -68,15 +68,7 @@ def season_update(*, actor: Actor, season: Season, **changes: Any) -> Season:
         raise ValidationFailed(errors=[problem(k, "unknown_field", f"{k} cannot be changed.") for k in sorted(unknown)])
     checks = {"name": lambda v: require_text(v, "name", "A season name", max_length=MAX_TOURNAMENT_NAME),
               "slug": _slug, "public": bool}
-    new, errors = {}, []
-    for field in SEASON_SETTINGS:
-        if field in changes:
-            try:
-                new[field] = checks[field](changes[field])
-            except ValidationFailed as e:
-                errors.extend(e.errors)
-    if errors:
-        raise ValidationFailed(errors=errors)
+    new = checked_settings(changes, SEASON_SETTINGS, checks)
     with transaction.atomic():
         s = Season.objects.select_for_update().filter(pk=season.pk).first()
         if s is None:

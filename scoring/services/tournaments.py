@@ -19,7 +19,7 @@ from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.selectors.tournaments import tournament_awaits_publishing
-from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
+from scoring.services.common import action_log, checked_settings, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
 from scoring.services.standings import standings_recompute
 
@@ -184,15 +184,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             "tie_breaks": tournament_tie_breaks_check,
             "variant": lambda v: tournament_variant_check(game=t.game, variant=v),
         }
-        new, errors = {}, []
-        for field in SETTINGS:
-            if field in changes:
-                try:
-                    new[field] = checks[field](changes[field])
-                except ValidationFailed as e:
-                    errors.extend(e.errors)
-        if errors:
-            raise ValidationFailed(errors=errors)
+        new = checked_settings(changes, SETTINGS, checks)
         changed = {f: {"before": getattr(t, f), "after": v} for f, v in new.items() if getattr(t, f) != v}
         if t.status != Tournament.Status.DRAFT:
             if "variant" in changed:
