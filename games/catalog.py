@@ -67,6 +67,9 @@ class Game:
     #: How a deal places its seats and who wins it, for standings: ``places.ENGINE`` (the
     #: result's ``place``) or ``places.BY_NET`` (see games/places.py).
     placing: str
+    #: What the club's ratings rate as one result: ``places.EACH_DEAL`` (by the deal's places)
+    #: or ``places.TABLE_SESSION`` (a table's session, by its players' net over the session).
+    rating_unit: str = places.EACH_DEAL
     #: players -> (deck, tiles each seat holds) (RULES.md §1.4): what a tile picker offers.
     deals: Mapping[int, tuple[Any, int]] = field(default_factory=dict)
     #: How many open ends the layout has under a variant (0: no layout) (CG-7).
@@ -291,6 +294,7 @@ TAU_NGAU = Game(
                       _flag("may_decline_bull", "A player may declare no bull while holding one", False)),
     evaluator=tau_ngau.evaluate,
     placing=places.BY_NET,  # no place in the result; each player settles with the banker (TN-V2-1)
+    rating_unit=places.TABLE_SESSION,  # one deal is a bet against the banker; the session ranks
     deals=MappingProxyType({n: (CHINESE_32, tau_ngau.HAND_SIZE) for n in tau_ngau.PLAYERS}),
     entry=Entry(levels=_TAU_NGAU_LEVELS, inputs=(
         SeatChoice("banker", gettext_noop("Banker"), what=gettext_noop("the banker")),

@@ -26,6 +26,13 @@ ENGINE = "engine"
 BY_NET = "by_net"
 PLACINGS = (ENGINE, BY_NET)
 
+# What one rated result is, for a club's ratings (``Game.rating_unit``): a deal, or a table's
+# whole session ranked by its players' net over it (Tau Ngau: every deal is a bet against the
+# banker, so one deal's order says little; the session's says who played well).
+EACH_DEAL = "deal"
+TABLE_SESSION = "table_session"
+RATING_UNITS = (EACH_DEAL, TABLE_SESSION)
+
 
 class SeatPlace(NamedTuple):
     """One seat's standing in one deal: ``place`` (1 = best; None when the deal places nobody)

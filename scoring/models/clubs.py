@@ -13,6 +13,10 @@ class Club(models.Model):
     slug = models.SlugField(max_length=inputs.MAX_SLUG, unique=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The club's ratings ladder is shown to everyone (its public page and API), not only directors.
+    ladder_public = models.BooleanField(default=False)
+    #: Game keys (``games.GAMES``) the club's ratings leave out, whatever the tournament says.
+    unrated_games = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["name"]
