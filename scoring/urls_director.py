@@ -15,6 +15,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/players/", director.players_add, name="director-players-add"),
     path("clubs/<int:club_id>/ratings/", director.ratings_page, name="director-ratings"),
     path("clubs/<int:club_id>/ratings/rebuild/", director.ratings_rebuild, name="director-ratings-rebuild"),
+    path("clubs/<int:club_id>/ratings/settings/", director.ratings_settings, name="director-ratings-settings"),
     path("clubs/<int:club_id>/tournaments/new/", director.tournament_create, name="director-tournament-create"),
     path("clubs/<int:club_id>/imports/", director.import_upload, name="director-import-upload"),
     path("imports/<int:import_id>/", director.import_page, name="director-import"),

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from scoring.views import public, public_players, public_seasons, public_table
+from scoring.views import public, public_players, public_ratings, public_seasons, public_table
 
 urlpatterns = [
     path("", public.home, name="home"),
     path("calculator/", public.calculator, name="calculator"),
     path("time/", public.server_time, name="server-time"),
+    path("clubs/<int:club_id>/ratings/", public_ratings.club_ratings_page, name="public-club-ratings"),
     path("players/<int:player_id>/", public_players.club_player_page, name="public-club-player"),
     path("seasons/<int:pk>/", public_seasons.season_page, name="public-season"),
     path("t/<slug:slug>/", public.tournament_page, name="public-tournament"),

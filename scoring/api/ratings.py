@@ -1,19 +1,25 @@
 """A club's ratings: the ladder, a player's history (why each deal moved the rating), a rebuild.
 
-Readable as the club's players are (``api-club-players``): by the club's directors only.
+Readable by the club's directors, and by anyone (no login) when the club's ladder is public
+(``Club.ladder_public``): then a player's history lists, for readers other than the directors,
+only the results of tournaments anyone may see (``models.PUBLICLY_VISIBLE``). A club whose
+ladder is not public answers 404 to everyone else, like an unknown id. The rebuild is the
+directors'.
 """
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from scoring.api.base import LIST_ERRORS, WRITE_ERRORS, ApiView
-from scoring.models import Player
-from scoring.selectors.access import require_club_visible
+from scoring.domain.errors import NotFound
+from scoring.models import Club, Player
+from scoring.selectors.access import is_director_of
 from scoring.selectors.common import get_or_404
-from scoring.selectors.ratings import club_ladder, player_history
+from scoring.selectors.rating_pages import ladder_with_moves, visible_history
 from scoring.services.ratings import ratings_rebuild
 
 
@@ -29,6 +35,10 @@ class LadderRowSerializer(serializers.Serializer):
     uncertainty = serializers.IntegerField(help_text="40 × σ, in the rating's points.")
     deals = serializers.IntegerField(help_text="Rated deals.")
     provisional = serializers.BooleanField(help_text="Fewer than 10 rated deals.")
+    rank_change = serializers.IntegerField(allow_null=True, help_text=(
+        "Places gained since the ladder just before the club's latest rated tournament (its first rated "
+        "result): +1 up one place, -1 down one, 0 the same; null for a player not on that ladder."))
+    new = serializers.BooleanField(help_text="Not on the ladder before the club's latest rated tournament.")
 
 
 class OpponentSerializer(NamedSerializer):
@@ -59,11 +69,25 @@ class RebuildSerializer(serializers.Serializer):
     deals = serializers.IntegerField(help_text="Deals rated.")
 
 
+def _readable(actor, club: Club, what: str) -> bool:
+    """Whether ``actor`` directs ``club``; else NotFound unless its ladder is public."""
+    if is_director_of(actor, club):
+        return True
+    if not club.ladder_public:
+        raise NotFound(f"No such {what}.")
+    return False
+
+
 class ClubRatingsView(ApiView):
+    permission_classes = [AllowAny]   # the club says whether its ladder is public
+
     @extend_schema(operation_id="clubs_ratings_list", summary="The club's rating ladder, best first",
+                   description="The club's directors; anyone (no login needed) when the club's ladder is public.",
                    responses={200: LadderRowSerializer(many=True), **LIST_ERRORS}, tags=["ratings"])
     def get(self, request, pk: int):
-        return self.paginated(club_ladder(self.club(pk)), LadderRowSerializer)
+        club = get_or_404(Club, pk=pk)
+        _readable(self.actor, club, "club")
+        return self.paginated(ladder_with_moves(club)["rows"], LadderRowSerializer)
 
 
 class ClubRatingsRebuildView(ApiView):
@@ -75,9 +99,13 @@ class ClubRatingsRebuildView(ApiView):
 
 
 class PlayerRatingsView(ApiView):
+    permission_classes = [AllowAny]   # as the club's ladder: public or its directors'
+
     @extend_schema(operation_id="players_ratings_list", summary="A player's rated deals, newest first",
+                   description="The club's directors see every rated result; anyone else (no login needed), when "
+                               "the club's ladder is public, those of tournaments anyone may see.",
                    responses={200: RatingChangeSerializer(many=True), **LIST_ERRORS}, tags=["ratings"])
     def get(self, request, pk: int):
         player = get_or_404(Player, pk=pk)
-        require_club_visible(self.actor, player.club, "player")   # as api-player
-        return self.paginated(player_history(player), RatingChangeSerializer)
+        director = _readable(self.actor, player.club, "player")
+        return self.paginated(visible_history(player, public_only=not director), RatingChangeSerializer)

@@ -1,6 +1,6 @@
 """The tournament report: what a director sends to the club afterwards — the final standings,
 the payouts, the latest audit's verdict with the zero-sum check, and how many deals were
-corrected, disputed and voided. Ratings are not part of it (yet).
+corrected, disputed and voided, and (a rated tournament) each player's rating before and after.
 
 A fixed number of queries whatever the deals: the standings and payouts read the kept rows,
 the counts are two aggregates, the audit two small reads."""
@@ -14,6 +14,7 @@ from django.db.models.functions import Cast
 from scoring.models import ActionLog, Round, RoundRevision, Tournament
 from scoring.selectors.audits import audit_finding_counts, audit_latest
 from scoring.selectors.payouts import payouts_for
+from scoring.selectors.rating_pages import tournament_rating_changes
 from scoring.selectors.standings import counted_rounds_filter, standings_for
 
 
@@ -54,7 +55,8 @@ def _audit(tournament: Tournament) -> dict | None:
 
 def tournament_report(tournament: Tournament) -> dict:
     """``tournament, standings`` (``standings_for``), ``payouts`` (``payouts_for``), ``audit``
-    (``_audit``), ``counts`` (``_counts``) and ``zero_sum`` (``players`` (the entries' nets
+    (``_audit``), ``counts`` (``_counts``), ``ratings`` (``tournament_rating_changes``: empty when
+    the tournament is not rated) and ``zero_sum`` (``players`` (the entries' nets
     summed), ``house``, ``total`` and ``ok``: the nets plus the house come to 0).
 
     The zero-sum check adds the kept standings to the house's take read from the counted deals
@@ -69,6 +71,7 @@ def tournament_report(tournament: Tournament) -> dict:
         "payouts": payouts_for(tournament),
         "audit": _audit(tournament),
         "counts": counts,
+        "ratings": tournament_rating_changes(tournament),
         "zero_sum": {"players": players, "house": counts["house"], "total": players + counts["house"],
                      "ok": players + counts["house"] == 0},
     }

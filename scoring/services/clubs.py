@@ -9,12 +9,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
-from scoring.domain.errors import Conflict, NotFound
+import games
+from scoring.domain.errors import Conflict, NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player
 from scoring.selectors.access import require_director, require_director_of
 from scoring.selectors.payouts import payouts_names_changed
-from scoring.services.common import action_log, require_text, unique_slug
+from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
 
 
 def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
@@ -82,3 +83,37 @@ def player_rename(*, actor: Actor, player: Player, name: Any) -> Player:
         transaction.on_commit(lambda: payouts_names_changed(club_id))   # cached payouts name them
     player.name = p.name
     return p
+
+
+def club_ratings_update(*, actor: Actor, club: Club, ladder_public: Any, unrated_games: Any) -> Club:
+    """The club's ratings settings: whether its ladder is public (its page and API, for
+    everyone) and the games its ratings leave out (``games.GAMES`` keys; an unknown key is
+    refused at ``unrated_games``, nothing changed). The ratings are followed again after the
+    commit, so a game left out (or back in) is re-rated.
+
+    Logged as ``ratings_rebuild`` (``data.settings``): ActionLog's actions are a choice list
+    fixed by a migration, and the settings' change is what re-rates the club."""
+    require_director_of(actor, club)
+    if not isinstance(ladder_public, bool):
+        raise ValidationFailed(gettext("Say yes or no."), path="ladder_public", code="invalid")
+    if not isinstance(unrated_games, (list, tuple)) or not all(isinstance(g, str) for g in unrated_games):
+        raise ValidationFailed(gettext("A list of games is expected."), path="unrated_games", code="invalid")
+    unknown = [g for g in unrated_games if g not in games.GAMES]
+    if unknown:
+        raise ValidationFailed(gettext("Unknown game: %(keys)s.") % {"keys": ", ".join(unknown)},
+                               path="unrated_games", code="unknown_game")
+    # the catalog's order, each once: the stored list reads the same whatever the form sent
+    wanted = [g for g in games.GAMES if g in unrated_games]
+    with transaction.atomic():
+        c = Club.objects.select_for_update().get(pk=club.pk)
+        before = {"ladder_public": c.ladder_public, "unrated_games": list(c.unrated_games)}
+        after = {"ladder_public": ladder_public, "unrated_games": wanted}
+        if before == after:
+            return c
+        c.ladder_public, c.unrated_games = ladder_public, wanted
+        c.save(update_fields=["ladder_public", "unrated_games"])
+        action_log(actor, ActionLog.Action.RATINGS_REBUILD, c, data={"settings": after, "before": before})
+        if before["unrated_games"] != wanted:
+            enqueue_on_commit("scoring.ratings_follow", c.pk)
+    club.ladder_public, club.unrated_games = c.ladder_public, c.unrated_games
+    return c

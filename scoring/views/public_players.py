@@ -1,24 +1,70 @@
 """A player's club-wide public page (``/players/<id>/``): their statistics per game and over all,
 and their tournaments, counting only the tournaments anyone may see. A player with none answers
-404, like an unknown id."""
+404, like an unknown id — unless their club's ladder is public and they are on it.
+
+When the club's ladder is public (``Club.ladder_public``) the page also shows the player's
+rating: the chart of its path over every rated result (numbers only: the rating the ladder shows
+takes in every rated tournament, private ones too), and why it moved, result by result, newest
+first — those of public tournaments only (a private tournament's results stay its directors')."""
 
 from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import get_language
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 import games
-from scoring.models import Player
+from scoring.domain.inputs import MAX_INT32, parse_whole_number
+from scoring.domain.paging import Page, page_window
+from scoring.domain.ratings import Rating
+from scoring.models import Player, PlayerRating
 from scoring.selectors.player_stats import player_has_public_tournament, player_stats
+from scoring.selectors.rating_pages import rating_path, visible_history
+from scoring.web.charts import rating_chart
+
+#: Rated results a page of "why it moved".
+HISTORY_PAGE_SIZE = 20
+
+
+def _rating(request, player: Player, current: PlayerRating) -> dict:
+    path = rating_path(player)
+    name = player.name
+    rating = Rating(current.mu, current.sigma, current.deals)
+    ratings = [p["rating"] for p in path]
+    chart = rating_chart(
+        [(p["rating"], p["uncertainty"]) for p in path], chart_id="rating-chart",
+        title=_("Rating of %(name)s") % {"name": name},
+        desc=(ngettext("%(name)s's rating after each of %(count)s rated result: %(rating)s now, lowest %(low)s, "
+                       "highest %(high)s; the band is ± the uncertainty.",
+                       "%(name)s's rating after each of %(count)s rated results: %(rating)s now, lowest %(low)s, "
+                       "highest %(high)s; the band is ± the uncertainty.", len(path))
+              % {"name": name, "count": len(path), "rating": rating.display,
+                 "low": min(ratings, default=rating.display), "high": max(ratings, default=rating.display)}),
+        x_label=_("Rated results"), y_label=_("Rating"))
+    rows = visible_history(player, public_only=True)
+    asked = parse_whole_number(request.GET.get("history_page"), low=1, high=MAX_INT32)
+    number, pages, offset = page_window(len(rows), asked, HISTORY_PAGE_SIZE)
+    return {
+        "rating": rating.display, "uncertainty": rating.uncertainty, "deals": rating.deals,
+        "provisional": rating.provisional,
+        # Built and escaped by scoring.web.charts (every text in it goes through html.escape).
+        "chart": mark_safe(chart),  # noqa: S308
+        "history": Page(items=rows[offset:offset + HISTORY_PAGE_SIZE], number=number, pages=pages,
+                        count=len(rows), size=HISTORY_PAGE_SIZE),
+    }
 
 
 @require_GET
 def club_player_page(request, player_id: int):
-    player = Player.objects.filter(pk=player_id).first()
-    if player is None or not player_has_public_tournament(player):
+    player = Player.objects.select_related("club").filter(pk=player_id).first()
+    if player is None:
+        raise Http404(_("No such player."))
+    current = (PlayerRating.objects.filter(club_id=player.club_id, player=player).first()
+               if player.club.ladder_public else None)
+    if current is None and not player_has_public_tournament(player):
         raise Http404(_("No such player."))
     stats = player_stats(player, public_only=True)
     language = get_language() or "en"
@@ -26,4 +72,5 @@ def club_player_page(request, player_id: int):
         g["game_name"] = games.get_game(g["game"]).name_in(language)
     for t in stats["tournaments"]:
         t["game_name"] = games.get_game(t["game"]).name_in(language)
-    return render(request, "public/club_player.html", {"player": player, "stats": stats})
+    return render(request, "public/club_player.html", {
+        "player": player, "stats": stats, "rating": _rating(request, player, current) if current else None})

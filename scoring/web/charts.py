@@ -88,3 +88,54 @@ def step_chart(totals: list[int], *, title: str, desc: str, x_label: str, y_labe
                f'transform="rotate(-90 12 {TOP + plot_h / 2})">{escape(y_label)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def rating_chart(points: list[tuple[int, int]], *, title: str, desc: str, x_label: str, y_label: str,
+                 chart_id: str = "rating-chart") -> str:
+    """A player's rating after each rated result 1, 2, … (``points``: (rating, uncertainty) each):
+    the line through one vertex per result, over the band rating ± uncertainty (what the ladder
+    shows), a dot at the latest. Axes, ticks and ``<title>``/``<desc>`` as ``step_chart``'s."""
+    n = len(points)
+    lows = [r - u for r, u in points] or [0]
+    highs = [r + u for r, u in points] or [0]
+    y_ticks = ticks(min(lows), max(highs))
+    if len(y_ticks) < 2:
+        y_ticks = [y_ticks[0] - 1, y_ticks[0] + 1] if y_ticks else [-1, 1]
+    low, high = y_ticks[0], y_ticks[-1]
+    x_ticks = [i for i in ticks(0, max(n, 1), 6) if i > 0] or [1]
+    x_max = max(x_ticks[-1], n, 1)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: float) -> float:
+        return round(LEFT + plot_w * i / x_max, 1)
+
+    def y(v: float) -> float:
+        return round(TOP + plot_h * (high - v) / (high - low), 1)
+
+    title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
+    out = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+           f'aria-labelledby="{escape(title_id)} {escape(desc_id)}" xmlns="http://www.w3.org/2000/svg">',
+           f'<title id="{escape(title_id)}">{escape(title)}</title>',
+           f'<desc id="{escape(desc_id)}">{escape(desc)}</desc>']
+    for v in y_ticks:
+        out.append(f'<line class="chart-grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v)}" y2="{y(v)}"/>')
+        out.append(f'<text class="chart-tick" x="{LEFT - 5}" y="{y(v) + 4}" text-anchor="end">{v}</text>')
+    for i in x_ticks:
+        out.append(f'<text class="chart-tick" x="{x(i)}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{i}</text>')
+    out.append(f'<line class="chart-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>')
+    out.append(f'<line class="chart-axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
+               f'y2="{HEIGHT - BOTTOM}"/>')
+    if points:
+        # The band: along the tops left to right, back along the bottoms.
+        band = [f"{x(i)},{y(r + u)}" for i, (r, u) in enumerate(points, start=1)]
+        band += [f"{x(i)},{y(r - u)}" for i, (r, u) in reversed(list(enumerate(points, start=1)))]
+        out.append(f'<polygon class="chart-band" points="{" ".join(band)}"/>')
+        line = " ".join(f"{x(i)},{y(r)}" for i, (r, _) in enumerate(points, start=1))
+        out.append(f'<polyline class="chart-line" points="{line}" fill="none"/>')
+        out.append(f'<circle class="chart-dot" cx="{x(n)}" cy="{y(points[-1][0])}" r="3.5"/>')
+    out.append(f'<text class="chart-label" x="{LEFT + plot_w / 2}" y="{HEIGHT - 6}" '
+               f'text-anchor="middle">{escape(x_label)}</text>')
+    out.append(f'<text class="chart-label" x="12" y="{TOP + plot_h / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 12 {TOP + plot_h / 2})">{escape(y_label)}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -1,5 +1,6 @@
 """The tournament report as a PDF (``selectors.report.tournament_report``), in the page's
-language: A4 portrait, the figures first, then the standings and the payouts, as many pages as
+language: A4 portrait, the figures first, then the standings, the payouts and (a rated
+tournament) the rating changes, as many pages as
 they need. Text goes through ``paper_sheets``' font choice (Chinese in reportlab's CID fonts)."""
 
 from __future__ import annotations
@@ -89,8 +90,17 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
         for x in transfers:
             w.row([(0, x["from_name"]), (60, x["to_name"]), (120, str(x["chips"])),
                    (140, f"{x['amount']} {t.currency}")])
-    w.gap()
-    w.line(_("Rating changes are not part of this report yet."), 8)
+    if t.rated:
+        w.gap()
+        w.line(_("Rating changes"), 13, bold=True)
+        if not report["ratings"]:
+            w.line(_("No rated results yet."))
+        else:
+            w.row([(0, _("Player")), (80, _("Before")), (105, _("After")), (130, _("Change"))], bold=True)
+            for r in report["ratings"]:
+                w.row([(0, r["player"]["name"]), (80, str(r["before"])), (105, str(r["after"])),
+                       (130, f"{r['change']:+d}")])
+            w.line(_("Each player's club rating before the tournament's first rated result and after its last."), 8)
     c.showPage()
     c.save()
     return out.getvalue()

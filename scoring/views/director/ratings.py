@@ -1,26 +1,53 @@
-"""The club's rating ladder (the director's: a club has no public page of its own yet) and its
-rebuild."""
+"""The club's rating ladder as its directors see it (with each player's move since the latest
+rated tournament), the club's ratings settings (public ladder, games left out) and the rebuild."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.urls import reverse
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
+import games
+from scoring.domain.errors import DomainError
 from scoring.domain.ratings import DISPLAY_BASE, DISPLAY_SCALE, PROVISIONAL_DEALS
-from scoring.selectors.ratings import club_ladder
+from scoring.selectors.rating_pages import ladder_with_moves
+from scoring.services import clubs as clubs_services
 from scoring.services import ratings as ratings_services
-from scoring.views.director.access import _club, director_required
+from scoring.views.director.access import _club, _errors_by_field, director_required
+from scoring.web.http import status_of
+
+
+def _page(request, club, *, settings=None, errors=None, status=200):
+    language = get_language() or "en"
+    settings = settings or {"ladder_public": club.ladder_public, "unrated_games": list(club.unrated_games)}
+    return render(request, "director/ratings.html", {
+        "club": club, "ladder": ladder_with_moves(club), "provisional_deals": PROVISIONAL_DEALS,
+        "base": DISPLAY_BASE, "scale": DISPLAY_SCALE, "settings": settings, "errors": errors or {},
+        "game_choices": [(g.key, g.name_in(language), g.key in settings["unrated_games"])
+                         for g in games.CATALOG.values()]}, status=status)
 
 
 @director_required
 @require_GET
 def ratings_page(request, actor, club_id: int):
+    return _page(request, _club(actor, club_id))
+
+
+@director_required
+@require_POST
+def ratings_settings(request, actor, club_id: int):
     club = _club(actor, club_id)
-    return render(request, "director/ratings.html", {
-        "club": club, "ladder": club_ladder(club), "provisional_deals": PROVISIONAL_DEALS,
-        "base": DISPLAY_BASE, "scale": DISPLAY_SCALE})
+    sent = {"ladder_public": request.POST.get("ladder_public") == "on",
+            "unrated_games": request.POST.getlist("unrated_games")}
+    try:
+        clubs_services.club_ratings_update(actor=actor, club=club, **sent)
+    except DomainError as e:
+        return _page(request, club, settings=sent, errors=_errors_by_field(e.errors, tuple(sent)),
+                     status=status_of(e))
+    messages.success(request, gettext("Ratings settings saved."))
+    return redirect(reverse("director-ratings", args=[club.pk]) + "#settings")
 
 
 @director_required
