@@ -53,11 +53,12 @@ def test_a_rebuild_gives_the_same_ladder_and_is_logged(director_client, club, ra
     assert ActionLog.objects.filter(action="ratings_rebuild").count() == 1
 
 
-def test_only_the_club_directors_read_or_rebuild(other_director, anon_client, club, rated):
+def test_only_the_club_directors_read_a_ladder_not_public_or_rebuild(other_director, anon_client, club, rated):
     anna = club.players.get(name="Anna")
     urls = [f"/api/v1/clubs/{club.pk}/ratings/", f"/api/v1/players/{anna.pk}/ratings/"]
     for url in urls:
-        assert anon_client.get(url).status_code == 401
+        assert anon_client.get(url).status_code == 404     # as an unknown id
+    assert anon_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 401
     other = APIClient()
     other.force_authenticate(other_director)
     for url in urls:
@@ -71,3 +72,42 @@ def test_the_director_leaves_a_tournament_out_of_the_ratings(director_client, ji
     assert r.status_code == 200 and r.json()["rated"] is False
     r = director_client.patch(f"/api/v1/tournaments/{jie_long.tournament.pk}/", {"rated": "no"}, format="json")
     assert r.status_code == 400 and r.json()["errors"][0]["path"] == "rated"
+
+
+def test_the_ladder_says_each_players_move_and_who_is_new(director_client, club, make_setup):
+    first = make_setup("jie_long")
+    round_record(actor=first.scorer_actor, table=first.table, body=JIE_LONG)
+    second = make_setup("jie_long", names=["Anna", "Bob", "Celine", "Eve"])
+    for _ in range(4):
+        round_record(actor=second.scorer_actor, table=second.table, body={"points": [12, 2, 34, 18]})
+    ratings_follow(club=club)
+    rows = {r["player"]["name"]: r for r in director_client.get(f"/api/v1/clubs/{club.pk}/ratings/").json()["results"]}
+    assert (rows["Bob"]["rank"], rows["Bob"]["rank_change"], rows["Bob"]["new"]) == (1, 1, False)
+    assert (rows["Anna"]["rank"], rows["Anna"]["rank_change"], rows["Anna"]["new"]) == (2, -1, False)
+    assert rows["Eve"]["rank_change"] is None and rows["Eve"]["new"] is True
+
+
+def test_a_public_ladder_is_anyones_and_a_players_history_lists_public_tournaments_only(
+        anon_client, director_client, other_director, club, make_setup):
+    from scoring.models import Club, Tournament
+
+    private = make_setup("jie_long")
+    open_ = make_setup("jie_long")
+    hidden = [round_record(actor=private.scorer_actor, table=private.table, body=JIE_LONG) for _ in range(2)]
+    shown = [round_record(actor=open_.scorer_actor, table=open_.table, body=JIE_LONG) for _ in range(2)]
+    Tournament.objects.filter(pk=private.tournament.pk).update(public=False)
+    ratings_follow(club=club)
+    Club.objects.filter(pk=club.pk).update(ladder_public=True)
+    anna = club.players.get(name="Anna")
+    other = APIClient()
+    other.force_authenticate(other_director)
+    for reader in (anon_client, other):
+        ladder = reader.get(f"/api/v1/clubs/{club.pk}/ratings/")
+        assert ladder.status_code == 200 and ladder.json()["count"] == 4
+        history = reader.get(f"/api/v1/players/{anna.pk}/ratings/")
+        assert history.status_code == 200
+        assert [r["deal"]["id"] for r in history.json()["results"]] == [x.pk for x in reversed(shown)]
+    mine = director_client.get(f"/api/v1/players/{anna.pk}/ratings/").json()["results"]
+    assert [r["deal"]["id"] for r in mine] == [x.pk for x in reversed(hidden + shown)]
+    assert anon_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 401
+    assert other.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 404

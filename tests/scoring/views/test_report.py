@@ -80,3 +80,50 @@ def test_the_pdf_speaks_the_directors_language(client, jie_long, tmp_path):
     text = pdf_text(response.content, tmp_path)
     assert s.tournament.name in text and "Anna" in text
     assert "名次" in text and "积分榜" in text and "零和检查" in text
+
+
+def _rated(s):
+    from scoring.services.ratings import ratings_follow
+
+    for _ in range(2):
+        round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    ratings_follow(club=s.tournament.club)
+    from scoring.selectors.rating_pages import tournament_rating_changes
+    return {r["player"]["name"]: r for r in tournament_rating_changes(s.tournament)}
+
+
+def test_the_report_shows_each_players_rating_before_and_after(client, make_setup):
+    earlier = make_setup("jie_long")
+    _rated(earlier)                      # the players come to the second tournament rated already
+    s = make_setup("jie_long")
+    rows = _rated(s)
+    client.force_login(s.director)
+    page = client.get(f"/director/tournaments/{s.tournament.pk}/report/").content.decode()
+    section = page.split('id="report-ratings"', 1)[1].split("</section>", 1)[0]
+    anna, celine = rows["Anna"], rows["Celine"]
+    assert anna["before"] > 1000 and anna["change"] > 0 > celine["change"]
+    assert (f"<td>Anna</td><td class=\"num\">{anna['before']}</td><td class=\"num\">{anna['after']}</td>"
+            f"<td class=\"num plus\">+{anna['change']}</td>") in section
+    assert f"<td class=\"num minus\">{celine['change']}</td>" in section
+    assert section.index("Anna") < section.index("Celine")      # biggest gain first
+
+
+def test_an_unrated_tournament_has_no_rating_changes(client, jie_long):
+    from scoring.models import Tournament
+
+    Tournament.objects.filter(pk=jie_long.tournament.pk).update(rated=False)
+    _rated(jie_long)
+    client.force_login(jie_long.director)
+    page = client.get(f"/director/tournaments/{jie_long.tournament.pk}/report/").content.decode()
+    assert 'id="report-ratings"' not in page and "Rating changes" not in page
+
+
+@needs_poppler
+def test_the_pdf_lists_the_rating_changes(client, jie_long, tmp_path):
+    rows = _rated(jie_long)
+    client.force_login(jie_long.director)
+    text = pdf_text(client.get(f"/director/tournaments/{jie_long.tournament.pk}/report.pdf").content, tmp_path)
+    part = text.split("Rating changes", 1)[1]
+    for name, r in rows.items():
+        assert name in part and str(r["after"]) in part and f"{r['change']:+d}" in part
+    assert str(rows["Anna"]["before"]) == "1000" and "1000" in part

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring.web.charts import HEIGHT, nice_step, step_chart, ticks
+from scoring.web.charts import HEIGHT, LEFT, TOP, nice_step, rating_chart, step_chart, ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -62,3 +62,42 @@ def test_every_text_is_escaped():
     svg = chart([1], title='<script>alert(1)</script> & "x"', desc="a<b", x_label="<i>", y_label="&")
     assert "<script>" not in svg and "<i>" not in svg
     ET.fromstring(svg)  # still well formed
+
+
+def rating(points, **words):
+    words = {"title": "Rating of <Anna>", "desc": "Anna's rating & band.", "x_label": "Rated results",
+             "y_label": "Rating", **words}
+    return rating_chart(points, **words)
+
+
+def _xy(text):
+    return [tuple(float(v) for v in p.split(",")) for p in text.split()]
+
+
+def test_a_rating_chart_parses_with_one_point_per_rated_result_and_its_band():
+    points = [(1000, 320), (1040, 300), (1010, 290), (1100, 250)]
+    root = ET.fromstring(rating(points))
+    assert root.get("role") == "img" and root.get("aria-labelledby") == "rating-chart-title rating-chart-desc"
+    assert root.find(f"{SVG}title").text == "Rating of <Anna>" and root.find(f"{SVG}desc").text == "Anna's rating & band."
+    line = _xy(root.find(f"{SVG}polyline").get("points"))
+    assert len(line) == len(points)
+    xs = [x for x, _ in line]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)          # left to right, one x each
+    ys = [y for _, y in line]
+    assert ys[3] < ys[1] < ys[2] < ys[0]                           # higher rating, higher on the page
+    band = _xy(root.find(f"{SVG}polygon").get("points"))
+    assert len(band) == 2 * len(points)
+    for i, (x, y) in enumerate(line):
+        top, bottom = band[i], band[-1 - i]
+        assert top[0] == bottom[0] == x and top[1] < y < bottom[1]   # the rating inside its ± band
+    dot = root.find(f"{SVG}circle")
+    assert (float(dot.get("cx")), float(dot.get("cy"))) == line[-1]
+
+
+def test_a_rating_chart_of_one_result_or_none_still_parses():
+    one = ET.fromstring(rating([(1000, 333)]))
+    assert len(_xy(one.find(f"{SVG}polyline").get("points"))) == 1
+    none = ET.fromstring(rating([]))
+    assert none.find(f"{SVG}polyline") is None
+    x, y = _xy(one.find(f"{SVG}polyline").get("points"))[0]
+    assert x > LEFT and y > TOP
