@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from scoring.domain.actors import Actor
 import games
+from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import ActionLog, Club, Player

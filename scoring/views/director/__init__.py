@@ -32,6 +32,7 @@ from scoring.views.director.roster import (
                                            tournament_delete,
 )
 from scoring.views.director.rounds import round_confirm, round_correct, round_resolve, round_void, table_deal
+from scoring.views.director.seasons import season_page, season_tournament_add, season_tournament_remove, seasons_page
 from scoring.views.director.sessions import (
                                            session_clock_start,
                                            session_clock_stop,
@@ -59,4 +60,5 @@ __all__ = [
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
     "tournament_download", "import_upload", "import_page", "import_box",
     "tournament_report_page", "tournament_report_pdf",
+    "seasons_page", "season_page", "season_tournament_add", "season_tournament_remove",
 ]
