@@ -151,3 +151,17 @@ def test_a_rated_player_of_private_tournaments_only_has_a_page_when_the_ladder_i
     Club.objects.filter(pk=club.pk).update(ladder_public=True)
     html = client.get(f"/players/{anna.pk}/").content.decode()
     assert 'id="rating-chart-title"' in html and "No rated results of public tournaments." in html
+
+
+def test_the_ladder_and_the_rating_speak_chinese(club, two_tournaments):
+    from django.test import Client
+    from django.utils import translation
+
+    anna = club.players.get(name="Anna")
+    for language, words in (("zh-hans", ("升降", "变化原因", "第 1 轮 · Table 1 · 第 6 局")),
+                            ("zh-hant", ("升降", "變化原因", "第 1 輪 · Table 1 · 第 6 局"))):
+        with translation.override(language):
+            c = Client(headers={"accept-language": language})
+            page = c.get(f"/clubs/{club.pk}/ratings/").content.decode() + c.get(f"/players/{anna.pk}/").content.decode()
+        for word in words:
+            assert word in page, (language, word)
