@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db.models import Min, OuterRef, Subquery
 
 from scoring.domain.ratings import Rating, displayed, ladder
-from scoring.models import PUBLICLY_VISIBLE, Club, Player, RatingChange, Tournament
+from scoring.models import PUBLICLY_VISIBLE, Club, Player, PlayerRating, RatingChange, Tournament
 from scoring.selectors.ratings import club_ladder, player_history
 
 
@@ -26,11 +26,13 @@ def _latest_rated_tournament(club: Club) -> tuple[Tournament | None, int | None]
 
 def ratings_before(club: Club, round_id: int) -> dict[int, Rating]:
     """Each player's rating just before round ``round_id``: their last change before it (players
-    without one had no rating yet). One query, through the (player, round) index."""
-    last = (RatingChange.objects.filter(club=club, player_id=OuterRef("player_id"), round_id__lt=round_id)
-            .order_by("-round_id").values("round_id")[:1])
-    rows = (RatingChange.objects.filter(club=club, round_id__lt=round_id, round_id=Subquery(last))
-            .values_list("player_id", "mu_after", "sigma_after", "deals"))
+    without one had no rating yet). One query: per rated player of the club (``PlayerRating``),
+    their last change found through the (player, round) index — not a scan of the club's changes."""
+    last = RatingChange.objects.filter(player_id=OuterRef("player_id"), round_id__lt=round_id).order_by("-round_id")
+    rows = (PlayerRating.objects.filter(club=club)
+            .annotate(mu_was=Subquery(last.values("mu_after")[:1]), sigma_was=Subquery(last.values("sigma_after")[:1]),
+                      deals_was=Subquery(last.values("deals")[:1]))
+            .filter(deals_was__isnull=False).values_list("player_id", "mu_was", "sigma_was", "deals_was"))
     return {p: Rating(mu, sigma, deals) for p, mu, sigma, deals in rows}
 
 
