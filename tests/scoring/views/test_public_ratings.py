@@ -165,3 +165,20 @@ def test_the_ladder_and_the_rating_speak_chinese(club, two_tournaments):
             page = c.get(f"/clubs/{club.pk}/ratings/").content.decode() + c.get(f"/players/{anna.pk}/").content.decode()
         for word in words:
             assert word in page, (language, word)
+
+
+def test_the_players_page_reads_as_many_queries_whatever_the_results(client, club, make_setup, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    s = make_setup("jie_long")
+    _play(s, JIE_LONG, 2)
+    ratings_follow(club=club)
+    Club.objects.filter(pk=club.pk).update(ladder_public=True)
+    anna = club.players.get(name="Anna")
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(f"/players/{anna.pk}/").status_code == 200
+    _play(s, JIE_LONG, 30)
+    ratings_follow(club=club)
+    with django_assert_num_queries(len(few.captured_queries)):
+        assert client.get(f"/players/{anna.pk}/").status_code == 200
