@@ -25,6 +25,12 @@ def session_table(session, name):
 
 
 @register.filter
+def rated_result(row):
+    """A player's rated result (a deal, or a table's session) in words (``presentation.rated_result``)."""
+    return presentation.rated_result(row)
+
+
+@register.filter
 def table_name(name):
     """A table's name alone, a generated "Table N" translated (``presentation.table_name``)."""
     return presentation.table_name(name)

@@ -27,6 +27,20 @@ def session_table(session: int, name: str) -> str:
     return _("Session %(session)s · %(table)s") % {"session": session, "table": table_name(name)}
 
 
+def rated_result(row: dict) -> str:
+    """What one rated result of a player's history was (``selectors.ratings.player_history``'s
+    row): a deal, "Session 2 · Table 1, deal 5"; a table's whole session (``unit``
+    "table_session", Tau Ngau), "Session 2 · Table 1 (14 deals)". A row without ``unit`` is a
+    deal."""
+    deal = row["deal"]
+    where = session_table(deal["session"], deal["table"])
+    if row.get("unit", "deal") == "table_session":
+        count = row.get("unit_deals") or 0
+        return ngettext("%(where)s (%(count)s deal)", "%(where)s (%(count)s deals)", count) % {
+            "where": where, "count": count}
+    return _("%(where)s, deal %(number)s") % {"where": where, "number": deal["number"]}
+
+
 def seat_name(position: int, seats: int) -> str:
     """A seat by its position: the four winds at a table of four (position 0 is East, then
     counter-clockwise = playing order), otherwise "seat N" counting from 1."""

@@ -108,7 +108,7 @@ def test_the_players_page_shows_the_rating_chart_and_why_it_moved(client, club, 
     assert f"<td class=\"num\">{path[-2]['rating']}</td><td class=\"num\">{path[-1]['rating']}" in newest
     assert '<td class="num">2</td>' in newest                      # Anna's place in Bob's deals
     assert "Bob " in newest and "Celine " in newest and "Dominic " in newest
-    assert "Deal 6 at table Table 1, session 1" in newest
+    assert "Session 1 · Table 1, deal 6" in newest
 
 
 def test_the_players_page_lists_no_private_tournament_but_charts_every_result(client, club, two_tournaments):
@@ -158,8 +158,8 @@ def test_the_ladder_and_the_rating_speak_chinese(club, two_tournaments):
     from django.utils import translation
 
     anna = club.players.get(name="Anna")
-    for language, words in (("zh-hans", ("升降", "变化原因", "第 1 轮 · Table 1 · 第 6 局")),
-                            ("zh-hant", ("升降", "變化原因", "第 1 輪 · Table 1 · 第 6 局"))):
+    for language, words in (("zh-hans", ("升降", "变化原因", "第1轮 · 第1桌，第 6 局")),
+                            ("zh-hant", ("升降", "變化原因", "第1輪 · 第1桌，第 6 局"))):
         with translation.override(language):
             c = Client(headers={"accept-language": language})
             page = c.get(f"/clubs/{club.pk}/ratings/").content.decode() + c.get(f"/players/{anna.pk}/").content.decode()

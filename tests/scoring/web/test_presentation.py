@@ -33,3 +33,22 @@ def test_da_ling_winners_are_named():
     assert notes == ["P2 wins outright"]
     # a stored result that names no seat there says nothing about it
     assert describe_deal("da_ling", players("P1"), {"group_winners": [5, True, "x"]})["notes"] == []
+
+
+def _row(**more):
+    return {"deal": {"id": 7, "number": 5, "table": "Table 1", "session": 2, "tournament": 1,
+                     "tournament_name": "Open"}, **more}
+
+
+def test_a_rated_result_is_a_deal_or_a_tables_session():
+    from django.utils import translation
+
+    from scoring.web.presentation import rated_result
+
+    assert rated_result(_row()) == "Session 2 · Table 1, deal 5"           # no unit: a deal
+    assert rated_result(_row(unit="deal", unit_deals=1)) == "Session 2 · Table 1, deal 5"
+    assert rated_result(_row(unit="table_session", unit_deals=14)) == "Session 2 · Table 1 (14 deals)"
+    assert rated_result(_row(unit="table_session", unit_deals=1)) == "Session 2 · Table 1 (1 deal)"
+    with translation.override("zh-hans"):
+        assert rated_result(_row(unit="table_session", unit_deals=14)) == "第2轮 · 第1桌（14 局）"
+        assert rated_result(_row()) == "第2轮 · 第1桌，第 5 局"
