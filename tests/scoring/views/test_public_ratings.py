@@ -182,3 +182,23 @@ def test_the_players_page_reads_as_many_queries_whatever_the_results(client, clu
     ratings_follow(club=club)
     with django_assert_num_queries(len(few.captured_queries)):
         assert client.get(f"/players/{anna.pk}/").status_code == 200
+
+
+def test_the_public_ladder_shows_100_players_a_page(client, club, director_actor, make_setup):
+    from django.utils import timezone
+
+    from scoring.models import PlayerRating
+    from scoring.services.clubs import player_create
+
+    # The ladder reads the kept ratings: 130 players rated alike but for their mu.
+    now = timezone.now()
+    PlayerRating.objects.bulk_create([
+        PlayerRating(club=club, player=player_create(actor=director_actor, club=club, name=f"P{i:03d}"),
+                     mu=25.0 + i / 10, sigma=8.0, deals=12, updated_at=now) for i in range(130)])
+    Club.objects.filter(pk=club.pk).update(ladder_public=True)
+    first = client.get(f"/clubs/{club.pk}/ratings/").content.decode()
+    assert len(_rows(first)) == 100 and ">P129</a>" in _rows(first)[0]
+    assert "?page=2#ladder-heading" in first
+    second = client.get(f"/clubs/{club.pk}/ratings/?page=2").content.decode()
+    rows = _rows(second)
+    assert len(rows) == 30 and ">P000</a>" in rows[-1] and '<td class="num">130</td>' in rows[-1]
