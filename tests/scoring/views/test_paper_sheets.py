@@ -193,3 +193,57 @@ def test_a_large_session_is_not_drawn_in_the_request(client, make_setup):
     response = client.get(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/sheets.pdf")
     assert response.status_code == 302 and response["Location"] == sheet + "#paper-sheets"
     assert "Print paper sheets" in client.get(sheet).content.decode()
+
+
+@pytest.mark.parametrize("status, reason, says", [
+    ("failed", "not_queued", "no worker could take it"),
+    ("failed", "render_failed", "could not be drawn"),
+    ("failed", "stalled", "its worker stopped answering"),
+    ("removed", "session_closed", "the session was closed"),
+    ("removed", "link_replaced", "link was replaced, so these sheets carried a dead one"),
+    ("removed", "tournament_finished", "the tournament is finished"),
+    ("removed", "expired", "kept one hour at most"),
+])
+def test_the_box_says_why_there_is_no_pdf(client, make_setup, django_capture_on_commit_callbacks, status, reason,
+                                          says):
+    s, session = seated(make_setup, players=4)
+    client.force_login(s.director)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/",
+                    {"languages": ["en"]})
+    job = PaperSheetJob.objects.get()
+    PaperSheetJob.objects.filter(pk=job.pk).update(status=status, reason=reason)
+    box = client.get(f"/director/paper-sheets/{job.pk}/box/").content.decode()
+    assert says in box and "sheets.pdf" not in box and "data-poll" not in box
+
+
+def test_a_stalled_job_says_so_and_stops_polling(client, make_setup, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    s, session = seated(make_setup, players=4)
+    client.force_login(s.director)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/",
+                    {"languages": ["en"]})
+    job = PaperSheetJob.objects.get()
+    PaperSheetJob.objects.filter(pk=job.pk).update(status="running", updated_at=timezone.now() - timedelta(minutes=3))
+    box = client.get(f"/director/paper-sheets/{job.pk}/box/").content.decode()
+    assert "the worker may have stopped" in box and "data-poll" not in box
+
+
+def test_the_links_are_on_the_site_address_when_one_is_set(client, make_setup, settings,
+                                                           django_capture_on_commit_callbacks):
+    settings.SITE_URL = "http://192.168.1.20:8000"
+    s, session = seated(make_setup, players=4)
+    client.force_login(s.director)
+    _start(client, s, session, django_capture_on_commit_callbacks, languages=["en"])
+    assert PaperSheetJob.objects.get().base_url == "http://192.168.1.20:8000"
+
+
+def test_the_print_form_speaks_the_pages_language(client, make_setup):
+    s, session = seated(make_setup, players=4)
+    client.force_login(s.director)
+    page = client.get(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/sheet/",
+                      HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
+    assert "列印紙本記分表" in page and 'value="zh-hant" checked' in page and 'value="en" checked' not in page
