@@ -140,9 +140,18 @@ def _qr(c: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
     c.rect(x, y, size, size, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
     for r, row in enumerate(matrix):
-        for col, dark in enumerate(row):
-            if dark:
-                c.rect(x + (col + border) * cell, y + size - (r + border + 1) * cell, cell, cell, stroke=0, fill=1)
+        col, width = 0, len(row)
+        while col < width:
+            if not row[col]:
+                col += 1
+                continue
+            run = col
+            while run < width and row[run]:
+                run += 1
+            # A run of dark modules as one rectangle: a third of the drawing, and no seams.
+            c.rect(x + (col + border) * cell, y + size - (r + border + 1) * cell, (run - col) * cell, cell,
+                   stroke=0, fill=1)
+            col = run
 
 
 def _legend(entry, inputs, n: int, variant: dict) -> list[str]:
@@ -169,7 +178,8 @@ def _legend(entry, inputs, n: int, variant: dict) -> list[str]:
     return lines
 
 
-def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: int, page: SheetPage) -> None:
+def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: int, page: SheetPage,
+          qr_form: str | None = None) -> None:
     width, height = PAGE
     top = height - MARGIN
     # The heading, the seats, the QR code at the right.
@@ -184,7 +194,13 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
         y -= 13
     qx, qy = width - MARGIN - QR_SIZE, top - QR_SIZE
     if page.url:
-        _qr(c, page.url, qx, qy, QR_SIZE)
+        if qr_form:
+            c.saveState()
+            c.translate(qx, qy)
+            c.doForm(qr_form)
+            c.restoreState()
+        else:
+            _qr(c, page.url, qx, qy, QR_SIZE)
         draw_text(c, qx + QR_SIZE / 2, qy - 8, page.url, 6, centre=True, width=QR_SIZE + 4 * mm)
     else:
         _wrapped(c, qx, top, QR_SIZE, QR_SIZE, _("No scorer link shown: the session is closed."), 8)
@@ -255,9 +271,17 @@ def sheets_pdf(*, tournament: str, game_key: str, variant: dict, session: int, p
     game = games.get_game(game_key)
     full = {**game.variant_defaults(), **(variant or {})}
     for done, page in enumerate(pages, start=1):
+        form = None
+        if page.url and languages and len(languages) > 1:
+            # The table's QR code encoded and drawn once, shown on its page in each language
+            # (most of a page's drawing is its QR code).
+            form = f"qr{done}"
+            c.beginForm(form, 0, 0, QR_SIZE, QR_SIZE)
+            _qr(c, page.url, 0, 0, QR_SIZE)
+            c.endForm()
         for language in languages or [None]:
             with translation.override(language) if language else contextlib.nullcontext():
-                _page(c, tournament=tournament, game=game, variant=full, session=session, page=page)
+                _page(c, tournament=tournament, game=game, variant=full, session=session, page=page, qr_form=form)
             c.showPage()
         if progress is not None:
             progress(done, len(pages))

@@ -32,8 +32,8 @@ from scoring.web import links
 from scoring.web.paper_sheets import session_sheets_pdf
 from scoring.web.rule_messages import error_message
 
-#: Tables drawn in the request at most (about 7 ms a page on the development machine: under a
-#: tenth of a second); more go through the worker.
+#: Tables drawn in the request at most (7 – 9 ms a page on the development machine: about a
+#: tenth of a second, nothing stored); more go through the worker.
 SYNC_MAX_TABLES = 12
 
 
