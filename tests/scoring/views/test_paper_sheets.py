@@ -39,6 +39,7 @@ def test_the_director_downloads_every_tables_sheet_with_its_link(client, make_se
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response["Cache-Control"] == "no-store"
     assert response["Content-Disposition"].startswith("attachment;")
+    assert not PaperSheetJob.objects.exists()   # drawn in the request, stored nowhere
     rows = session_sheet_tables(session)
     images = page_images(response.content, tmp_path)
     assert len(images) == len(rows) == 4
