@@ -394,4 +394,7 @@ CELERY_BEAT_SCHEDULE = {
     # Audits whose worker died (no progress for a while: services.audits.STALE_AFTER) go back on
     # the queue.
     "audits-resume": {"task": "scoring.audits_resume", "schedule": 120.0},
+    # Paper sheets' PDFs carry live scorer links: deleted once past their time (the download
+    # refuses them from then on anyway).
+    "paper-sheets-expire": {"task": "scoring.paper_sheets_expire", "schedule": 300.0},
 }

@@ -11,6 +11,7 @@ from scoring.models import (
     Club,
     Entry,
     IdempotencyKey,
+    PaperSheetJob,
     Player,
     Round,
     RoundRevision,
@@ -154,3 +155,10 @@ class TournamentImportAdmin(ReadOnlyAdmin):
     list_display = ("club", "file_name", "status", "checked", "total", "tournament", "requested_label", "created_at")
     list_filter = ("status",)
     exclude = ("document",)   # the whole uploaded document, while it waits: too big to show
+
+
+@admin.register(PaperSheetJob)
+class PaperSheetJobAdmin(ReadOnlyAdmin):
+    list_display = ("session", "languages", "status", "reason", "done", "total", "requested_label", "created_at")
+    list_filter = ("status",)
+    exclude = ("pdf",)   # it carries the tables' scorer links: a secret, never shown

@@ -14,6 +14,7 @@ from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
 from scoring.services import imports as imports_services
+from scoring.services import paper_sheets as paper_sheets_services
 from scoring.services import ratings as ratings_services
 from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
@@ -62,6 +63,22 @@ def tournament_import_run(import_id: int) -> str:
     """Import a document uploaded on a club's page (``services.imports``). Returns its status."""
     job = imports_services.tournament_import_run(import_id=import_id)
     return job.status if job is not None else ""
+
+
+@shared_task(name="scoring.paper_sheets_render")
+def paper_sheets_render(job_id: int) -> str:
+    """Draw a session's paper sheets (``services.paper_sheets``; the drawing is the web layer's
+    PDF, handed to the service). Returns the job's status."""
+    from scoring.web.paper_sheets import session_sheets_pdf
+
+    job = paper_sheets_services.paper_sheets_render(job_id=job_id, render=session_sheets_pdf)
+    return job.status if job is not None else ""
+
+
+@shared_task(name="scoring.paper_sheets_expire", ignore_result=False)
+def paper_sheets_expire() -> int:
+    """Delete the paper sheets' PDFs kept past their time (Celery beat runs it every 5 minutes)."""
+    return paper_sheets_services.paper_sheets_expire()
 
 
 # --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------

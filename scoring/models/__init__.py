@@ -21,6 +21,7 @@ from scoring.models.clubs import Club, Player
 from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.imports import TournamentImport
+from scoring.models.paper_sheets import PaperSheetJob
 from scoring.models.ratings import PlayerRating, RatedDeal, RatingChange
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.seasons import Season, SeasonTournament
@@ -39,6 +40,7 @@ __all__ = [
     "Entry",
     "IdempotencyKey",
     "PUBLICLY_VISIBLE",
+    "PaperSheetJob",
     "Player",
     "PlayerRating",
     "RatedDeal",

@@ -59,6 +59,7 @@ class ActionLog(models.Model):
         SEASON_TOURNAMENT_ADD = "season_tournament_add"
         SEASON_TOURNAMENT_REMOVE = "season_tournament_remove"
         RATINGS_REBUILD = "ratings_rebuild"
+        PAPER_SHEETS_START = "paper_sheets_start"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -20,11 +20,12 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, is_int
-from scoring.models import ActionLog, Session, Table
+from scoring.models import ActionLog, PaperSheetJob, Session, Table
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log
 from scoring.services.events import event_publish, session_data
 from scoring.services.lifecycle import NO_CLOCK, SESSION_CLOSED, require_not_finished, session_move_refusal
+from scoring.services.paper_sheets import paper_sheets_drop
 
 
 def _locked(session: Session) -> Session:
@@ -51,6 +52,7 @@ def _move(*, actor: Actor, session: Session, action: str, publish: bool = True) 
         locked.save(update_fields=["status", "closed_at", "changed_at"])
         if closing:   # its links are shown no more: their kept secrets go (reopened, new links are made)
             Table.objects.filter(session=locked).exclude(scorer_token_secret=None).update(scorer_token_secret=None)
+            paper_sheets_drop(sessions=[locked.pk], reason=PaperSheetJob.Reason.SESSION_CLOSED)
         action_log(actor, ActionLog.Action(action), locked, tournament=locked.tournament,
                    data={"number": locked.number})
         if publish:

@@ -16,10 +16,11 @@ from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, id_list_problems, is_int
-from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
+from scoring.models import ActionLog, Entry, PaperSheetJob, Seat, Session, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log, require_text
 from scoring.services.lifecycle import require_not_finished
+from scoring.services.paper_sheets import paper_sheets_drop
 
 
 def new_scorer_token() -> tuple[str, str]:
@@ -143,6 +144,8 @@ def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
         token, token_hash = new_scorer_token()
         Table.objects.filter(pk=table.pk).update(scorer_token_hash=token_hash, scorer_token_created_at=timezone.now(),
                                                  scorer_token_secret=kept_secret(token, table.session))
+        # Printed sheets kept with the old link would hand out a dead one, and a live secret.
+        paper_sheets_drop(sessions=[table.session_id], reason=PaperSheetJob.Reason.LINK_REPLACED)
         action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament)
     table.refresh_from_db()
     return token
@@ -171,4 +174,5 @@ def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tupl
             action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament,
                        data={"session": session.number, "sheet": True})
             out.append((table, token))
+        paper_sheets_drop(sessions=[session.pk], reason=PaperSheetJob.Reason.LINK_REPLACED)
     return out

@@ -16,11 +16,24 @@ from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
-from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Standing, Table, Tournament
+from scoring.models import (
+    PUBLICLY_VISIBLE,
+    ActionLog,
+    Club,
+    Entry,
+    PaperSheetJob,
+    Player,
+    Round,
+    Session,
+    Standing,
+    Table,
+    Tournament,
+)
 from scoring.selectors.access import require_director_of
 from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.services.common import action_log, checked_settings, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
+from scoring.services.paper_sheets import paper_sheets_drop
 from scoring.services.standings import standings_recompute
 
 
@@ -266,6 +279,8 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
         # Its links record nothing any more: the sheets show none (their kept secrets go).
         Table.objects.filter(session__tournament=tournament).exclude(scorer_token_secret=None).update(
             scorer_token_secret=None)
+        paper_sheets_drop(sessions=Session.objects.filter(tournament=tournament),
+                          reason=PaperSheetJob.Reason.TOURNAMENT_FINISHED)
     return finished
 
 

@@ -27,6 +27,20 @@ def scorer_url(token: str, request=None) -> str:
     return request.build_absolute_uri(path) if request is not None else path
 
 
+def site_base(request=None) -> str:
+    """The address links are built on, as ``scorer_url`` chooses it (``SITE_URL``, else the
+    request's scheme and host; empty without either): what a worker that draws links later is
+    given, since it has no request."""
+    if settings.SITE_URL:
+        return settings.SITE_URL
+    return request.build_absolute_uri("/").rstrip("/") if request is not None else ""
+
+
+def scorer_url_on(base: str, token: str) -> str:
+    """A table's scorer link on ``base`` (``site_base``)."""
+    return base + scorer_path(token)
+
+
 def qr_svg(url: str, *, scale: int = 4) -> str:
     """An inline SVG QR code of ``url``."""
     out = io.BytesIO()

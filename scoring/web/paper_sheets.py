@@ -10,10 +10,12 @@ need no font files; a string is drawn in the first font that covers it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from dataclasses import dataclass
 
 import segno
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4, landscape
@@ -24,6 +26,7 @@ from reportlab.pdfgen import canvas
 
 import games
 from games.entry import Numbers, SeatChoice, SeatValue, Winner
+from scoring.web import links
 from scoring.web.presentation import seat_name, session_table
 
 #: Empty rows of the grid: the deals a session usually has room for on one page.
@@ -137,9 +140,18 @@ def _qr(c: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
     c.rect(x, y, size, size, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
     for r, row in enumerate(matrix):
-        for col, dark in enumerate(row):
-            if dark:
-                c.rect(x + (col + border) * cell, y + size - (r + border + 1) * cell, cell, cell, stroke=0, fill=1)
+        col, width = 0, len(row)
+        while col < width:
+            if not row[col]:
+                col += 1
+                continue
+            run = col
+            while run < width and row[run]:
+                run += 1
+            # A run of dark modules as one rectangle: a third of the drawing, and no seams.
+            c.rect(x + (col + border) * cell, y + size - (r + border + 1) * cell, (run - col) * cell, cell,
+                   stroke=0, fill=1)
+            col = run
 
 
 def _legend(entry, inputs, n: int, variant: dict) -> list[str]:
@@ -166,7 +178,8 @@ def _legend(entry, inputs, n: int, variant: dict) -> list[str]:
     return lines
 
 
-def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: int, page: SheetPage) -> None:
+def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: int, page: SheetPage,
+          qr_form: str | None = None) -> None:
     width, height = PAGE
     top = height - MARGIN
     # The heading, the seats, the QR code at the right.
@@ -181,7 +194,13 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
         y -= 13
     qx, qy = width - MARGIN - QR_SIZE, top - QR_SIZE
     if page.url:
-        _qr(c, page.url, qx, qy, QR_SIZE)
+        if qr_form:
+            c.saveState()
+            c.translate(qx, qy)
+            c.doForm(qr_form)
+            c.restoreState()
+        else:
+            _qr(c, page.url, qx, qy, QR_SIZE)
         draw_text(c, qx + QR_SIZE / 2, qy - 8, page.url, 6, centre=True, width=QR_SIZE + 4 * mm)
     else:
         _wrapped(c, qx, top, QR_SIZE, QR_SIZE, _("No scorer link shown: the session is closed."), 8)
@@ -240,18 +259,45 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
         y -= 9
 
 
-def sheets_pdf(*, tournament: str, game_key: str, variant: dict, session: int, pages: list[SheetPage]) -> bytes:
-    """Every page in one PDF, in the order given (one table a page)."""
+def sheets_pdf(*, tournament: str, game_key: str, variant: dict, session: int, pages: list[SheetPage],
+               languages: list[str] | None = None, progress=None) -> bytes:
+    """Every page in one PDF, in the order given (one table a page), in the active language;
+    with ``languages``, each table's page in each of them in turn (table 1 in each, then table
+    2, ...): a mixed club's stack comes off the printer sorted by table, each table's sheets
+    together. ``progress(tables_done, total)`` after each table."""
     out = io.BytesIO()
     c = canvas.Canvas(out, pagesize=PAGE, pageCompression=1)
     c.setTitle(f"{tournament} · {session}")
     game = games.get_game(game_key)
     full = {**game.variant_defaults(), **(variant or {})}
-    for page in pages:
-        _page(c, tournament=tournament, game=game, variant=full, session=session, page=page)
-        c.showPage()
+    for done, page in enumerate(pages, start=1):
+        form = None
+        if page.url and languages and len(languages) > 1:
+            # The table's QR code encoded and drawn once, shown on its page in each language
+            # (most of a page's drawing is its QR code).
+            form = f"qr{done}"
+            c.beginForm(form, 0, 0, QR_SIZE, QR_SIZE)
+            _qr(c, page.url, 0, 0, QR_SIZE)
+            c.endForm()
+        for language in languages or [None]:
+            with translation.override(language) if language else contextlib.nullcontext():
+                _page(c, tournament=tournament, game=game, variant=full, session=session, page=page, qr_form=form)
+            c.showPage()
+        if progress is not None:
+            progress(done, len(pages))
     if not pages:
         draw_text(c, MARGIN, PAGE[1] - MARGIN - 16, tournament, 16, bold=True)
         c.showPage()
     c.save()
     return out.getvalue()
+
+
+def session_sheets_pdf(*, tournament, session, rows, base_url: str, languages: list[str] | None = None,
+                       progress=None) -> bytes:
+    """A session's sheets from its rows (``selectors.seating.session_sheet_tables``), each
+    table's link on ``base_url`` (``links.site_base``) when it is shown: what the director's
+    download and the worker's job (``services.paper_sheets``, which is handed this) draw."""
+    pages = [SheetPage(table_name=row.table.name, players=[e.player.name for e in row.entries],
+                       url=links.scorer_url_on(base_url, row.token) if row.token else None) for row in rows]
+    return sheets_pdf(tournament=tournament.name, game_key=tournament.game, variant=tournament.variant,
+                      session=session.number, pages=pages, languages=languages, progress=progress)

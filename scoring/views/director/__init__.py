@@ -18,7 +18,12 @@ answer with the plain link page, saying so.
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
-from scoring.views.director.paper_sheets import session_paper_sheets
+from scoring.views.director.paper_sheets import (
+                                           paper_sheets_box,
+                                           paper_sheets_download,
+                                           paper_sheets_start,
+                                           session_paper_sheets,
+)
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.ratings import ratings_page, ratings_rebuild, ratings_settings
 from scoring.views.director.report import tournament_report_page, tournament_report_pdf
@@ -61,4 +66,5 @@ __all__ = [
     "tournament_download", "import_upload", "import_page", "import_box",
     "tournament_report_page", "tournament_report_pdf",
     "seasons_page", "season_page", "season_tournament_add", "season_tournament_remove",
+    "paper_sheets_start", "paper_sheets_box", "paper_sheets_download",
 ]

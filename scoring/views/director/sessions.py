@@ -4,6 +4,7 @@ sheet gone astray, closing and reopening it, and its clock."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -14,12 +15,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_INT32, parse_whole_number, whole_number_or_text
 from scoring.domain.paging import Page, page_window
+from scoring.selectors.paper_sheets import paper_sheet_job_detail, paper_sheet_jobs_shown
 from scoring.selectors.seating import links_shown, session_seating, session_sheet_tables, session_table_count
 from scoring.selectors.sessions import Place
 from scoring.services import seating as seating_services
 from scoring.services import sessions as sessions_services
 from scoring.services import tables as tables_services
 from scoring.views.director.access import _errors_by_field, _session, _tournament, director_required
+from scoring.views.director.paper_sheets import SYNC_MAX_TABLES
 from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
 from scoring.web import links
 from scoring.web.http import status_of
@@ -111,6 +114,8 @@ def session_sheet(request, actor, tournament_id: int, number: int):
         "method": dict(SEATING_METHODS).get(seating.method, seating.method),
         "leftovers": dict(SEATING_LEFTOVERS).get(seating.leftovers, seating.leftovers),
         "loopback": any(t["url"] and links.is_loopback(t["url"]) for t in tables),
+        "paper_sheets": [paper_sheet_job_detail(job) for job in paper_sheet_jobs_shown(session)],
+        "sheet_languages": settings.LANGUAGES, "sync_sheets": count <= SYNC_MAX_TABLES,
     })
     response["Cache-Control"] = "no-store"
     return response

@@ -53,6 +53,11 @@ NOT_LOGGED = {
                       "rebuilt the same from the deals (ratings_rebuild logs a rebuild)",
     "tournament_import_run": "a worker's step of an upload: tournament_import_queue logs the upload, tournament_import "
                              "the tournament it makes; a refusal is kept on the import's row, as nothing is stored",
+    "paper_sheets_render": "a worker's step of a print: paper_sheets_start logs who asked; how it went is kept on "
+                           "the job's row",
+    "paper_sheets_drop": "deletes stale PDFs inside a write that logs (session_close, table_scorer_token_rotate, "
+                         "tournament_finish), in its transaction; the job's row keeps why",
+    "paper_sheets_expire": "upkeep (Celery beat): the job's row keeps why its PDF went (expired) and when",
 }
 
 
