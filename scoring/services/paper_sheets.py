@@ -43,15 +43,46 @@ def row_path(row: int, path: str) -> str:
     return f"deals[{row}]" + (f".{path}" if path and not path.startswith("[") else path or "")
 
 
-def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any,
+def _answer(stored: IdempotencyKey) -> SheetOutcome:
+    answer = stored.response_body
+    return SheetOutcome(list(answer.get("rounds", [])), list(answer.get("numbers", [])), True)
+
+
+def _reused() -> IdempotencyKeyReused:
+    return IdempotencyKeyReused(gettext("This sheet was already recorded with other values; nothing was changed."))
+
+
+def _sent_hash(sent: Any, first_number: int | None) -> str:
+    return idempotency_request_hash({"sent": sent, "first_number": first_number})
+
+
+def paper_sheet_replay(*, actor: Actor, table: Table, key: Any, sent: Any,
+                       first_number: int | None = None) -> SheetOutcome | None:
+    """The answer to a sheet already recorded under ``key`` at ``table`` (``replayed``), or
+    None when none is. Asked before the sheet is read again: once its deals are recorded, the
+    order its blank columns follow has moved on, so its rows would read otherwise; what is
+    compared is what was sent. The same key with another sheet: IdempotencyKeyReused."""
+    require_director_of(actor, table.session.tournament.club)
+    check_idempotency_key(key)
+    stored = IdempotencyKey.objects.filter(table_id=table.pk, key=key).first()
+    if stored is None:
+        return None
+    if stored.request_hash != _sent_hash(sent, first_number):
+        raise _reused()
+    return _answer(stored)
+
+
+def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any, sent: Any = None,
                        first_number: int | None = None) -> SheetOutcome:
     """Record ``bodies`` (a list of deal bodies, as for ``rounds.round_record``) at ``table``, in
     order, as deals ``first_number``, ``first_number + 1``, ... (None: whatever the table's next
     deal is; a number already taken is a Conflict ``deal_number_taken``: deals were recorded at
     the table since the sheet's page was shown). Directors of the club only. A refused deal
     refuses the whole sheet: ValidationFailed with every error's path inside the sheet
-    (``deals[3].values[1]``). The same key with the same sheet again: the first answer
-    (``replayed``); with another sheet: IdempotencyKeyReused."""
+    (``deals[3].values[1]``). ``sent``: what the director sent (the typed grid; None: the
+    bodies), which a sheet sent again is compared by: the same key with the same ``sent``
+    again gets the first answer (``replayed``), nothing recorded; with another,
+    IdempotencyKeyReused."""
     require_director_of(actor, table.session.tournament.club)
     check_idempotency_key(key)
     if not isinstance(bodies, list) or not bodies:
@@ -60,16 +91,14 @@ def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any,
     if len(bodies) > MAX_SHEET_DEALS:
         raise ValidationFailed(gettext("A sheet has at most %(max)s deals.") % {"max": MAX_SHEET_DEALS},
                                path="deals", code="too_many")
-    request_hash = idempotency_request_hash({"deals": bodies, "first_number": first_number})
+    request_hash = _sent_hash(bodies if sent is None else sent, first_number)
     with transaction.atomic():
         key_id = insert_key(key, request_hash, table_id=table.pk)
-        if key_id is None:
+        if key_id is None:  # sent before (a concurrent sending waited here for the first to commit)
             stored = IdempotencyKey.objects.get(table_id=table.pk, key=key)
             if stored.request_hash != request_hash:
-                raise IdempotencyKeyReused(gettext("This sheet was already recorded with other values; nothing was "
-                                                   "changed."))
-            answer = stored.response_body
-            return SheetOutcome(list(answer.get("rounds", [])), list(answer.get("numbers", [])), True)
+                raise _reused()
+            return _answer(stored)
         rounds: list[int] = []
         numbers: list[int] = []
         for row, body in enumerate(bodies):
@@ -87,4 +116,4 @@ def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any,
     return SheetOutcome(rounds, numbers, False)
 
 
-__all__ = ["MAX_SHEET_DEALS", "SheetOutcome", "paper_sheet_record", "row_path"]
+__all__ = ["MAX_SHEET_DEALS", "SheetOutcome", "paper_sheet_record", "paper_sheet_replay", "row_path"]

@@ -105,6 +105,10 @@ class SheetForm:
                 most = max(most, int(m.group(1)) + 1)
         return min(most, MAX_SHEET_DEALS)
 
+    def sent(self) -> dict[str, str]:
+        """What was typed (every input not left empty): what a form sent again is compared by."""
+        return {name: value for name, value in self.values.items() if value}
+
     def _row_values(self, r: int) -> dict[str, str]:
         return {name: self.values[f"r{r}-{name}"] for name in self.field_names()}
 
@@ -231,7 +235,7 @@ class SheetForm:
         cell: dict[str, Any] = {"name": field, "id": f"f-{field}", "value": self.values.get(field, ""), "aria": aria,
                                 "errors": self.field_errors.get((r, name), [])}
         if isinstance(inp, SeatChoice):
-            blank = gettext(inp.blank) if inp.blank else gettext("(as the deals go)")
+            blank = gettext(inp.blank) if inp.blank else gettext("(follows the deal before)")
             cell.update(kind="select", options=self._seat_options(blank))
             seat_given = self.derived.get((r, name))
             if seat_given is not None:

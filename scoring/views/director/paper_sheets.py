@@ -19,7 +19,7 @@ from scoring.domain.records import round_preview
 from scoring.selectors.seating import session_sheet_tables
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services.lifecycle import tournament_refusal
-from scoring.services.paper_sheets import paper_sheet_record
+from scoring.services.paper_sheets import paper_sheet_record, paper_sheet_replay
 from scoring.views.director.access import _table, _tournament, director_required
 from scoring.web import links
 from scoring.web.http import status_of
@@ -84,24 +84,34 @@ def table_paper_sheet(request, actor, table_id: int):
     form = sheet_form(request.POST)
     key = request.POST.get("key", "")
     number = parse_whole_number(request.POST.get("number", ""), low=1, high=MAX_INT32) or defaults["number"]
-    bodies = form.check(defaults=defaults, preview=lambda body, d: round_preview(
-        game=tournament.game, variant=tournament.variant, seats=seats, body=body, defaults=d))
-    if bodies is None:
-        return _sheet_page(request, table=table, form=form, key=key or new_sheet_key(), number=number, status=400)
-    try:
-        done = paper_sheet_record(actor=actor, table=table, bodies=bodies, key=key, first_number=number)
-    except IdempotencyKeyReused as e:
-        return _sheet_page(request, table=table, form=form, key=new_sheet_key(), number=defaults["number"],
-                           status=status_of(e), problems=[e.message])
-    except ValidationFailed as e:
-        for err in e.errors:
-            form.add_problem(err)
-        if any(err.get("code") == "bad_idempotency_key" for err in e.errors):
-            key = new_sheet_key()
-        return _sheet_page(request, table=table, form=form, key=key, number=number, status=400)
-    except DomainError as e:
+    sent = form.sent()
+
+    def refused(e: DomainError):
+        if isinstance(e, IdempotencyKeyReused):
+            return _sheet_page(request, table=table, form=form, key=new_sheet_key(), number=defaults["number"],
+                               status=status_of(e), problems=[e.message])
+        if isinstance(e, ValidationFailed):
+            for err in e.errors:
+                form.add_problem(err)
+            fresh = any(err.get("code") == "bad_idempotency_key" for err in e.errors)
+            return _sheet_page(request, table=table, form=form, key=new_sheet_key() if fresh else key, number=number,
+                               status=400)
         return _sheet_page(request, table=table, form=form, key=key, number=number, status=status_of(e),
                            problems=[error_message(e)])
+
+    try:
+        # A form sent again is answered before its rows are read: its deals, once recorded, move
+        # the order its blank columns follow.
+        done = paper_sheet_replay(actor=actor, table=table, key=key, sent=sent, first_number=number)
+        if done is None:
+            bodies = form.check(defaults=defaults, preview=lambda body, d: round_preview(
+                game=tournament.game, variant=tournament.variant, seats=seats, body=body, defaults=d))
+            if bodies is None:
+                return _sheet_page(request, table=table, form=form, key=key, number=number, status=400)
+            done = paper_sheet_record(actor=actor, table=table, bodies=bodies, key=key, sent=sent,
+                                      first_number=number)
+    except DomainError as e:
+        return refused(e)
     where = session_table(table.session.number, table.name)
     if done.replayed:
         messages.info(request, gettext("This sheet was already recorded (the form was sent twice): nothing more was "

@@ -135,3 +135,163 @@ def nets_by_seat(rnd: Round, n: int) -> list[int]:
 
     detail = round_detail(rnd, seats=table_seats(rnd.table))
     return [p["net"] for p in detail["players"]]
+
+
+def cell(page: str, name: str) -> str:
+    """The grid's cell of input ``name`` (``r1-points_2``): its input and messages."""
+    m = re.search(rf'<td[^>]*>(?:(?!</td>).)*id="f-{re.escape(name)}"(?:(?!</td>).)*</td>', page, re.S)
+    assert m, name
+    return m.group(0)
+
+
+def test_a_wrong_row_is_refused_at_its_row_and_input_and_nothing_is_recorded(client, make_setup):
+    s = make_setup("ding_niu")
+    form = opened(client, s)
+    rows = [per_seat("points", [10, 6, 6, 10]), per_seat("points", [10, 6, 5, 10]), per_seat("points", [4, 6, 6, 10])]
+    response = client.post(url(s), sheet(rows, **form))
+    assert response.status_code == 400
+    page = response.content.decode()
+    wrong = cell(page, "r1-points_2")
+    assert 'aria-invalid="true"' in wrong and "5 is not possible with the 24-tile Ding Niu deck; 4 or 6 are." in wrong
+    assert 'href="#row-2"' in page and "Nothing was recorded" in page
+    # Only that input is marked; every typed value is kept, the same key carried again.
+    assert page.count('aria-invalid="true"') == 1
+    for r, row in enumerate(rows):
+        for name, value in row.items():
+            assert f'value="{value}"' in cell(page, f"r{r}-{name}")
+    assert form_key(page) == form
+    assert Round.objects.count() == 0 and IdempotencyKey.objects.count() == 0
+    # Fixed at that row, the same form records the three deals.
+    rows[1] = per_seat("points", [10, 6, 4, 10])
+    assert client.post(url(s), sheet(rows, **form)).status_code == 302
+    assert Round.objects.filter(table=s.table).count() == 3
+
+
+def test_a_missing_stake_a_seat_out_of_range_and_a_half_filled_row_are_said_at_their_row(client, make_setup):
+    s = make_setup("tau_ngau", names=["Bank", "Six", "One", "NoBull"])
+    form = opened(client, s)
+    rows = [{**per_seat("value", [7, "none", 0, 9]), **per_seat("stake", [None, 2, 5, 1])},
+            {**per_seat("value", [3, 5, "none", 2]), **per_seat("stake", [2, None, 5, None])},
+            {"banker": 9, **per_seat("value", [3, 5, "none", 2]), **per_seat("stake", [None, 2, 5, 1])},
+            {**per_seat("value", [3, 2, 1, 2]), **per_seat("stake", [None, 2, 5, 1])}]
+    page = client.post(url(s), sheet(rows, **form)).content.decode()
+    assert "Enter this player&#x27;s stake." in cell(page, "r1-stake_3")
+    assert "Choose the banker." in cell(page, "r2-banker")
+    assert "field-error" not in cell(page, "r0-value_0") + cell(page, "r1-stake_0")
+    assert [int(r) for r in re.findall(r'href="#row-([0-9]+)"', page)] == [2, 3]
+    # Row 4's banker follows row 3's deal, which is wrong: it is checked once that one is right.
+    assert "Row 4 is checked once the rows above it are right" in page
+    assert Round.objects.count() == 0
+
+
+def test_a_half_filled_row_is_said_at_its_empty_inputs(client, make_setup):
+    s = make_setup("jie_long")
+    form = opened(client, s)
+    rows = [per_seat("points", [2, 12, 34, 18]), {"points_0": 4}]
+    page = client.post(url(s), sheet(rows, **form)).content.decode()
+    for seat in (1, 2, 3):
+        assert "Enter the points (0 for a seat that played out)." in cell(page, f"r1-points_{seat}")
+    assert "field-error" not in cell(page, "r1-points_0")
+    assert 'value="4"' in cell(page, "r1-points_0")
+    assert Round.objects.count() == 0
+
+
+def test_a_winner_out_of_range_and_an_empty_row_between_deals(client, make_setup):
+    s = make_setup("da_ling", names=["P1", "P2", "P3"])
+    form = opened(client, s)
+    page = client.post(url(s), sheet([{"absolute": 5}, {}, {"absolute": 1}], **form)).content.decode()
+    assert "This is not a seat of the table." in cell(page, "r0-absolute")
+    assert re.search(r'Row 2:</?\w*>? ?This row is empty but a later one is filled', page) or \
+        "Row 2: This row is empty but a later one is filled" in page
+    assert Round.objects.count() == 0
+
+
+def test_empty_trailing_rows_are_no_deals_and_an_empty_sheet_records_nothing(client, make_setup):
+    s = make_setup("kko_li_but_i_gi")
+    form = opened(client, s)
+    empty = client.post(url(s), sheet([{}, {}], **form))
+    assert empty.status_code == 400 and "fill in at least one row" in empty.content.decode()
+    rows = [per_seat("points", [0, 12, 20, 8])] + [per_seat("points", ["", "", "", ""])] * 19
+    assert client.post(url(s), sheet(rows, **form)).status_code == 302
+    assert Round.objects.filter(table=s.table).count() == 1
+
+
+def test_a_sheet_sent_twice_is_recorded_once(client, make_setup):
+    s = make_setup("jie_long")
+    form = opened(client, s)
+    rows = GAMES["jie_long"][0]
+    first = client.post(url(s), sheet(rows, **form))
+    again = client.post(url(s), sheet(rows, **form))
+    assert first.status_code == again.status_code == 302
+    assert Round.objects.filter(table=s.table).count() == 3
+    assert "already recorded (the form was sent twice): nothing more was recorded" in client.get(
+        again["Location"]).content.decode()
+    # The same form with other values (Back, changed, sent): refused, nothing more recorded.
+    other = client.post(url(s), sheet([per_seat("points", [0, 12, 20, 8])], **form))
+    assert other.status_code == 422 and "already recorded with other values" in other.content.decode()
+    assert Round.objects.filter(table=s.table).count() == 3
+    # A new form starts after the deals recorded.
+    assert form_key(client.get(url(s)).content.decode())["number"] == "4"
+
+
+def test_deals_recorded_meanwhile_refuse_a_sheet_opened_before(client, make_setup):
+    s = make_setup("jie_long")
+    form = opened(client, s)
+    client.post(f"/director/tables/{s.table.pk}/paper-sheet/",
+                sheet([per_seat("points", [2, 12, 34, 18])], **opened(client, s)))
+    response = client.post(url(s), sheet([per_seat("points", [0, 12, 20, 8])], **form))
+    assert response.status_code == 409 and "Deal 1 was already recorded at this table" in response.content.decode()
+    assert Round.objects.filter(table=s.table).count() == 1
+
+
+def test_only_the_clubs_directors_open_it(client, make_setup, other_director):
+    s = make_setup("jie_long")
+    anonymous = client.get(url(s))
+    assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+    client.force_login(other_director)
+    assert client.get(url(s)).status_code == 404
+    assert client.post(url(s), sheet([per_seat("points", [2, 12, 34, 18])], key="k-1", number="1")).status_code == 404
+    assert Round.objects.count() == 0
+    client.force_login(s.director)
+    assert client.get("/director/tables/999999/paper-sheet/").status_code == 404
+
+
+def test_a_finished_tournament_is_refused(client, make_setup):
+    s = make_setup("jie_long")
+    form = opened(client, s)
+    tournament_finish(actor=s.director_actor, tournament=s.tournament)
+    page = client.get(url(s)).content.decode()
+    assert 'id="sheet-refusal"' in page and "This tournament is finished" in page
+    response = client.post(url(s), sheet([per_seat("points", [2, 12, 34, 18])], **form))
+    assert response.status_code == 409 and "This tournament is finished; it is read-only." in response.content.decode()
+    assert Round.objects.count() == 0
+    assert 'id="paper-sheet-entry"' not in client.get(f"/director/tables/{s.table.pk}/").content.decode()
+
+
+def test_a_closed_sessions_sheet_is_recorded_late_as_the_deal_page_records(client, make_setup):
+    s = make_setup("jie_long")
+    session_close(actor=s.director_actor, session=s.table.session)
+    form = opened(client, s)
+    assert 'id="late-notice"' in client.get(url(s)).content.decode()
+    assert client.post(url(s), sheet(GAMES["jie_long"][0], **form)).status_code == 302
+    assert [r.late for r in Round.objects.filter(table=s.table)] == [True, True, True]
+
+
+def test_the_table_page_and_the_sessions_sheet_link_to_it(client, make_setup):
+    s = make_setup("jie_long")
+    client.force_login(s.director)
+    table_page = client.get(f"/director/tables/{s.table.pk}/").content.decode()
+    assert f'href="{url(s)}"' in table_page
+    sheet_page = client.get(f"/director/tournaments/{s.tournament.pk}/sessions/{s.table.session.number}/sheet/")
+    assert f'href="{url(s)}"' in sheet_page.content.decode()
+
+
+def test_the_grid_has_the_printed_sheets_rows_and_columns(client, make_setup):
+    s = make_setup("tau_ngau", names=["Bank", "Six", "One", "NoBull"])
+    client.force_login(s.director)
+    page = client.get(url(s)).content.decode()
+    assert len(re.findall(r'<tr id="row-[0-9]+"', page)) == 20
+    # The printed sheet's columns: the banker, then each seat's value and stake.
+    assert re.findall(r'name="r0-([a-z_0-9]+)"', page) == [
+        "banker", "value_0", "stake_0", "value_1", "stake_1", "value_2", "stake_2", "value_3", "stake_3"]
+    assert "1. Bank" in page and "4. NoBull" in page
