@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.domain.errors import Conflict, IdempotencyKeyReused, PermissionDenied, ValidationFailed
 from scoring.domain.actors import Actor
+from scoring.domain.errors import Conflict, IdempotencyKeyReused, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, IdempotencyKey, Round, RoundRevision
 from scoring.services.paper_sheets import paper_sheet_record, paper_sheet_replay
 

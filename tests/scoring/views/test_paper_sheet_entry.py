@@ -10,7 +10,9 @@ import re
 import pytest
 
 from scoring.models import ActionLog, IdempotencyKey, Round
+from scoring.selectors.rounds import round_detail
 from scoring.selectors.standings import standings_for
+from scoring.selectors.tables import table_seats
 from scoring.services.sessions import session_close
 from scoring.services.tournaments import tournament_finish
 
@@ -42,10 +44,6 @@ def opened(client, s) -> dict:
     page = client.get(url(s))
     assert page.status_code == 200
     return form_key(page.content.decode())
-
-
-def nets(rnd: Round) -> list[int]:
-    return [p["net"] for p in rnd.current_revision.result["seats"]]
 
 
 # Each game: its sheet (rows as typed) and options. Points: ROUND_RECORD §2a (and §2's worked
@@ -130,11 +128,10 @@ ORDER: dict[str, list[tuple]] = {
 
 
 def nets_by_seat(rnd: Round, n: int) -> list[int]:
-    from scoring.selectors.tables import table_seats
-    from scoring.selectors.rounds import round_detail
-
-    detail = round_detail(rnd, seats=table_seats(rnd.table))
-    return [p["net"] for p in detail["players"]]
+    """A deal's nets by table seat (the record's seats start at its leader)."""
+    players = round_detail(rnd, seats=table_seats(rnd.table))["players"]
+    assert [p["position"] for p in players] == list(range(n))
+    return [p["net"] for p in players]
 
 
 def cell(page: str, name: str) -> str:
@@ -201,8 +198,7 @@ def test_a_winner_out_of_range_and_an_empty_row_between_deals(client, make_setup
     form = opened(client, s)
     page = client.post(url(s), sheet([{"absolute": 5}, {}, {"absolute": 1}], **form)).content.decode()
     assert "This is not a seat of the table." in cell(page, "r0-absolute")
-    assert re.search(r'Row 2:</?\w*>? ?This row is empty but a later one is filled', page) or \
-        "Row 2: This row is empty but a later one is filled" in page
+    assert "Row 2: This row is empty but a later one is filled" in page
     assert Round.objects.count() == 0
 
 
@@ -295,3 +291,16 @@ def test_the_grid_has_the_printed_sheets_rows_and_columns(client, make_setup):
     assert re.findall(r'name="r0-([a-z_0-9]+)"', page) == [
         "banker", "value_0", "stake_0", "value_1", "stake_1", "value_2", "stake_2", "value_3", "stake_3"]
     assert "1. Bank" in page and "4. NoBull" in page
+
+
+@pytest.mark.parametrize("language, title, error", [
+    ("zh-Hans", "输入纸质记分表", "请填写这位玩家的押注。"),
+    ("zh-Hant", "輸入紙本記分表", "請填寫這位玩家的押注。"),
+])
+def test_the_page_and_its_errors_in_chinese(client, make_setup, language, title, error):
+    s = make_setup("tau_ngau", names=["Bank", "Six", "One", "NoBull"])
+    form = opened(client, s)
+    rows = [{**per_seat("value", [7, "none", 0, 9]), **per_seat("stake", [None, 2, 5, ""])}]
+    page = client.post(url(s), sheet(rows, **form), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert title in page and error in cell(page, "r0-stake_3")
+    assert "Enter a paper score sheet" not in page and "Row 1," not in page
