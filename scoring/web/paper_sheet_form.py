@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 import games
 from games.entry import Input, Numbers, SeatChoice, SeatValue, Winner
 from scoring.domain.records import RoundPreview
-from scoring.services.paper_sheets import row_path
+from scoring.services.paper_sheets import MAX_SHEET_DEALS, row_path
 from scoring.web import deal_inputs
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_paths import NON_FIELD, field_for_path
@@ -96,8 +96,6 @@ class SheetForm:
 
     def _rows_sent(self, data: Any) -> int:
         """Rows as many as the highest row number sent (a longer grid sent back), bounded."""
-        from scoring.services.paper_sheets import MAX_SHEET_DEALS
-
         most = 0
         for key in data.keys():
             m = re.match(r"^r([0-9]{1,3})-", key)
