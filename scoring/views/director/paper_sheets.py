@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -52,12 +52,23 @@ def session_paper_sheets(request, actor, tournament_id: int, number: int):
     return response
 
 
-def _sheet_page(request, *, table, form: SheetForm, key: str, number: int, status: int = 200, problems=()):
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _sheet_page(request, *, table, form: SheetForm, key: str, number: int, status: int = 200,
+                failed: DomainError | None = None):
+    """The grid (again, with its errors and what was typed); asked for JSON, a refusal is
+    ``{"errors": [{path, code, message}, ...]}``, its paths inside the sheet."""
+    if status >= 400 and _wants_json(request):
+        errors = form.problems + (failed.errors if failed is not None else [])
+        return JsonResponse({"errors": errors}, status=status)
+    problems = [error_message(failed)] if failed is not None else []
     tournament = table.session.tournament
     refusal = tournament_refusal(tournament.status)
     return render(request, "director/paper_sheet_entry.html", {
         "table": table, "tournament": tournament, "form": form.context(), "key": key, "number": number,
-        "problems": list(problems), "refusal": refusal.text if refusal else "",
+        "problems": problems, "refusal": refusal.text if refusal else "",
     }, status=status)
 
 
@@ -89,15 +100,14 @@ def table_paper_sheet(request, actor, table_id: int):
     def refused(e: DomainError):
         if isinstance(e, IdempotencyKeyReused):
             return _sheet_page(request, table=table, form=form, key=new_sheet_key(), number=defaults["number"],
-                               status=status_of(e), problems=[e.message])
+                               status=status_of(e), failed=e)
         if isinstance(e, ValidationFailed):
             for err in e.errors:
                 form.add_problem(err)
             fresh = any(err.get("code") == "bad_idempotency_key" for err in e.errors)
             return _sheet_page(request, table=table, form=form, key=new_sheet_key() if fresh else key, number=number,
                                status=400)
-        return _sheet_page(request, table=table, form=form, key=key, number=number, status=status_of(e),
-                           problems=[error_message(e)])
+        return _sheet_page(request, table=table, form=form, key=key, number=number, status=status_of(e), failed=e)
 
     try:
         # A form sent again is answered before its rows are read: its deals, once recorded, move

@@ -164,6 +164,23 @@ def test_a_wrong_row_is_refused_at_its_row_and_input_and_nothing_is_recorded(cli
     assert Round.objects.filter(table=s.table).count() == 3
 
 
+def test_asked_for_json_the_errors_are_paths_inside_the_sheet(client, make_setup):
+    s = make_setup("tau_ngau", names=["Bank", "Six", "One", "NoBull"], variant={"settlement": "v1"})
+    form = opened(client, s)
+    rows = [{**per_seat("value", [7, "none", 1, 9]), **per_seat("stake", [None, 2, 5, 1])},
+            {**per_seat("value", [3, 5, "none", ""]), **per_seat("stake", [2, None, 5, 1])}]
+    response = client.post(url(s), sheet(rows, **form), HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"errors": [{"path": "deals[1].values[3]", "code": "required",
+                                           "message": "Choose this seat's value (or no bull)."}]}
+    finished = make_setup("jie_long")
+    tournament_finish(actor=finished.director_actor, tournament=finished.tournament)
+    refused = client.post(url(finished), sheet([per_seat("points", [2, 12, 34, 18])], **opened(client, finished)),
+                          HTTP_ACCEPT="application/json")
+    assert refused.status_code == 409 and refused.json()["errors"][0]["code"] == "tournament_finished"
+    assert Round.objects.count() == 0
+
+
 def test_a_missing_stake_a_seat_out_of_range_and_a_half_filled_row_are_said_at_their_row(client, make_setup):
     s = make_setup("tau_ngau", names=["Bank", "Six", "One", "NoBull"])
     form = opened(client, s)
