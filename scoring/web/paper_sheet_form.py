@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 import games
 from games.entry import Input, Numbers, SeatChoice, SeatValue, Winner
 from scoring.domain.records import RoundPreview
-from scoring.services.paper_sheets import MAX_SHEET_DEALS, row_path
+from scoring.services.paper_sheet_entry import MAX_SHEET_DEALS, row_path
 from scoring.web import deal_inputs
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_paths import NON_FIELD, field_for_path

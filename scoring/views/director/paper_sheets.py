@@ -19,7 +19,7 @@ from scoring.domain.records import round_preview
 from scoring.selectors.seating import session_sheet_tables
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services.lifecycle import tournament_refusal
-from scoring.services.paper_sheets import paper_sheet_record, paper_sheet_replay
+from scoring.services.paper_sheet_entry import paper_sheet_record, paper_sheet_replay
 from scoring.views.director.access import _table, _tournament, director_required
 from scoring.web import links
 from scoring.web.http import status_of
@@ -77,7 +77,7 @@ def _sheet_page(request, *, table, form: SheetForm, key: str, number: int, statu
 def table_paper_sheet(request, actor, table_id: int):
     """A table's whole paper score sheet typed in at once: one row per deal, every row read and
     checked by the engine in order; a wrong row is shown at its row and input and nothing is
-    recorded; all right, every deal is recorded (``services.paper_sheets``), then the table
+    recorded; all right, every deal is recorded (``services.paper_sheet_entry``), then the table
     page. The form carries its idempotency key and the first deal's number, so a form sent
     twice records the sheet once. Directors of the club only (others 404); a tournament that
     is not running is refused as the deal page is (by the recording service), and a closed

@@ -1,4 +1,4 @@
-"""``services.paper_sheets``: a sheet's deals recorded in one transaction, in order, or none; its
+"""``services.paper_sheet_entry``: a sheet's deals recorded in one transaction, in order, or none; its
 errors' paths inside the sheet; once per (table, key), concurrent sendings included."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, IdempotencyKeyReused, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, IdempotencyKey, Round, RoundRevision
-from scoring.services.paper_sheets import paper_sheet_record, paper_sheet_replay
+from scoring.services.paper_sheet_entry import paper_sheet_record, paper_sheet_replay
 
 from ..concurrency import run_concurrently
 
