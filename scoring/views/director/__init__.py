@@ -18,7 +18,8 @@ answer with the plain link page, saying so.
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
-from scoring.views.director.paper_sheets import session_paper_sheets, table_paper_sheet
+from scoring.views.director.paper_sheet_entry import table_paper_sheet
+from scoring.views.director.paper_sheets import session_paper_sheets
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.ratings import ratings_page, ratings_rebuild
 from scoring.views.director.report import tournament_report_page, tournament_report_pdf
