@@ -66,6 +66,7 @@ urlpatterns = [
     path("tables/<int:table_id>/", director.table_page, name="director-table"),
     path("tables/<int:table_id>/link/", director.table_link, name="director-table-link"),
     path("tables/<int:table_id>/deals/new/", director.table_deal, name="director-table-deal"),
+    path("tables/<int:table_id>/paper-sheet/", director.table_paper_sheet, name="director-table-paper-sheet"),
     path("tables/<int:table_id>/rotate/", director.table_rotate, name="director-table-rotate"),
     path("tables/<int:table_id>/delete/", director.table_delete, name="director-table-delete"),
     path("deals/<int:round_id>/void/", director.round_void, name="director-round-void"),

@@ -144,6 +144,13 @@ def test_main_pages_have_no_axe_violations(live_server, browser, played, draft, 
         check("tournament dashboard", f"/director/tournaments/{t.pk}/")
         check("draft tournament's settings", f"/director/tournaments/{draft.pk}/")
         check("director table page", f"/director/tables/{s.table.pk}/")
+        check("paper sheet entry", f"/director/tables/{s.table.pk}/paper-sheet/")
+        for i, points in enumerate([10, 6, 5, 10]):  # 5 is no Ding Niu total: refused at its box
+            page.get_by_label(f"Row 1, Points, {i + 1}. {s.names[i]}", exact=True).fill(str(points))
+        with page.expect_navigation():
+            page.get_by_role("button", name="Check and record the sheet").click()
+        expect(page.locator("#sheet-errors")).to_be_visible()
+        check("paper sheet entry with a wrong row")
     finally:
         context.close()
     assert not found, f"axe-core found WCAG 2 A/AA violations ({viewport}):" + _readable(found)

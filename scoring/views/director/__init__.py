@@ -18,6 +18,7 @@ answer with the plain link page, saying so.
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
+from scoring.views.director.paper_sheet_entry import table_paper_sheet
 from scoring.views.director.paper_sheets import (
                                            paper_sheets_box,
                                            paper_sheets_download,
@@ -59,7 +60,7 @@ from scoring.views.director.tournaments import (
 __all__ = [
     "home", "club_create", "club_page", "players_add", "tournament_create",
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
-    "session_seat", "session_sheet", "session_paper_sheets", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
+    "session_seat", "session_sheet", "session_paper_sheets", "table_paper_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
     "player_cards", "player_card", "player_code_reset", "ratings_page", "ratings_rebuild", "ratings_settings",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",

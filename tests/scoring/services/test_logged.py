@@ -30,6 +30,7 @@ LOGGED_AS = {
     "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
     # the actions are a choice list fixed by a migration; the settings re-rate the club (data.settings)
     "club_ratings_update": "ratings_rebuild",
+    "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
 }
 
 #: Keyword-only functions of the services that are no write of their own, and why.
@@ -48,6 +49,8 @@ NOT_LOGGED = {
     "event_publish": "the live feed's version and event, inside a write that logs (round_*, session_*), last in its "
                      "transaction",
     "deal_data": "what a deal's live event carries; writes nothing",
+    "paper_sheet_replay": "reads the stored answer to a sheet already recorded (paper_sheet_record logs its deals); "
+                          "writes nothing",
     "add_revision": "stores one revision inside a write that logs it (round_record, round_correct), in its transaction",
     "ratings_follow": "upkeep after a write that logs (round_*, tournament_update): the ratings are derived data, "
                       "rebuilt the same from the deals (ratings_rebuild logs a rebuild)",
