@@ -52,7 +52,7 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
         expect(qr).to_be_visible()
         box = qr.bounding_box()
         assert box and box["width"] >= 100 and abs(box["width"] - box["height"]) < 1
-        url = card.get_by_role("link").get_attribute("href")
+        url = card.locator(".link-box").get_by_role("link").get_attribute("href")
         assert re.fullmatch(re.escape(live_server.url) + r"/s/[A-Za-z0-9_-]{20,}/", url), url
         assert table_by_scorer_token(url.rstrip("/").rsplit("/", 1)[1]) == table
         urls.append(url)
@@ -68,7 +68,8 @@ def test_seat_a_session_and_print_its_sheet(live_server, make_page, make_setup):
     for card in cards.all():
         expect(card).to_be_visible()
         expect(card.locator(".qr svg")).to_be_visible()
-        expect(card.get_by_role("link")).to_be_visible()
+        expect(card.locator(".link-box").get_by_role("link")).to_be_visible()
+        expect(card.locator("a.paper-sheet-entry")).to_be_hidden()
     columns = page.locator(".sheet").evaluate("el => getComputedStyle(el).gridTemplateColumns.split(' ').length")
     assert columns == 2
     assert len(page.pdf(format="A4")) > 1000   # it prints
