@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from games.places import RATING_UNITS
 from scoring.api.base import LIST_ERRORS, WRITE_ERRORS, ApiView
 from scoring.models import Player
 from scoring.selectors.access import require_club_visible
@@ -45,7 +46,10 @@ class DealRefSerializer(serializers.Serializer):
 
 
 class RatingChangeSerializer(serializers.Serializer):
-    deal = DealRefSerializer()
+    deal = DealRefSerializer(help_text="The deal that keys the result: the deal itself, or a table session's latest.")
+    unit = serializers.ChoiceField(choices=list(RATING_UNITS),
+                                   help_text="What was rated: one deal, or a table's session by its net over it.")
+    unit_deals = serializers.IntegerField(help_text="Counted deals the result stands for (1 for a deal).")
     place = serializers.IntegerField()
     before = serializers.IntegerField()
     after = serializers.IntegerField()
@@ -75,7 +79,7 @@ class ClubRatingsRebuildView(ApiView):
 
 
 class PlayerRatingsView(ApiView):
-    @extend_schema(operation_id="players_ratings_list", summary="A player's rated deals, newest first",
+    @extend_schema(operation_id="players_ratings_list", summary="A player's rated results (deals or table sessions), newest first",
                    responses={200: RatingChangeSerializer(many=True), **LIST_ERRORS}, tags=["ratings"])
     def get(self, request, pk: int):
         player = get_or_404(Player, pk=pk)

@@ -1,12 +1,16 @@
 """The club ratings' writes: follow the counted deals (a Celery task after each deal write) and
-rebuild from scratch (the director's). Both rate the same deals in the same order (the deals'
-ids) by the same rules (``scoring.domain.ratings``), so a rebuild equals the followed ratings.
+rebuild from scratch (the director's). Both rate the same results in the same order (their keys)
+by the same rules (``scoring.domain.ratings``), so a rebuild equals the followed ratings.
 
 Following compares the deals the ratings have taken in (``RatedDeal``: round and revision) with
-the deals that count now. Where they first differ — a new deal, a correction (a new revision), a
-void or a confirmation, a tournament left out — every change from that deal on is deleted and the
-deals from there are rated forward from the ratings just before it. The common case (new deals
-at the end) rates only the new deals.
+the deals that count now (``domain.ratings.first_moved``). From the first result that moved — a
+new deal, a correction (a new revision), a void or a confirmation, a tournament or a game left
+out, or any of these in a rated table session (whose one result moves to its latest deal) —
+every change is deleted and the results from there are rated forward from the ratings just
+before it (each moved player's ``before`` in its first change deleted). The common case (new
+deals at the end, of games rated deal by deal) rates only the new deals.
+
+A change of what a game's result is (``Game.rating_unit``) needs a rebuild.
 """
 
 from __future__ import annotations
@@ -15,9 +19,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from scoring.domain.actors import Actor
-from scoring.domain.ratings import Rating, rate_deals
+from scoring.domain.ratings import Rating, first_moved, rate_deals
 from scoring.models import ActionLog, Club, PlayerRating, RatedDeal, RatingChange
-from scoring.selectors.ratings import rated_keys, rating_deals
+from scoring.selectors.ratings import rated_keys, rating_deals, taken_keys
 from scoring.services.common import action_log
 
 #: Rows a bulk INSERT writes at once.
@@ -47,58 +51,70 @@ def _delete(queryset) -> None:
 
 def _rate(club: Club, *, everything: bool) -> dict:
     """Rate what is not yet rated (everything: from scratch). Inside the caller's transaction,
-    under the club's row lock (one rater a club at a time). Returns what it did."""
-    Club.objects.select_for_update().filter(pk=club.pk).first()
+    under the club's row lock (one rater a club at a time). Returns what it did: counted deals
+    taken in (``deals``), results rated (``results``), the first key re-rated (``from``)."""
+    # the row locked is also read afresh: the games it leaves out are as committed now
+    club = Club.objects.select_for_update().get(pk=club.pk)
     if everything:
         _delete(RatingChange.objects.filter(club=club))
         _delete(RatedDeal.objects.filter(club=club))
         _delete(PlayerRating.objects.filter(club=club))
     counted = rated_keys(club)
-    taken = list(RatedDeal.objects.filter(club=club).order_by("round_id").values_list("round_id", "revision_id"))
-    same = 0
-    for a, b in zip(counted, taken):
-        if a != b:
-            break
-        same += 1
-    if same == len(counted) == len(taken):
-        return {"deals": 0, "from": None}
-    starts = [keys[same][0] for keys in (counted, taken) if same < len(keys)]
-    start_round = min(starts)
-    appending = same == len(taken)
-    if appending:
+    taken = [] if everything else taken_keys(club)
+    start_key = first_moved(counted, taken)
+    if start_key is None:
+        return {"deals": 0, "results": 0, "from": None}
+    if taken and start_key <= taken[-1][0]:
+        # re-rating: the ratings just before ``start_key`` are the moved players' ratings before
+        # their first change from there (the others' are current)
         start = {p: Rating(mu, s, d) for p, mu, s, d in
                  PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals")}
+        dropped = RatingChange.objects.filter(club=club, round_id__gte=start_key)
+        earliest = {}
+        for p, mu, s, d in dropped.order_by("-round_id").values_list("player_id", "mu_before", "sigma_before", "deals"):
+            earliest[p] = Rating(mu, s, d - 1)
+        for p, r in earliest.items():
+            if r.deals:
+                start[p] = r
+            else:
+                start.pop(p, None)
+        _delete(dropped)
+        affected = set(earliest)
     else:
-        # the ratings just before the first deal that differs: each player's last change before it
-        _delete(RatingChange.objects.filter(club=club, round_id__gte=start_round))
-        _delete(RatedDeal.objects.filter(club=club, round_id__gte=start_round))
-        start = {}
-        for p, mu, s, d in (RatingChange.objects.filter(club=club).order_by("round_id")
-                            .values_list("player_id", "mu_after", "sigma_after", "deals")):
-            start[p] = Rating(mu, s, d)
-    revisions = dict(counted[same:])
-    # a deal written since ``rated_keys`` read waits for the next follow (its write enqueues one)
-    deals = [d for d in rating_deals(club, from_round=start_round) if d.key in revisions]
-    ratings, changes = rate_deals(deals, start)
+        # appending: only results after everything taken
+        start = {p: Rating(mu, s, d) for p, mu, s, d in
+                 PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals")}
+        affected = set()
+    results = rating_deals(club, from_round=start_key, counted=counted)
+    ratings, changes = rate_deals(results, start)
     now = timezone.now()
-    _insert(RatedDeal, ("club_id", "round_id", "revision_id"), [(club.pk, d.key, revisions[d.key]) for d in deals])
+    # what the ratings have taken in is now ``counted``: the deals that left or changed revision
+    # go, the new ones come
+    counted_set, taken_set = set(counted), set(taken)
+    gone = [r for r, _, _ in taken_set - counted_set]
+    for i in range(0, len(gone), BATCH):
+        _delete(RatedDeal.objects.filter(club=club, round_id__in=gone[i:i + BATCH]))
+    _insert(RatedDeal, ("club_id", "round_id", "revision_id"),
+            sorted((club.pk, r, rev) for r, rev, _ in counted_set - taken_set))
     _insert(RatingChange, ("club_id", "round_id", "player_id", "place", "mu_before", "sigma_before", "mu_after",
                            "sigma_after", "deals"),
             [(club.pk, c.deal, c.player, c.place, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma,
               c.after.deals) for c in changes])
-    moved = {c.player for c in changes} if appending else set(ratings)
-    stale = PlayerRating.objects.filter(club=club)
-    if appending:
-        stale = stale.filter(player_id__in=moved)
-    _delete(stale)
+    affected.update(c.player for c in changes)
+    if not everything:
+        stale = PlayerRating.objects.filter(club=club, player_id__in=sorted(affected))
+        _delete(stale)
     _insert(PlayerRating, ("club_id", "player_id", "mu", "sigma", "deals", "updated_at"),
-            [(club.pk, p, ratings[p].mu, ratings[p].sigma, ratings[p].deals, now) for p in sorted(moved)])
-    return {"deals": len(deals), "from": start_round}
+            [(club.pk, p, ratings[p].mu, ratings[p].sigma, ratings[p].deals, now)
+             for p in sorted(affected) if p in ratings])
+    return {"deals": sum(d.deals for d in results), "results": len(results), "from": start_key}
 
 
 def ratings_follow(*, club: Club) -> dict:
-    """Rate the club's counted deals not yet rated, re-rating from a deal corrected, voided or
-    left out on. Returns ``{"deals": rated, "from": first round id re-rated or None}``."""
+    """Rate the club's counted deals not yet rated, re-rating from the first result that moved
+    (a deal corrected, voided or left out; a table session's new deal). Returns ``{"deals":
+    counted deals in the results rated, "results": results rated, "from": first key re-rated or
+    None}``."""
     with transaction.atomic():
         return _rate(club, everything=False)
 
