@@ -64,28 +64,26 @@ def _rate(club: Club, *, everything: bool) -> dict:
     start_key = first_moved(counted, taken)
     if start_key is None:
         return {"deals": 0, "results": 0, "from": None}
+    earliest: dict[int, Rating] = {}
     if taken and start_key <= taken[-1][0]:
         # re-rating: the ratings just before ``start_key`` are the moved players' ratings before
         # their first change from there (the others' are current)
-        start = {p: Rating(mu, s, d) for p, mu, s, d in
-                 PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals")}
         dropped = RatingChange.objects.filter(club=club, round_id__gte=start_key)
-        earliest = {}
         for p, mu, s, d in dropped.order_by("-round_id").values_list("player_id", "mu_before", "sigma_before", "deals"):
             earliest[p] = Rating(mu, s, d - 1)
-        for p, r in earliest.items():
-            if r.deals:
-                start[p] = r
-            else:
-                start.pop(p, None)
         _delete(dropped)
-        affected = set(earliest)
-    else:
-        # appending: only results after everything taken
-        start = {p: Rating(mu, s, d) for p, mu, s, d in
-                 PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals")}
-        affected = set()
+    # (else appending: only results after everything taken)
     results = rating_deals(club, from_round=start_key, counted=counted)
+    players = {p for d in results for p in d.players} | set(earliest)
+    start = {} if everything else {
+        p: Rating(mu, s, d) for p, mu, s, d in PlayerRating.objects.filter(club=club, player_id__in=sorted(players))
+        .values_list("player_id", "mu", "sigma", "deals")}
+    for p, r in earliest.items():
+        if r.deals:
+            start[p] = r
+        else:
+            start.pop(p, None)   # no rated result before: new again
+    affected = set(earliest)
     ratings, changes = rate_deals(results, start)
     now = timezone.now()
     # what the ratings have taken in is now ``counted``: the deals that left or changed revision
