@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import connections
 from django.db.models import Count, Q
 
-from games import get_game
+from games import GAMES, get_game
 from games.places import EACH_DEAL, TABLE_SESSION
 from scoring.domain.ratings import Deal, Rating, ladder, session_result
 from scoring.models import Club, Player, PlayerRating, RatedDeal, RatingChange, Round, Seat, Tournament
@@ -33,21 +33,32 @@ def rated_rounds(club: Club):
     return rounds
 
 
-def _session_of(table_id: int, game: str) -> int | None:
-    return table_id if get_game(game).rating_unit == TABLE_SESSION else None
+def _units() -> dict[str, bool]:
+    """Game key → whether the game rates table sessions (``Game.rating_unit``)."""
+    return {key: get_game(key).rating_unit == TABLE_SESSION for key in GAMES}
 
 
 def rated_keys(club: Club) -> list[Key]:
     """Every deal the ratings count, in id order, as ``Key``: one query."""
-    return [(r, rev, _session_of(table, game)) for r, rev, table, game in
+    by_session = _units()
+    return [(r, rev, table if by_session[game] else None) for r, rev, table, game in
             rated_rounds(club).values_list("id", "current_revision_id", "table_id", "table__session__tournament__game")]
 
 
-def taken_keys(club: Club) -> list[Key]:
-    """Every deal the ratings have taken in (``RatedDeal``), in id order, as ``Key``: one query."""
-    return [(r, rev, _session_of(table, game)) for r, rev, table, game in
-            RatedDeal.objects.filter(club=club).order_by("round_id")
-            .values_list("round_id", "revision_id", "round__table_id", "round__table__session__tournament__game")]
+def taken_keys(club: Club, counted: list[Key]) -> list[Key]:
+    """Every deal the ratings have taken in (``RatedDeal``), in id order, as ``Key``: one query
+    (two when some no longer count: their sessions are read — a deal's table never changes, so
+    the others' are ``counted``'s)."""
+    taken = list(RatedDeal.objects.filter(club=club).order_by("round_id").values_list("round_id", "revision_id"))
+    session = {r: s for r, _, s in counted if s is not None}
+    gone = {r for r, _ in taken}.difference(r for r, _, _ in counted)
+    if gone:
+        by_session = _units()
+        for r, table, game in (Round.objects.filter(id__in=sorted(gone))
+                               .values_list("id", "table_id", "table__session__tournament__game")):
+            if by_session[game]:
+                session[r] = table
+    return [(r, rev, session.get(r)) for r, rev in taken]
 
 
 def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = None) -> list[Deal]:

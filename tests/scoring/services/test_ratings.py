@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -296,5 +296,6 @@ def test_following_one_more_deal_costs_a_fixed_number_of_queries(make_setup, jie
         round_record(actor=tau.scorer_actor, table=tau.table, body=BANK_LOSES)
     ratings_follow(club=club)
     round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
-    with django_assert_num_queries(FOLLOW_APPENDED):
+    # PostgreSQL takes the three writes by COPY, on psycopg's cursor: outside Django's query log
+    with django_assert_num_queries(FOLLOW_APPENDED - (3 if connection.vendor == "postgresql" else 0)):
         assert ratings_follow(club=club)["results"] == 1
