@@ -71,3 +71,17 @@ def test_the_director_leaves_a_tournament_out_of_the_ratings(director_client, ji
     assert r.status_code == 200 and r.json()["rated"] is False
     r = director_client.patch(f"/api/v1/tournaments/{jie_long.tournament.pk}/", {"rated": "no"}, format="json")
     assert r.status_code == 400 and r.json()["errors"][0]["path"] == "rated"
+
+
+def test_a_history_row_says_what_was_rated(director_client, club, rated, make_setup):
+    from ..bodies import TAU_NGAU_V1
+    tau = make_setup("tau_ngau", variant={"settlement": "v1"})
+    for _ in range(3):
+        last = round_record(actor=tau.scorer_actor, table=tau.table, body=TAU_NGAU_V1)
+    ratings_follow(club=club)
+    anna = club.players.get(name="Anna")
+    rows = director_client.get(f"/api/v1/players/{anna.pk}/ratings/").json()["results"]
+    assert {(row["unit"], row["unit_deals"]) for row in rows} == {("deal", 1)}
+    bank = club.players.get(name="Bank")
+    (row,) = director_client.get(f"/api/v1/players/{bank.pk}/ratings/").json()["results"]
+    assert (row["unit"], row["unit_deals"], row["deal"]["id"], row["place"]) == ("table_session", 3, last.pk, 1)
