@@ -27,9 +27,9 @@ A rating is provisional until the player has ``PROVISIONAL_DEALS`` rated results
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 import gc
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from openskill.models import PlackettLuce

@@ -5,7 +5,6 @@ them. Polled with a generous timeout: this proves the path, ``bench/ratings.py -
 
 from __future__ import annotations
 
-import pytest
 from scoring.models import RatingChange
 from scoring.services.rounds import round_record
 
