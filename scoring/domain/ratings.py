@@ -106,8 +106,9 @@ def session_result(key: int, players: Sequence[int], nets: Mapping[int, int], de
 
 class Change(NamedTuple):
     """How one result moved one player: ``before``/``after`` and, in ``seats``, every placed
-    player's rating before it ((player, rating) pairs in seat order, one tuple shared by the
-    result's changes) — the ``opponents`` are the others: why it moved. ``deal``: the result's key."""
+    player's rating before it ((player, rating) pairs by place, then player id; one tuple shared
+    by the result's changes) — the ``opponents`` are the others: why it moved. ``deal``: the
+    result's key."""
 
     deal: int
     player: int
@@ -183,7 +184,8 @@ def rate_deals(deals: Iterable[Deal], start: Mapping[int, Rating] | None = None
                ) -> tuple[dict[int, Rating], list[Change]]:
     """Rate the results ``deals`` in the order given, from ``start`` (player → rating; absent:
     new). Returns every player's rating after the last one (those of ``start`` too) and the
-    changes (one per placed player and result, ``deal`` = the result's key)."""
+    changes (one per placed player and result, ``deal`` = the result's key). A result's players
+    are rated by place, then player id, whatever their seats: a result is its players' places."""
     ratings = dict(start or {})
     changes: list[Change] = []
     # a rebuild makes millions of small acyclic tuples: the cyclic collector's passes over them
@@ -200,7 +202,10 @@ def rate_deals(deals: Iterable[Deal], start: Mapping[int, Rating] | None = None
 
 def _rate_into(deals: Iterable[Deal], ratings: dict[int, Rating], changes: list[Change]) -> None:
     for deal in deals:
-        placed = [(p, pl) for p, pl in zip(deal.players, deal.places) if pl is not None]
+        # one order whatever the seats': by place, then player (so a result rebuilt from its
+        # stored changes, which keep no seat order, sums its floats as the first rating did)
+        placed = sorted((pl, p) for p, pl in zip(deal.players, deal.places) if pl is not None)
+        placed = [(p, pl) for pl, p in placed]
         if len(placed) < 2:
             continue
         before = [ratings.get(p, NEW) for p, _ in placed]

@@ -61,28 +61,38 @@ def taken_keys(club: Club, counted: list[Key]) -> list[Key]:
     return [(r, rev, session.get(r)) for r, rev in taken]
 
 
-def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = None) -> list[Deal]:
+def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = None,
+                 only: tuple[list[int], list[int]] | None = None) -> list[Deal]:
     """The rated results whose key is ``from_round`` or later, in key order, made only of the
     deals of ``counted`` (``rated_keys``; read now if None): each deal of a game rated deal by
     deal (its seats placed by ``Game.place_seats``: by net where the game has no places), and
     each table session of a game rated by session (its players ranked by their net summed over
-    the session's counted deals, earlier ones included). Reads only the whole numbers it needs,
-    straight from the cursor (as the standings' recomputation does). Three queries."""
+    the session's counted deals, earlier ones included). ``only`` (deal ids, session tables):
+    just those deals and sessions, the follow's re-reading (the others it has). Reads only the
+    whole numbers it needs, straight from the cursor (as the standings' recomputation does).
+    Three queries."""
     if counted is None:
         counted = rated_keys(club)
     member = {r for r, _, _ in counted}
-    first: dict[int, int] = {}
-    latest: dict[int, int] = {}
-    for r, _, session in counted:
-        if session is not None:
-            first.setdefault(session, r)
-            latest[session] = r
-    # sessions whose result is at from_round or later but whose deals began before it
-    early = [t for t, key in latest.items() if key >= from_round and first[t] < from_round]
+    if only is not None:
+        deal_ids, tables = only
+        if not deal_ids and not tables:
+            return []
+        where = Q(id__in=deal_ids) | Q(table_id__in=tables)
+    else:
+        first: dict[int, int] = {}
+        latest: dict[int, int] = {}
+        for r, _, session in counted:
+            if session is not None:
+                first.setdefault(session, r)
+                latest[session] = r
+        # sessions whose result is at from_round or later but whose deals began before it
+        early = [t for t, key in latest.items() if key >= from_round and first[t] < from_round]
+        where = Q(id__gte=from_round) | Q(table_id__in=early) if early else Q(id__gte=from_round)
     tournaments = {t.pk: get_game(t.game) for t in Tournament.objects.filter(club=club, rated=True)}
     if not tournaments:
         return []
-    rounds = rated_rounds(club).filter(Q(id__gte=from_round) | Q(table_id__in=early) if early else Q(id__gte=from_round))
+    rounds = rated_rounds(club).filter(where)
     width = max(max(g.player_counts) for g in tournaments.values())
     players: dict[int, list[int]] = {}
     for table_id, player_id in (Seat.objects.filter(table__session__tournament__in=list(tournaments))

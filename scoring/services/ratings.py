@@ -24,8 +24,9 @@ from datetime import timezone as dt_timezone
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.places import EACH_DEAL, TABLE_SESSION
 from scoring.domain.actors import Actor
-from scoring.domain.ratings import Rating, deals_moved, rate_deals
+from scoring.domain.ratings import Deal, Moved, Rating, deals_moved, rate_deals
 from scoring.models import ActionLog, Club, PlayerRating, RatedDeal, RatingChange
 from scoring.selectors.ratings import rated_keys, rating_deals, taken_keys
 from scoring.services.common import action_log
@@ -95,7 +96,8 @@ def _delete(queryset) -> None:
 def _rate(club: Club, *, everything: bool) -> dict:
     """Rate what is not yet rated (everything: from scratch). Inside the caller's transaction,
     under the club's row lock (one rater a club at a time). Returns what it did: counted deals
-    taken in (``deals``), results rated (``results``), the first key re-rated (``from``)."""
+    taken in anew (``deals``: new, or at a new revision), results rated (``results``), the first
+    key re-rated (``from``)."""
     # the row locked is also read afresh: the games it leaves out are as committed now
     club = Club.objects.select_for_update().get(pk=club.pk)
     if everything:
@@ -110,14 +112,10 @@ def _rate(club: Club, *, everything: bool) -> dict:
     start_key = moved.start
     earliest: dict[int, Rating] = {}
     if taken and start_key <= taken[-1][0]:
-        # re-rating: the ratings just before ``start_key`` are the moved players' ratings before
-        # their first change from there (the others' are current)
-        dropped = RatingChange.objects.filter(club=club, round_id__gte=start_key)
-        for p, mu, s, d in dropped.order_by("-round_id").values_list("player_id", "mu_before", "sigma_before", "deals"):
-            earliest[p] = Rating(mu, s, d - 1)
-        _delete(dropped)
-    # (else appending: only results after everything taken)
-    results = rating_deals(club, from_round=start_key, counted=counted)
+        results = _re_read(club, moved, counted, taken, earliest)
+    else:
+        # appending: only results after everything taken
+        results = rating_deals(club, from_round=start_key, counted=counted)
     players = {p for d in results for p in d.players} | set(earliest)
     start = {} if everything else {
         p: Rating(mu, s, d) for p, mu, s, d in PlayerRating.objects.filter(club=club, player_id__in=sorted(players))
@@ -147,7 +145,43 @@ def _rate(club: Club, *, everything: bool) -> dict:
     _insert(PlayerRating, ("club_id", "player_id", "mu", "sigma", "deals", "updated_at"),
             [(club.pk, p, ratings[p].mu, ratings[p].sigma, ratings[p].deals, now)
              for p in sorted(affected) if p in ratings])
-    return {"deals": sum(d.deals for d in results), "results": len(results), "from": start_key}
+    return {"deals": len(moved.new), "results": len(results), "from": start_key}
+
+
+#: Above this many deals new to the ratings, a re-rating reads every result from its start anew.
+REREAD_ALL = 5000
+
+
+def _re_read(club: Club, moved: Moved, counted: list, taken: list, earliest: dict[int, Rating]) -> list[Deal]:
+    """Re-rating from ``moved.start``: delete the changes from there, put each of their players'
+    rating just before it in ``earliest`` (the ``before`` of its first change deleted), and
+    return the results to rate from there. Those that did not move are the deleted changes'
+    players and places (a result is its places: ``rate_deals`` orders them alone); only the new
+    deals and the sessions touched are read — the common re-rating, a Tau Ngau deal moving its
+    session's result over every result since that table's last deal, reads one session."""
+    start = moved.start
+    dropped = RatingChange.objects.filter(club=club, round_id__gte=start)
+    stored: dict[int, list[tuple[int, int]]] = {}
+    for key, p, place, mu, s, d in (dropped.order_by("-round_id")
+                                    .values_list("round_id", "player_id", "place", "mu_before", "sigma_before", "deals")):
+        earliest[p] = Rating(mu, s, d - 1)
+        stored.setdefault(key, []).append((p, place))
+    _delete(dropped)
+    new_deals = [r for r, _, session in moved.new if session is None]
+    if len(new_deals) > REREAD_ALL:
+        return rating_deals(club, from_round=start, counted=counted)
+    touched = {session for _, _, session in moved.gone + moved.new if session is not None}
+    gone = {r for r, _, _ in moved.gone}
+    session_of = {r: session for r, _, session in reversed(taken) if r >= start and session is not None}
+    kept = []
+    for key, seats in stored.items():
+        session = session_of.get(key)
+        if key in gone or session in touched:
+            continue   # moved: read anew (or gone)
+        kept.append(Deal(key, [p for p, _ in seats], [pl for _, pl in seats],
+                         EACH_DEAL if session is None else TABLE_SESSION))
+    read = rating_deals(club, from_round=start, counted=counted, only=(new_deals, sorted(touched)))
+    return sorted(kept + read, key=lambda d: d.key)
 
 
 @contextmanager
@@ -167,7 +201,7 @@ def _gc_paused():
 def ratings_follow(*, club: Club) -> dict:
     """Rate the club's counted deals not yet rated, re-rating from the first result that moved
     (a deal corrected, voided or left out; a table session's new deal). Returns ``{"deals":
-    counted deals in the results rated, "results": results rated, "from": first key re-rated or
+    counted deals taken in anew, "results": results rated, "from": first key re-rated or
     None}``."""
     with transaction.atomic(), _gc_paused():
         return _rate(club, everything=False)

@@ -61,7 +61,7 @@ def test_a_void_re_rates_from_that_deal_on(jie_long, club):
     ratings_follow(club=club)
     round_void(actor=jie_long.director_actor, round=rounds[1], reason="misdeal")
     done = ratings_follow(club=club)
-    assert done == {"deals": 3, "results": 3, "from": rounds[1].pk}
+    assert done == {"deals": 0, "results": 3, "from": rounds[1].pk}   # none new; three re-rated
     assert not RatingChange.objects.filter(round=rounds[1]).exists()
     assert set(PlayerRating.objects.filter(club=club).values_list("deals", flat=True)) == {4}
     followed = _state(club)
@@ -161,7 +161,7 @@ def test_a_new_deal_moves_the_sessions_result_and_re_rates_what_came_after(make_
     last = round_record(actor=s.scorer_actor, table=s.table, body=BANK_LOSES)
     done = ratings_follow(club=club)
     # the session's result leaves its old key (the first deal): re-rated from there
-    assert done == {"deals": 3, "results": 2, "from": first.pk}
+    assert done == {"deals": 1, "results": 2, "from": first.pk}
     assert not RatingChange.objects.filter(round=first).exists()
     assert _places(last.pk) == {"Bank": 1, "NoBull": 2, "One": 3, "Six": 4}   # 12, 1, -5, -8
     assert RatingChange.objects.filter(round=between).count() == 4
