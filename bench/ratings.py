@@ -12,6 +12,13 @@ in the same run, its floor: the read alone (``rating_deals``) plus the rules alo
 them (the reference the fast path replaced). Then one more deal rated by ``ratings_follow`` (the
 task's work, called here). ``--profile`` prints a rebuild's cProfile (top functions by own time).
 
+``--sessions N`` (0: skip): then reads the same deals as Tau Ngau table sessions (the
+tournament's game set to ``tau_ngau`` by an UPDATE: the engine reads only each seat's net, so
+2,500 sessions of 40 deals), times a rebuild, and times ``ratings_follow`` of one more deal (a
+copy of the table's last, inserted as rows) at each of N tables whose last deal is among the
+oldest: the worst re-rating, the session's result moving over ~2,500 results; the game is set
+back after.
+
 ``--visible N`` (0: skip): starts ``celery worker`` (solo pool, a queue of its own) on Redis,
 records N deals through ``round_record`` (the API's service; its commit enqueues the task) at
 random tables of that club with its 100,000 rated deals, and times each from the call to its
@@ -99,12 +106,47 @@ def visible(n: int, env: dict, actor, tables) -> list[float]:
     return times
 
 
+def sessions(n: int, actor, t, tables) -> tuple[float, list[float]]:
+    """The rebuild with the deals as Tau Ngau sessions, and the follow of one more deal at each
+    of ``n`` tables (the 100th on: their last deal about a table-round back)."""
+    from django.db import transaction
+
+    from scoring.models import Round, RoundRevision, Tournament
+    from scoring.services.ratings import ratings_follow, ratings_rebuild
+
+    Tournament.objects.filter(pk=t.pk).update(game="tau_ngau")
+    try:
+        began = time.perf_counter()
+        ratings_rebuild(actor=actor, club=t.club)
+        rebuild = time.perf_counter() - began
+        times = []
+        for table in tables[100:100 + n]:
+            last = Round.objects.filter(table=table).order_by("-id").first()
+            rev = RoundRevision.objects.get(pk=last.current_revision_id)
+            with transaction.atomic():
+                rnd = Round.objects.create(table=table, number=last.number + 1, status=Round.Status.RECORDED,
+                                           leader=last.leader)
+                copy = RoundRevision.objects.create(round=rnd, number=1, body=rev.body, record=rev.record,
+                                                    result=rev.result, engine_version=rev.engine_version,
+                                                    actor_label="bench", created_at=rev.created_at, hash=rev.hash)
+                Round.objects.filter(pk=rnd.pk).update(current_revision=copy)
+            began = time.perf_counter()
+            done = ratings_follow(club=t.club)
+            times.append(time.perf_counter() - began)
+            assert done["deals"] == 1, done
+        return rebuild, times
+    finally:
+        Tournament.objects.filter(pk=t.pk).update(game="jie_long")
+        ratings_rebuild(actor=actor, club=t.club)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--tables", type=int, default=2500)
     parser.add_argument("--visible", type=int, default=50, help="deals timed to readable with a worker (0: skip)")
     parser.add_argument("--profile", action="store_true", help="print a rebuild's cProfile")
+    parser.add_argument("--sessions", type=int, default=20, help="tables timed as Tau Ngau sessions (0: skip)")
     args = parser.parse_args()
     env = bench_env(redis="redis://127.0.0.1:6379/13") if args.visible else base.ENV
     prepare_database(env)
@@ -162,6 +204,11 @@ def main() -> None:
     idle = time.perf_counter() - began
     print(f"ratings_follow of one more deal: {one['deals']} deal in {follow * 1000:.0f} ms; "
           f"with nothing new ({none['deals']}): {idle * 1000:.0f} ms")
+    if args.sessions:
+        rebuild_s, times = sessions(args.sessions, actor, t, tables)
+        times.sort()
+        print(f"as Tau Ngau sessions: ratings_rebuild {rebuild_s:.2f} s; ratings_follow of one more deal at "
+              f"{len(times)} tables: p50 {statistics.median(times) * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms")
     del task.delay   # the class's again
 
     if args.visible:
