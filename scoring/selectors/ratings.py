@@ -47,17 +47,19 @@ def rated_keys(club: Club) -> list[Key]:
 
 def taken_keys(club: Club, counted: list[Key]) -> list[Key]:
     """Every deal the ratings have taken in (``RatedDeal``), in id order, as ``Key``: one query
-    (two when some no longer count: their sessions are read — a deal's table never changes, so
+    (more when some no longer count: their sessions are read — a deal's table never changes, so
     the others' are ``counted``'s)."""
     taken = list(RatedDeal.objects.filter(club=club).order_by("round_id").values_list("round_id", "revision_id"))
     session = {r: s for r, _, s in counted if s is not None}
     gone = {r for r, _ in taken}.difference(r for r, _, _ in counted)
     if gone:
         by_session = _units()
-        for r, table, game in (Round.objects.filter(id__in=sorted(gone))
-                               .values_list("id", "table_id", "table__session__tournament__game")):
-            if by_session[game]:
-                session[r] = table
+        gone_ids = sorted(gone)
+        for i in range(0, len(gone_ids), 5000):   # a tournament left out: many
+            for r, table, game in (Round.objects.filter(id__in=gone_ids[i:i + 5000])
+                                   .values_list("id", "table_id", "table__session__tournament__game")):
+                if by_session[game]:
+                    session[r] = table
     return [(r, rev, session.get(r)) for r, rev in taken]
 
 
