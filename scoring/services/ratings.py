@@ -172,7 +172,12 @@ def _re_read(club: Club, moved: Moved, counted: list, taken: list, earliest: dic
         return rating_deals(club, from_round=start, counted=counted)
     touched = {session for _, _, session in moved.gone + moved.new if session is not None}
     gone = {r for r, _, _ in moved.gone}
-    session_of = {r: session for r, _, session in reversed(taken) if r >= start and session is not None}
+    session_of = {}
+    for r, _, session in reversed(taken):   # the sessions' old keys from ``start`` on
+        if r < start:
+            break
+        if session is not None:
+            session_of[r] = session
     kept = []
     for key, seats in stored.items():
         session = session_of.get(key)
