@@ -28,8 +28,9 @@ class LadderRowSerializer(serializers.Serializer):
     player = NamedSerializer()
     rating = serializers.IntegerField(help_text="1000 + 40 × openskill's ordinal (μ − 3σ): 1000 for a new player.")
     uncertainty = serializers.IntegerField(help_text="40 × σ, in the rating's points.")
-    deals = serializers.IntegerField(help_text="Rated deals.")
-    provisional = serializers.BooleanField(help_text="Fewer than 10 rated deals.")
+    deals = serializers.IntegerField(help_text="Rated results: deals, and table sessions where the game rates "
+                                               "sessions (Tau Ngau).")
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated results.")
 
 
 class OpponentSerializer(NamedSerializer):
@@ -55,7 +56,7 @@ class RatingChangeSerializer(serializers.Serializer):
     after = serializers.IntegerField()
     change = serializers.IntegerField()
     uncertainty = serializers.IntegerField(help_text="After the deal.")
-    deals = serializers.IntegerField(help_text="The player's rated deals after this one.")
+    deals = serializers.IntegerField(help_text="The player's rated results after this one.")
     opponents = OpponentSerializer(many=True)
 
 

@@ -299,3 +299,21 @@ def test_following_one_more_deal_costs_a_fixed_number_of_queries(make_setup, jie
     # PostgreSQL takes the three writes by COPY, on psycopg's cursor: outside Django's query log
     with django_assert_num_queries(FOLLOW_APPENDED - (3 if connection.vendor == "postgresql" else 0)):
         assert ratings_follow(club=club)["results"] == 1
+
+
+def test_a_re_rating_that_reads_everything_anew_gives_the_same(monkeypatch, make_setup, jie_long, club):
+    # past REREAD_ALL new deals a re-rating reads every result from its start, not its stored places
+    from scoring.services import ratings as services
+    tau = make_setup("tau_ngau", variant={"settlement": "v1"})
+    rounds = []
+    for body in (BANK_WINS_BIG, BANK_LOSES):
+        rounds.append(round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG))
+        round_record(actor=tau.scorer_actor, table=tau.table, body=body)
+    ratings_follow(club=club)
+    monkeypatch.setattr(services, "REREAD_ALL", 0)
+    round_void(actor=jie_long.director_actor, round=rounds[0], reason="misdeal")
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"points": [34, 12, 2, 18]})
+    assert ratings_follow(club=club)["from"] == rounds[0].pk
+    followed = _state(club)
+    ratings_rebuild(actor=jie_long.director_actor, club=club)
+    assert _state(club) == followed
