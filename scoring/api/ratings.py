@@ -14,6 +14,7 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from games.places import RATING_UNITS
 from scoring.api.base import LIST_ERRORS, WRITE_ERRORS, ApiView
 from scoring.domain.errors import NotFound
 from scoring.models import Club, Player
@@ -33,8 +34,9 @@ class LadderRowSerializer(serializers.Serializer):
     player = NamedSerializer()
     rating = serializers.IntegerField(help_text="1000 + 40 × openskill's ordinal (μ − 3σ): 1000 for a new player.")
     uncertainty = serializers.IntegerField(help_text="40 × σ, in the rating's points.")
-    deals = serializers.IntegerField(help_text="Rated deals.")
-    provisional = serializers.BooleanField(help_text="Fewer than 10 rated deals.")
+    deals = serializers.IntegerField(help_text="Rated results: deals, and table sessions where the game rates "
+                                               "sessions (Tau Ngau).")
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated results.")
     rank_change = serializers.IntegerField(allow_null=True, help_text=(
         "Places gained since the ladder just before the club's latest rated tournament (its first rated "
         "result): +1 up one place, -1 down one, 0 the same; null for a player not on that ladder."))
@@ -55,13 +57,16 @@ class DealRefSerializer(serializers.Serializer):
 
 
 class RatingChangeSerializer(serializers.Serializer):
-    deal = DealRefSerializer()
+    deal = DealRefSerializer(help_text="The deal that keys the result: the deal itself, or a table session's latest.")
+    unit = serializers.ChoiceField(choices=list(RATING_UNITS),
+                                   help_text="What was rated: one deal, or a table's session by its net over it.")
+    unit_deals = serializers.IntegerField(help_text="Counted deals the result stands for (1 for a deal).")
     place = serializers.IntegerField()
     before = serializers.IntegerField()
     after = serializers.IntegerField()
     change = serializers.IntegerField()
     uncertainty = serializers.IntegerField(help_text="After the deal.")
-    deals = serializers.IntegerField(help_text="The player's rated deals after this one.")
+    deals = serializers.IntegerField(help_text="The player's rated results after this one.")
     opponents = OpponentSerializer(many=True)
 
 
@@ -101,7 +106,7 @@ class ClubRatingsRebuildView(ApiView):
 class PlayerRatingsView(ApiView):
     permission_classes = [AllowAny]   # as the club's ladder: public or its directors'
 
-    @extend_schema(operation_id="players_ratings_list", summary="A player's rated deals, newest first",
+    @extend_schema(operation_id="players_ratings_list", summary="A player's rated results (deals or table sessions), newest first",
                    description="The club's directors see every rated result; anyone else (no login needed), when "
                                "the club's ladder is public, those of tournaments anyone may see.",
                    responses={200: RatingChangeSerializer(many=True), **LIST_ERRORS}, tags=["ratings"])

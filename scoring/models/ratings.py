@@ -1,5 +1,7 @@
-"""A club's ratings (openskill, ``scoring.domain.ratings``): each player's current rating, each
-deal's change per player, and which deals (at which revision) the ratings have taken in."""
+"""A club's ratings (Plackett–Luce, ``scoring.domain.ratings``): each player's current rating,
+each rated result's change per player (a result is a deal, or a table's session keyed by its
+latest counted deal: ``Game.rating_unit``), and which deals (at which revision) the ratings have
+taken in."""
 
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ from scoring.models.rounds import Round, RoundRevision
 
 
 class PlayerRating(models.Model):
-    """A player's rating in the club after every rated deal (what the ladder reads)."""
+    """A player's rating in the club after every rated result (what the ladder reads)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
-    #: Rated deals so far (provisional under ``domain.ratings.PROVISIONAL_DEALS``).
+    #: Rated results so far (provisional under ``domain.ratings.PROVISIONAL_DEALS``).
     deals = models.PositiveIntegerField()
     updated_at = models.DateTimeField()
 
@@ -45,8 +47,10 @@ class RatedDeal(models.Model):
 
 
 class RatingChange(models.Model):
-    """How one deal moved one player's rating — why it moved: before and after; the opponents'
-    ratings before the deal are the ``before`` of the deal's other changes (not stored twice)."""
+    """How one rated result moved one player's rating — why it moved: before and after; the
+    opponents' ratings before it are the ``before`` of the result's other changes (not stored
+    twice). ``round``: the result's key — the deal, or a table session's latest counted deal
+    (the session's one result moves there with each new deal)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+", db_constraint=False)
@@ -56,7 +60,7 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
-    #: The player's rated deals after this one.
+    #: The player's rated results after this one.
     deals = models.PositiveIntegerField()
 
     class Meta:

@@ -111,3 +111,17 @@ def test_a_public_ladder_is_anyones_and_a_players_history_lists_public_tournamen
     assert [r["deal"]["id"] for r in mine] == [x.pk for x in reversed(hidden + shown)]
     assert anon_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 401
     assert other.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/").status_code == 404
+
+
+def test_a_history_row_says_what_was_rated(director_client, club, rated, make_setup):
+    from ..bodies import TAU_NGAU_V1
+    tau = make_setup("tau_ngau", variant={"settlement": "v1"})
+    for _ in range(3):
+        last = round_record(actor=tau.scorer_actor, table=tau.table, body=TAU_NGAU_V1)
+    ratings_follow(club=club)
+    anna = club.players.get(name="Anna")
+    rows = director_client.get(f"/api/v1/players/{anna.pk}/ratings/").json()["results"]
+    assert {(row["unit"], row["unit_deals"]) for row in rows} == {("deal", 1)}
+    bank = club.players.get(name="Bank")
+    (row,) = director_client.get(f"/api/v1/players/{bank.pk}/ratings/").json()["results"]
+    assert (row["unit"], row["unit_deals"], row["deal"]["id"], row["place"]) == ("table_session", 3, last.pk, 1)

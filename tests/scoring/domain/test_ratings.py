@@ -5,15 +5,20 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.places import TABLE_SESSION
 from scoring.domain.ratings import (
+    _MODEL,
     DISPLAY_BASE,
     NEW,
     PROVISIONAL_DEALS,
     Deal,
     Rating,
     displayed,
+    first_moved,
     ladder,
+    plackett_luce,
     rate_deals,
+    session_result,
 )
 
 
@@ -85,3 +90,74 @@ def test_order_matters_as_documented():
     first, _ = rate_deals([a, b])
     second, _ = rate_deals([b, a])
     assert first[1] != second[1]
+
+
+# --- the fast path: openskill's Plackett–Luce is the reference -------------------------------
+
+_result = st.integers(2, 8).flatmap(lambda n: st.tuples(
+    st.lists(st.floats(-20.0, 70.0), min_size=n, max_size=n),
+    st.lists(st.floats(0.05, 12.0), min_size=n, max_size=n),
+    st.lists(st.integers(1, n), min_size=n, max_size=n)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_result)
+def test_the_fast_path_gives_openskills_numbers(result):
+    mus, sigmas, ranks = result
+    mu, sigma = plackett_luce(mus, sigmas, ranks)
+    reference = _MODEL.rate([[_MODEL.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas)], ranks=list(ranks))
+    for i, (team,) in enumerate(reference):
+        assert abs(mu[i] - team.mu) <= 1e-9
+        assert abs(sigma[i] - team.sigma) <= 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.permutations([1, 2, 3, 4, 5]), st.integers(2, 5),
+                          st.lists(st.integers(1, 5), min_size=5, max_size=5)), min_size=1, max_size=25))
+def test_a_sequence_rated_fast_is_a_sequence_rated_by_openskill(raw):
+    # the reference way, openskill's own objects carried from deal to deal
+    deals = [Deal(i, players[:n], places[:n]) for i, (players, n, places) in enumerate(raw)]
+    ratings, _ = rate_deals(deals)
+    kept: dict = {}
+    for d in deals:
+        teams = [[kept.get(p) or _MODEL.rating()] for p in d.players]
+        for p, (o,) in zip(d.players, _MODEL.rate(teams, ranks=list(d.places))):
+            kept[p] = o
+    for p, o in kept.items():
+        assert abs(ratings[p].mu - o.mu) <= 1e-9 and abs(ratings[p].sigma - o.sigma) <= 1e-9
+
+
+# --- a table session's result ------------------------------------------------------------------
+
+def test_a_session_ranks_its_players_by_their_summed_net():
+    d = session_result(40, [7, 8, 9, 10], {7: 19, 8: -20, 9: -6, 10: 7}, 5)
+    assert d == Deal(40, [7, 8, 9, 10], [1, 4, 3, 2], TABLE_SESSION, 5)
+    assert session_result(41, [1, 2, 3], {1: 5, 2: 5}, 2).places == [1, 1, 3]   # ties share; absent: 0
+
+
+# --- where the follow re-rates from ------------------------------------------------------------
+
+def test_nothing_moved_or_only_new_deals():
+    keys = [(1, 11, None), (2, 12, None)]
+    assert first_moved(keys, keys) is None
+    assert first_moved(keys + [(3, 13, None)], keys) == 3
+    assert first_moved(keys, []) == 1
+
+
+def test_a_correction_or_a_void_re_rates_from_that_deal():
+    taken = [(1, 11, None), (2, 12, None), (3, 13, None)]
+    assert first_moved([(1, 11, None), (2, 99, None), (3, 13, None)], taken) == 2
+    assert first_moved([(1, 11, None), (3, 13, None)], taken) == 2
+
+
+def test_a_sessions_result_moves_from_the_earlier_of_its_old_and_new_key():
+    # session 50: deals 2 and 4 (key 4); deals 1, 3, 5 each rated alone
+    taken = [(1, 11, None), (2, 12, 50), (3, 13, None), (4, 14, 50), (5, 15, None)]
+    # a new deal in the session: its result leaves key 4 for key 6
+    assert first_moved(taken + [(6, 16, 50)], taken) == 4
+    # its latest deal voided: the result moves back to key 2
+    assert first_moved([k for k in taken if k[0] != 4], taken) == 2
+    # its first deal corrected: from that deal (before both keys)
+    assert first_moved([(2, 99, 50) if k[0] == 2 else k for k in taken], taken) == 2
+    # a deal of another session or alone does not move it
+    assert first_moved(taken + [(6, 16, 60)], taken) == 6
