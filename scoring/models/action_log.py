@@ -60,6 +60,7 @@ class ActionLog(models.Model):
         SEASON_TOURNAMENT_REMOVE = "season_tournament_remove"
         RATINGS_REBUILD = "ratings_rebuild"
         PAPER_SHEETS_START = "paper_sheets_start"
+        CLUB_RATINGS_UPDATE = "club_ratings_update"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -89,10 +89,8 @@ def club_ratings_update(*, actor: Actor, club: Club, ladder_public: Any, unrated
     """The club's ratings settings: whether its ladder is public (its page and API, for
     everyone) and the games its ratings leave out (``games.GAMES`` keys; an unknown key is
     refused at ``unrated_games``, nothing changed). The ratings are followed again after the
-    commit, so a game left out (or back in) is re-rated.
-
-    Logged as ``ratings_rebuild`` (``data.settings``): ActionLog's actions are a choice list
-    fixed by a migration, and the settings' change is what re-rates the club."""
+    commit, so a game left out (or back in) is re-rated. Logged with the settings before and
+    after."""
     require_director_of(actor, club)
     if not isinstance(ladder_public, bool):
         raise ValidationFailed(gettext("Say yes or no."), path="ladder_public", code="invalid")
@@ -112,7 +110,7 @@ def club_ratings_update(*, actor: Actor, club: Club, ladder_public: Any, unrated
             return c
         c.ladder_public, c.unrated_games = ladder_public, wanted
         c.save(update_fields=["ladder_public", "unrated_games"])
-        action_log(actor, ActionLog.Action.RATINGS_REBUILD, c, data={"settings": after, "before": before})
+        action_log(actor, ActionLog.Action.CLUB_RATINGS_UPDATE, c, data={"settings": after, "before": before})
         if before["unrated_games"] != wanted:
             enqueue_on_commit("scoring.ratings_follow", c.pk)
     club.ladder_public, club.unrated_games = c.ladder_public, c.unrated_games

@@ -15,7 +15,6 @@ from scoring.domain.ratings import DISPLAY_BASE, PROVISIONAL_DEALS
 from scoring.models import Club
 from scoring.selectors.rating_pages import ladder_with_moves
 
-
 #: Players a page of the public ladder (a public page stays light, as the standings' 100).
 LADDER_PAGE_SIZE = 100
 

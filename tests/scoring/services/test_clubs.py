@@ -57,12 +57,12 @@ def test_club_ratings_update_sets_and_logs(club, director_actor, jie_long):
                         unrated_games=["tau_ngau", "jie_long", "jie_long"])
     club.refresh_from_db()
     assert club.ladder_public is True and club.unrated_games == ["jie_long", "tau_ngau"]   # catalog order, once
-    log = ActionLog.objects.get(action="ratings_rebuild", target_id=str(club.pk))
+    log = ActionLog.objects.get(action="club_ratings_update", target_id=str(club.pk))
     assert log.data == {"settings": {"ladder_public": True, "unrated_games": ["jie_long", "tau_ngau"]},
                         "before": {"ladder_public": False, "unrated_games": []}}
     # the same again changes and logs nothing
     club_ratings_update(actor=director_actor, club=club, ladder_public=True, unrated_games=["jie_long", "tau_ngau"])
-    assert ActionLog.objects.filter(action="ratings_rebuild").count() == 1
+    assert ActionLog.objects.filter(action="club_ratings_update").count() == 1
 
 
 def test_club_ratings_update_enqueues_the_follow_only_when_the_games_change(club, director_actor, monkeypatch,
@@ -90,7 +90,7 @@ def test_club_ratings_update_refuses_a_bad_game_at_the_field(club, director_acto
     assert e.value.errors[0]["path"] == "unrated_games" and e.value.errors[0]["code"] == code
     club.refresh_from_db()
     assert club.ladder_public is False and club.unrated_games == []
-    assert not ActionLog.objects.filter(action="ratings_rebuild").exists()
+    assert not ActionLog.objects.filter(action="club_ratings_update").exists()
 
 
 def test_club_ratings_update_is_the_directors(club, other_director):

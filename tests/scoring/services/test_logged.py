@@ -28,8 +28,6 @@ LOGGED_AS = {
     "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
     "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
-    # the actions are a choice list fixed by a migration; the settings re-rate the club (data.settings)
-    "club_ratings_update": "ratings_rebuild",
     "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
 }
 

@@ -84,7 +84,7 @@ def test_the_settings_form_makes_the_ladder_public_and_leaves_games_out(client, 
     page = client.get(f"/director/clubs/{club.pk}/ratings/").content.decode()
     assert 'name="ladder_public" id="r-ladder-public" checked>' in page
     assert 'name="unrated_games" value="tau_ngau" checked>' in page
-    assert ActionLog.objects.filter(action="ratings_rebuild", target_id=str(club.pk)).count() == 1
+    assert ActionLog.objects.filter(action="club_ratings_update", target_id=str(club.pk)).count() == 1
 
 
 def test_a_bad_game_is_refused_at_its_field_and_nothing_changes(client, director, club):
