@@ -87,3 +87,20 @@ def test_load_demo_prints_its_links_at_the_address_given():
     assert "8000" not in text
     again = run("--new-link", "--base-url", "http://127.0.0.1:8311")
     assert re.search(r"http://127\.0\.0\.1:8311/s/[^/\s]+/", again) and "8000" not in again
+
+
+def test_the_demo_has_a_public_ladder_and_a_season(client, django_capture_on_commit_callbacks):
+    from scoring.models import PlayerRating, Season
+
+    with django_capture_on_commit_callbacks(execute=True):   # the ratings follow after the commit
+        out = run()
+    assert "public rating ladder and a season" in out
+    club = Club.objects.get(slug="demo-club")
+    assert club.ladder_public
+    assert PlayerRating.objects.filter(club=club).count() == 12
+    page = client.get(f"/clubs/{club.pk}/ratings/")
+    assert page.status_code == 200 and "Anna" in page.content.decode()
+    season = Season.objects.get(club=club)
+    assert season.public
+    assert dict(season.links.values_list("tournament__game", "weight")) == {"ding_niu": 1, "tau_ngau": 2}
+    assert client.get(f"/seasons/{season.pk}/").status_code == 200

@@ -3,7 +3,8 @@
 Loads a small demo, once, through the services (so every write is checked and audited like a
 real one): a director ``demo``, a club with twelve players, a running Ding Niu tournament (two
 tables of four) and a running Tau Ngau tournament (tables of five and four), both public, each
-table with a few legal deals from the engine's simulator (``games.simulate``).
+table with a few legal deals from the engine's simulator (``games.simulate``); the club's
+rating ladder public, and a public season counting both tournaments (the Tau Ngau night twice).
 
 Running it again changes nothing and says so. Scorer links are stored hashed, so a link can
 only be printed when it is made: the first run prints one; later runs print how to get one,
@@ -25,8 +26,9 @@ from scoring.domain.records import body_from_record
 from scoring.models import Club, Table
 from scoring.selectors.tables import round_defaults
 from scoring.services.auth import director_create
-from scoring.services.clubs import club_create, player_create
+from scoring.services.clubs import club_create, club_ratings_update, player_create
 from scoring.services.rounds import round_confirm, round_dispute, round_record
+from scoring.services.seasons import season_create, season_tournament_add
 from scoring.services.tables import table_create, table_scorer_token_rotate
 from scoring.services.tournaments import entry_create, tournament_create, tournament_start
 from scoring.web import links
@@ -47,6 +49,7 @@ TOURNAMENTS = [
      [("Banker A", [8, 9, 10, 11, 0]), ("Banker B", [1, 2, 3, 4])], 12, False),
 ]
 DEALS_PER_TABLE = 3
+SEASON_NAME = "Demo season"
 
 
 class Command(BaseCommand):
@@ -66,7 +69,8 @@ class Command(BaseCommand):
             else:
                 link = self._load()
                 self.stdout.write(self.style.SUCCESS("Demo loaded: 1 club, 12 players, 2 running tournaments, "
-                                                     "4 tables, deals at every table."))
+                                                     "4 tables, deals at every table, a public rating ladder "
+                                                     "and a season."))
         except DomainError as e:
             raise CommandError(f"The demo could not be loaded: {e}") from None
         self.stdout.write(f"Director login: {base_url}/director/login/  username {DEMO_USERNAME}  "
@@ -91,6 +95,8 @@ class Command(BaseCommand):
         club = club_create(actor=director, name=CLUB_NAME, slug=CLUB_SLUG)
         players = [player_create(actor=director, club=club, name=name) for name in PLAYERS]
         first_link = None
+        club_ratings_update(actor=director, club=club, ladder_public=True, unrated_games=[])
+        season = season_create(actor=director, club=club, name=SEASON_NAME, slug="demo-season", public=True)
         for name, slug, game, variant, tables, seed, dispute in TOURNAMENTS:
             t = tournament_create(actor=director, club=club, name=name, slug=slug, game=game,
                                            variant=variant, public=True, chip_value="0.10", currency="EUR")
@@ -104,6 +110,7 @@ class Command(BaseCommand):
                 if first_link is None:
                     first_link = (f"{table_name} of {name}", token)
             tournament_start(actor=director, tournament=t)
+            season_tournament_add(actor=director, season=season, tournament=t, weight=2 if game == "tau_ngau" else 1)
             for k, (table, n) in enumerate(made):
                 self._deals(table, game, n, seed=seed * 10 + k, dispute=(k == 0 and dispute))
         return first_link
