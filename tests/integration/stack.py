@@ -13,7 +13,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.db import connection
 
@@ -33,6 +36,60 @@ def database_url_of_test_db() -> str:
     user = s.get("USER") or "postgres"
     password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
     return f"postgres://{user}{password}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def wait_for(predicate, timeout: float = 30.0, every: float = 0.2) -> bool:
+    """Whether ``predicate()`` came true within ``timeout`` seconds (asked every ``every``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(every)
+    return False
+
+
+@contextmanager
+def celery_worker():
+    """``celery -A gupai_site worker`` against the test database, on a queue of its own (xdist
+    runs several at once; the tasks it enqueues itself go there too: ``worker_settings``), with
+    the site's keys (it unseals scorer links). Yields ``app`` and the worker's ``name``."""
+    from django.conf import settings
+
+    from gupai_site.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    name = f"{queue}@localhost"
+    old = (app.conf.task_always_eager, app.conf.task_default_queue)
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
+               SECRET_KEY=settings.SECRET_KEY, LINK_KEY=settings.LINK_KEY, GUPAI_TEST_QUEUE=queue,
+               DJANGO_SETTINGS_MODULE="tests.integration.worker_settings")
+    log = open(ROOT / "var" / f"celery-{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo", "--concurrency=1",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue, "-n", name,
+         "--loglevel=INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        # Ready once it answers a ping on its queue.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"celery worker exited early with {proc.returncode}")
+            if app.control.ping(destination=[name], timeout=1.0):
+                break
+        else:
+            raise RuntimeError("celery worker did not answer within 60 s")
+        yield SimpleNamespace(app=app, name=name)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        app.conf.task_always_eager, app.conf.task_default_queue = old
+        if log is not subprocess.DEVNULL:
+            log.close()
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30.0) -> None:

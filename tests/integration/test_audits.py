@@ -24,8 +24,7 @@ from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
 from scoring.services.audits import audit_start, audits_resume
 from scoring.services.rounds import round_record
 from scoring.services.standings import standings_refresh
-
-from .test_celery_worker import _database_url_of_test_db
+from tests.integration.stack import database_url_of_test_db
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +48,7 @@ class Worker:
 
     def start(self) -> None:
         self.starts += 1
-        env = dict(os.environ, DATABASE_URL=_database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
+        env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
                    SECRET_KEY="integration-test-key", DJANGO_SETTINGS_MODULE="tests.integration.worker_settings",
                    GUPAI_TEST_QUEUE=self.queue)
         var = ROOT / "var"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from scoring.models import RatingChange
 from scoring.services.rounds import round_record
+from tests.integration.stack import wait_for
 
-from .test_celery_worker import _wait_for, celery_worker  # noqa: F401  (the worker fixture)
 from .test_celery_worker import pytestmark as worker_marks
 
 pytestmark = worker_marks
@@ -17,15 +17,15 @@ TAU_NGAU = {"banker": 0, "hands": [["6:3", "6:1", "3:1", "6:6", "4:4"], ["5:5", 
                                    ["6:6", "6:5", "6:4", "5:1", "1:1"], ["1:1", "2:1", "2:2", "3:3", "3:3"]]}
 
 
-def test_a_deal_recorded_shows_in_the_ladder_and_the_history(celery_worker, make_setup, club,  # noqa: F811
+def test_a_deal_recorded_shows_in_the_ladder_and_the_history(celery_worker, make_setup, club,
                                                              director_client):
     jie = make_setup("jie_long")
     tau = make_setup("tau_ngau", variant={"settlement": "v1"})
     first = round_record(actor=jie.scorer_actor, table=jie.table, body={"points": [2, 12, 34, 18]})
-    assert _wait_for(lambda: RatingChange.objects.filter(round=first).count() == 4, timeout=60), \
+    assert wait_for(lambda: RatingChange.objects.filter(round=first).count() == 4, timeout=60), \
         "the worker did not rate the deal"
     session = [round_record(actor=tau.scorer_actor, table=tau.table, body=TAU_NGAU) for _ in range(2)]
-    assert _wait_for(lambda: RatingChange.objects.filter(round=session[-1]).count() == 4, timeout=60), \
+    assert wait_for(lambda: RatingChange.objects.filter(round=session[-1]).count() == 4, timeout=60), \
         "the worker did not rate the session"
     assert not RatingChange.objects.filter(round=session[0]).exists()   # the session's one result moved on
 
