@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from scoring.domain import inputs
+from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Tournament
 
 
-class Audit(models.Model):
+class Audit(WorkerJob):
     """A replay audit of a tournament: every stored revision re-evaluated by the current engine,
     every hash chain verified, every deal's balance and the kept standings checked. It only
     reports (``AuditFinding``); it never changes a result. The work is split into chunks of
@@ -37,14 +37,6 @@ class Audit(models.Model):
     #: What could not be checked (a line a deal whose check raised, naming it and the cause), or
     #: why the audit gave up; empty otherwise. Not empty: the audit failed.
     error = models.TextField(blank=True, default="")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                     related_name="+")
-    requested_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    #: Set by every step (plan, chunk, finish): an audit left alone too long has stalled.
-    updated_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

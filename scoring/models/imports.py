@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from scoring.domain import inputs
 from scoring.models.clubs import Club
+from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Tournament
 
 #: The longest file name kept (what the director's browser sent, for the page to name the file).
 MAX_FILE_NAME = 200
 
 
-class TournamentImport(models.Model):
+class TournamentImport(WorkerJob):
     """One upload: the document waits here (``document``) until a worker imports it with
     ``services.exports.tournament_import``; the row then keeps only how it went. ``checked`` of
     ``total`` counts the document's revisions checked (each one evaluated by the engine, the
@@ -39,15 +38,7 @@ class TournamentImport(models.Model):
     error = models.JSONField(null=True, blank=True)
     #: The tournament it made (done).
     tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                     related_name="+")
-    requested_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     requested_ip = models.GenericIPAddressField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    #: Set by every step and every progress report: an import left alone too long has stalled.
-    updated_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from scoring.domain import inputs
+from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Session
 
 
-class PaperSheetJob(models.Model):
+class PaperSheetJob(WorkerJob):
     """One "Print paper sheets" of a session: every table's page in each of ``languages``, one
     PDF. ``done`` of ``total`` counts the tables drawn (each in every language). The PDF carries
     the tables' scorer links, so it is a secret kept only while it is useful: ``pdf`` is
@@ -46,15 +45,7 @@ class PaperSheetJob(models.Model):
     done = models.PositiveIntegerField(default=0)
     pdf = models.BinaryField(null=True, blank=True)
     size = models.PositiveIntegerField(default=0)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                     related_name="+")
-    requested_label = models.CharField(max_length=inputs.MAX_ACTOR_LABEL)
     requested_ip = models.GenericIPAddressField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    #: Set by every step and progress report: a job left alone too long has stalled.
-    updated_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
     #: When the PDF is deleted at the latest (done jobs).
     expires_at = models.DateTimeField(null=True, blank=True)
 
