@@ -41,12 +41,12 @@ BASE_URL = "http://127.0.0.1:8000"
 PLAYERS = ["Anna", "Bo", "Chen", "Dara", "Eun-ji", "Fang", "Gil", "Hui", "Ines", "Jun", "Kai", "Lan"]
 
 #: (name, slug, game, variant, tables: (table name, player indexes in seat order), seed,
-#: whether its first table's last deal is disputed)
+#: whether its first table's last deal is disputed, its weight in the demo season)
 TOURNAMENTS = [
     ("Ding Niu open (demo)", "demo-ding-niu", "ding_niu", {},
-     [("Table 1", [0, 1, 2, 3]), ("Table 2", [4, 5, 6, 7])], 11, True),
+     [("Table 1", [0, 1, 2, 3]), ("Table 2", [4, 5, 6, 7])], 11, True, 1),
     ("Tau Ngau night (demo)", "demo-tau-ngau", "tau_ngau", {"settlement": "v2"},
-     [("Banker A", [8, 9, 10, 11, 0]), ("Banker B", [1, 2, 3, 4])], 12, False),
+     [("Banker A", [8, 9, 10, 11, 0]), ("Banker B", [1, 2, 3, 4])], 12, False, 2),
 ]
 DEALS_PER_TABLE = 3
 SEASON_NAME = "Demo season"
@@ -97,7 +97,7 @@ class Command(BaseCommand):
         first_link = None
         club_ratings_update(actor=director, club=club, ladder_public=True, unrated_games=[])
         season = season_create(actor=director, club=club, name=SEASON_NAME, slug="demo-season", public=True)
-        for name, slug, game, variant, tables, seed, dispute in TOURNAMENTS:
+        for name, slug, game, variant, tables, seed, dispute, weight in TOURNAMENTS:
             t = tournament_create(actor=director, club=club, name=name, slug=slug, game=game,
                                            variant=variant, public=True, chip_value="0.10", currency="EUR")
             wanted = sorted({i for _, seats in tables for i in seats})
@@ -110,7 +110,7 @@ class Command(BaseCommand):
                 if first_link is None:
                     first_link = (f"{table_name} of {name}", token)
             tournament_start(actor=director, tournament=t)
-            season_tournament_add(actor=director, season=season, tournament=t, weight=2 if game == "tau_ngau" else 1)
+            season_tournament_add(actor=director, season=season, tournament=t, weight=weight)
             for k, (table, n) in enumerate(made):
                 self._deals(table, game, n, seed=seed * 10 + k, dispute=(k == 0 and dispute))
         return first_link
