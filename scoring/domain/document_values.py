@@ -76,15 +76,11 @@ def name(value: Any, path: str, *, max_length: int) -> str:
     return value
 
 
-def when(value: Any, path: str, *, required: bool = True, nullable: bool = False,
-         needed_by: str = "") -> datetime | None:
-    """A date and time (``DATETIME``) whose moment lies in years 1 to 9999 in UTC. ``nullable``:
-    null is allowed by the format; ``required`` False: null is fine here (``needed_by`` says
-    what makes it required when it is not)."""
+def when(value: Any, path: str, *, nullable: bool = False) -> datetime | None:
+    """A date and time (``DATETIME``) whose moment lies in years 1 to 9999 in UTC; ``nullable``:
+    or null (whether a status needs it is ``needed``'s to say)."""
     if value is None and nullable:
-        if not required:
-            return None
-        fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+        return None
     if not isinstance(value, str) or not re.match(DATETIME, value):
         fail(path, "bad_type", "An ISO 8601 date and time with seconds and its UTC offset is expected here.")
     try:
@@ -98,6 +94,32 @@ def when(value: Any, path: str, *, required: bool = True, nullable: bool = False
     except OverflowError:
         fail(path, "date_out_of_range", "This moment falls outside the years 1 to 9999 in UTC.")
     return parsed
+
+
+def moment(value: str | None) -> datetime | None:
+    """A date and time that ``when`` has passed already, read (null: None)."""
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def needed(value: Any, path: str, needed_by: str) -> None:
+    """A date and time the format lets be null but something else needs (``needed_by``:
+    "the tournament has started"): ``needed_for_status`` when it is null."""
+    if value is None:
+        fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+
+
+def one_of(value: Any, path: str, choices: tuple[str, ...], *, code: str = "invalid_choice") -> str:
+    """One of ``choices`` (text)."""
+    if not isinstance(value, str) or value not in choices:
+        fail(path, code, f"{path.rsplit('.', 1)[-1]} is one of {', '.join(choices)}.")
+    return value
+
+
+def matching(value: Any, path: str, pattern: str, message: str) -> str:
+    """Text matching ``pattern`` (anchored); ``bad_type`` with ``message`` when it does not."""
+    if not isinstance(value, str) or not re.match(pattern, value):
+        fail(path, "bad_type", message)
+    return value
 
 
 def not_before(later: datetime | None, earlier: datetime | None, path: str, what: str) -> None:
