@@ -132,6 +132,8 @@ def free_json(value: Any, path: str) -> Any:
     """Free JSON (a variant, a deal's body, record or result) within ``MAX_JSON_DEPTH`` levels,
     ``MAX_JSON_ITEMS`` items a list or object and ``MAX_JSON_TEXT`` characters a text or key:
     ``too_deep`` or ``too_long`` at the first place that is not."""
+    if _bounded(value):   # the common case, walked without spelling out paths (a big import's shape)
+        return value
     stack = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -154,3 +156,28 @@ def free_json(value: Any, path: str) -> Any:
             children = [(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item)]
         stack.extend(reversed(children))   # the first problem in document order is reported
     return value
+
+
+def _bounded(value: Any) -> bool:
+    """Whether ``value`` keeps ``free_json``'s bounds: the same walk, without paths."""
+    if not isinstance(value, (dict, list)):
+        return not (isinstance(value, str) and len(value) > MAX_JSON_TEXT)
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth >= MAX_JSON_DEPTH or len(item) > MAX_JSON_ITEMS:
+            return False
+        if isinstance(item, dict):
+            try:
+                if item and max(map(len, item)) > MAX_JSON_TEXT:
+                    return False
+            except TypeError:   # a key that is no text (never from JSON): the full walk decides
+                return False
+            item = item.values()
+        for child in item:
+            if isinstance(child, str):
+                if len(child) > MAX_JSON_TEXT:
+                    return False
+            elif isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return True

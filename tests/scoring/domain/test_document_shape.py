@@ -13,7 +13,8 @@ from jsonschema import Draft4Validator  # schemathesis's own dependency
 
 from scoring.api.exports import DOCUMENT_SCHEMA
 from scoring.domain.document_reader import check_shape, read_document
-from scoring.domain.documents import FORMAT, MAX_JSON_DEPTH, VERSION
+from scoring.domain.document_values import free_json
+from scoring.domain.documents import FORMAT, MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT, VERSION
 from scoring.domain.errors import ValidationFailed
 
 AT = "2026-11-01T18:00:00+00:00"
@@ -108,6 +109,29 @@ def test_free_json_too_deep_is_refused_at_its_depth():
         deep = [deep]
     doc["tournament"]["variant"] = {"x": deep}
     assert refusal(doc) == ("document.tournament.variant.x" + "[0]" * (MAX_JSON_DEPTH - 1), "too_deep")
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("fine, too_much, path, code", [
+    ({"x": _nested(MAX_JSON_DEPTH - 1)}, {"x": _nested(MAX_JSON_DEPTH)}, "v.x" + "[0]" * (MAX_JSON_DEPTH - 1),
+     "too_deep"),
+    ({"x": [0] * MAX_JSON_ITEMS}, {"x": [0] * (MAX_JSON_ITEMS + 1)}, "v.x", "too_long"),
+    ({"x": [{"t": "x" * MAX_JSON_TEXT}]}, {"x": [{"t": "x" * (MAX_JSON_TEXT + 1)}]}, "v.x[0].t", "too_long"),
+    ({"x": {"k" * MAX_JSON_TEXT: 1}}, {"x": {"k" * (MAX_JSON_TEXT + 1): 1}}, "v.x", "too_long"),
+    ("x" * MAX_JSON_TEXT, "x" * (MAX_JSON_TEXT + 1), "v", "too_long"),
+])
+def test_free_json_up_to_each_bound_and_one_past_it(fine, too_much, path, code):
+    """Its quick walk (without paths) and the one that names the place agree at every bound."""
+    assert free_json(fine, "v") is fine
+    with pytest.raises(ValidationFailed) as e:
+        free_json(too_much, "v")
+    assert [(x["path"], x["code"]) for x in e.value.errors] == [(path, code)]
 
 
 # --- the shape is the schema: one value changed anywhere ----------------------------------------
