@@ -15,6 +15,9 @@ rows (players, entries, tables, seats, deals, revisions, standings) bulk-inserte
 checked, in a transaction rolled back; printed as a ratio.
 
 ``--in-process``: no worker; the import runs in this process (its profile with ``--profile``).
+``--shape``: no database, no worker; times the request's own checks of the same document
+(``check_shape``, the shape refused before the 202, and ``storable_problem``) beside its parse
+(``json.loads`` of the body), each run ``--runs`` times.
 Uses its own database (``gupai_bench`` unless ``BENCH_DATABASE_URL`` says otherwise; created and
 migrated here; each run adds a club) and Redis database 2 (``BENCH_REDIS_URL``).
 """
@@ -141,13 +144,38 @@ def start_worker():
     raise SystemExit("the worker did not start")
 
 
+def shape(entries: int, deals: int, runs: int) -> None:
+    """The request path's checks of the big document, beside its parse (see the module)."""
+    import django
+
+    django.setup()
+    from bench.stack import summary, timed
+    from scoring.domain.document_reader import check_shape, storable_problem
+
+    doc = document(entries, deals)
+    raw = json.dumps({"club": 1, "document": doc}, ensure_ascii=False, separators=(",", ":")).encode()
+    print(f"a Jie Long document of {entries:,} entries, {len(doc['tables']):,} tables and {deals:,} deals, "
+          f"{len(raw) / 1e6:.1f} MB")
+    parse = timed(lambda: json.loads(raw), runs)
+    kept = timed(lambda: storable_problem(doc), runs)
+    checked = timed(lambda: check_shape(doc), runs)
+    print(f"baseline: json.loads of the body  {summary(parse)}")
+    print(f"storable_problem                  {summary(kept)}")
+    print(f"check_shape                       {summary(checked)}")
+    print(f"check_shape / parse (medians) = {sorted(checked)[runs // 2] / sorted(parse)[runs // 2]:4.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--deals", type=int, default=5_000)
     parser.add_argument("--in-process", action="store_true", help="run the import here, without a worker")
     parser.add_argument("--profile", action="store_true", help="with --in-process: print the import's profile")
+    parser.add_argument("--shape", action="store_true", help="time the request's checks alone (no database)")
+    parser.add_argument("--runs", type=int, default=5, help="with --shape: runs of each")
     args = parser.parse_args()
+    if args.shape:
+        return shape(args.entries, args.deals, args.runs)
     prepare_database(ENV)
     import django
 

@@ -127,8 +127,9 @@ class TournamentDocumentSerializer(OutputSerializer):
 
 
 # --- the document an import reads, as far as a schema can say it -------------------------------
-# Its shape, types, limits and enums are checked by scoring.domain.document_reader (which refuses the
-# same); what no schema can say is refused there at its path: ids that repeat or point nowhere, a
+# Its shape, types, limits and enums are checked by scoring.domain.document_reader.check_shape (which
+# refuses the same, before the document is queued: 400); what no schema can say is refused by the
+# worker's read at its path: ids that repeat or point nowhere, a
 # table's size for the game, the game's rule options, the hash chain, that each revision is what
 # today's engine makes of its body and sums to zero, dates in range and in order, the depth and
 # size of free JSON.
@@ -210,7 +211,8 @@ assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
 
 @extend_schema_field(DOCUMENT_SCHEMA)
 class DocumentField(serializers.JSONField):
-    # Read in full by scoring.domain.document_reader, which reports the first problem at its path.
+    # Read by scoring.domain.document_reader (its shape at once, the rest by the worker), which
+    # reports the first problem at its path.
 
     def to_internal_value(self, data):
         return data   # parsed JSON already (DRF's would write all of it out again to check that)
@@ -281,15 +283,21 @@ class TournamentImportView(ApiView):
     @extend_schema(operation_id="tournaments_import", summary="A new tournament from an exported document",
                    description=("Takes the document for a worker to import (202, with the import's URL to "
                                 "follow: `GET /api/v1/imports/{id}/`), as the club page's upload does: a "
-                                "document of thousands of deals takes longer than a request should. The body may "
+                                "document of thousands of deals takes longer than a request should. A document "
+                                "whose shape breaks the schema below (a key missing or unknown, a value of the "
+                                "wrong type, range, length, pattern or choice) is refused at once (400, at its "
+                                "path, like `document.entries[0].extra` `unknown_field`), and nothing is queued. "
+                                "The body may "
                                 "be up to `IMPORT_MAX_MB` (16 MB; larger: 413). Players are matched by name in "
                                 "the club (or created). The document's hashes "
                                 "must verify, and every revision is re-evaluated by today's engine whatever "
                                 "`engine_version` it names: its result must be the engine's (`result_mismatch`, "
                                 "`engine_result_differs`) and its nets must sum to zero with the house "
                                 "(`not_zero_sum`); dates must fall in years 1–9999 in UTC (`date_out_of_range`) "
-                                "and in order (`date_order`); free JSON is bounded (`too_deep`, `too_long`). The "
-                                "first problem fails the import with its path, like "
+                                "and in order (`date_order`); free JSON is bounded (`too_deep`, `too_long`). What "
+                                "needs one value alone (a date's range, free JSON's bounds, text no database "
+                                "stores) is refused at once too; any other first problem fails the import with "
+                                "its path, like "
                                 "`document.rounds[3].revisions[1].hash` (the import's `error`), and nothing is "
                                 "stored. The new "
                                 "tournament is private whatever the document says, until its director publishes "

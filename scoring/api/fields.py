@@ -23,8 +23,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerial
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-import games
-from scoring.domain.inputs import ANY_TEXT, MAX_ID, MONEY, NON_BLANK, is_int
+from scoring.domain.inputs import ANY_TEXT, MAX_ID, MAX_SEATS, MIN_SEATS, MONEY, NON_BLANK, is_int  # noqa: F401
 from scoring.domain.proof import CODE_PATTERN
 from scoring.web.times import local_or_utc
 
@@ -108,10 +107,8 @@ class ErrorsSerializer(OutputSerializer):
 # turned into text), JSON integers for ids, true/false for flags. Text is measured as sent, not
 # trimmed first, so that maxLength means what it says; the services strip it afterwards.
 
-#: Seats at a table: positions 0..5 (no game has more than six players; the table's game
-#: decides how many there are).
-MAX_SEATS = max(max(g.player_counts) for g in games.CATALOG.values())
-MIN_SEATS = min(min(g.player_counts) for g in games.CATALOG.values())
+# Seats at a table (MIN_SEATS, MAX_SEATS, imported above for the API's modules): scoring.domain.inputs's,
+# which the document's reader shares.
 
 
 def ecma(pattern: str) -> str:

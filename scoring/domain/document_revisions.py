@@ -1,12 +1,14 @@
 """One revision of a tournament document, believed only once checked. Pure.
 
-A document's hashes can be computed by anyone who knows the format, so they prove that the
-revisions are linked and complete, not that their content is true. Each revision is therefore
-checked, in this order, each refusal a ValidationFailed at its path with its own code:
+Its shape (every key, each value's type and limits, its free JSON bounded) is checked before,
+with the whole document's (``document_reader.check_shape``). A document's hashes can be
+computed by anyone who knows the format, so they prove that the revisions are linked and
+complete, not that their content is true. Each revision is therefore checked, in this order,
+each refusal a ValidationFailed at its path with its own code:
 
 1. its place in the chain: ``number`` (``bad_number``), ``prev_hash`` (``broken_chain``),
    ``hash`` (``hash_mismatch``);
-2. its free JSON bounded (``too_deep``, ``too_long``: ``document_values.free_json``);
+2. (its shape, as said);
 3. body ↔ record: the body is a deal's body as stored (``bad_body``) and the record is exactly
    what ``records.round_build_record`` makes of it at that table (``record_mismatch``), under
    the names its players had when it was recorded (``recorded_names``);
@@ -36,9 +38,9 @@ from __future__ import annotations
 import json
 
 import games
-from scoring.domain.document_values import fail, free_json, text, when
+from scoring.domain.document_values import fail, moment
 from scoring.domain.documents import DocRevision, document_hash
-from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_ENGINE_VERSION, MAX_NOTE, MAX_PLAYER_NAME, is_int
+from scoring.domain.inputs import MAX_PLAYER_NAME, is_int
 from scoring.domain.records import is_seat, round_build_record
 
 
@@ -67,20 +69,15 @@ def recorded_names(record: object, body: object, names: list[str], game: str) ->
 def check_revision(r: dict, path: str, *, number: int, round_id: int, prev_hash: str, game: str, variant: dict,
                    names: list[str]) -> tuple[DocRevision, str]:
     """Revision ``number`` of the document's round ``round_id`` at a table of ``names`` (by
-    position), checked; with its hash, the next revision's ``prev_hash``."""
-    if r.get("number") != number:
+    position), checked; with its hash, the next revision's ``prev_hash``. Its shape is checked
+    already (``document_reader.check_shape``)."""
+    if r["number"] != number:
         fail(f"{path}.number", "bad_number", f"Revision {number} is expected here.")
-    for key in ("body", "record", "result"):
-        if not isinstance(r.get(key), dict):
-            fail(f"{path}.{key}", "bad_type", "An object is expected here.")
-        free_json(r[key], f"{path}.{key}")
-    engine_version = text(r.get("engine_version"), f"{path}.engine_version", max_length=MAX_ENGINE_VERSION)
-    actor = text(r.get("actor"), f"{path}.actor", max_length=MAX_ACTOR_LABEL)
-    reason = text(r.get("reason"), f"{path}.reason", max_length=MAX_NOTE)
-    created_at = when(r.get("created_at"), f"{path}.created_at")
-    if r.get("prev_hash") != prev_hash:
+    engine_version, actor, reason = r["engine_version"], r["actor"], r["reason"]
+    created_at = moment(r["created_at"])
+    if r["prev_hash"] != prev_hash:
         fail(f"{path}.prev_hash", "broken_chain", "This is not the hash of the previous revision.")
-    if r.get("hash") != document_hash(prev_hash=prev_hash, round_id=round_id, revision=r, created_at=created_at):
+    if r["hash"] != document_hash(prev_hash=prev_hash, round_id=round_id, revision=r, created_at=created_at):
         fail(f"{path}.hash", "hash_mismatch", "The revision does not match its hash.")
 
     names = recorded_names(r["record"], r["body"], names, game)

@@ -76,15 +76,11 @@ def name(value: Any, path: str, *, max_length: int) -> str:
     return value
 
 
-def when(value: Any, path: str, *, required: bool = True, nullable: bool = False,
-         needed_by: str = "") -> datetime | None:
-    """A date and time (``DATETIME``) whose moment lies in years 1 to 9999 in UTC. ``nullable``:
-    null is allowed by the format; ``required`` False: null is fine here (``needed_by`` says
-    what makes it required when it is not)."""
+def when(value: Any, path: str, *, nullable: bool = False) -> datetime | None:
+    """A date and time (``DATETIME``) whose moment lies in years 1 to 9999 in UTC; ``nullable``:
+    or null (whether a status needs it is ``needed``'s to say)."""
     if value is None and nullable:
-        if not required:
-            return None
-        fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+        return None
     if not isinstance(value, str) or not re.match(DATETIME, value):
         fail(path, "bad_type", "An ISO 8601 date and time with seconds and its UTC offset is expected here.")
     try:
@@ -100,6 +96,32 @@ def when(value: Any, path: str, *, required: bool = True, nullable: bool = False
     return parsed
 
 
+def moment(value: str | None) -> datetime | None:
+    """A date and time that ``when`` has passed already, read (null: None)."""
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def needed(value: Any, path: str, needed_by: str) -> None:
+    """A date and time the format lets be null but something else needs (``needed_by``:
+    "the tournament has started"): ``needed_for_status`` when it is null."""
+    if value is None:
+        fail(path, "needed_for_status", f"A date and time is needed here: {needed_by}.")
+
+
+def one_of(value: Any, path: str, choices: tuple[str, ...], *, code: str = "invalid_choice") -> str:
+    """One of ``choices`` (text)."""
+    if not isinstance(value, str) or value not in choices:
+        fail(path, code, f"{path.rsplit('.', 1)[-1]} is one of {', '.join(choices)}.")
+    return value
+
+
+def matching(value: Any, path: str, pattern: str, message: str) -> str:
+    """Text matching ``pattern`` (anchored); ``bad_type`` with ``message`` when it does not."""
+    if not isinstance(value, str) or not re.match(pattern, value):
+        fail(path, "bad_type", message)
+    return value
+
+
 def not_before(later: datetime | None, earlier: datetime | None, path: str, what: str) -> None:
     """``later`` is not before ``earlier`` (either may be missing); ``date_order`` at ``path``."""
     if later is not None and earlier is not None and later < earlier:
@@ -110,6 +132,8 @@ def free_json(value: Any, path: str) -> Any:
     """Free JSON (a variant, a deal's body, record or result) within ``MAX_JSON_DEPTH`` levels,
     ``MAX_JSON_ITEMS`` items a list or object and ``MAX_JSON_TEXT`` characters a text or key:
     ``too_deep`` or ``too_long`` at the first place that is not."""
+    if _bounded(value):   # the common case, walked without spelling out paths (a big import's shape)
+        return value
     stack = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -132,3 +156,28 @@ def free_json(value: Any, path: str) -> Any:
             children = [(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item)]
         stack.extend(reversed(children))   # the first problem in document order is reported
     return value
+
+
+def _bounded(value: Any) -> bool:
+    """Whether ``value`` keeps ``free_json``'s bounds: the same walk, without paths."""
+    if not isinstance(value, (dict, list)):
+        return not (isinstance(value, str) and len(value) > MAX_JSON_TEXT)
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth >= MAX_JSON_DEPTH or len(item) > MAX_JSON_ITEMS:
+            return False
+        if isinstance(item, dict):
+            try:
+                if item and max(map(len, item)) > MAX_JSON_TEXT:
+                    return False
+            except TypeError:   # a key that is no text (never from JSON): the full walk decides
+                return False
+            item = item.values()
+        for child in item:
+            if isinstance(child, str):
+                if len(child) > MAX_JSON_TEXT:
+                    return False
+            elif isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return True

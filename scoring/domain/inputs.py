@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+import games
 from scoring.domain.errors import problem
 
 #: The largest value of a 32-bit integer column (PositiveIntegerField on PostgreSQL).
@@ -45,6 +46,10 @@ MAX_ACTOR_LABEL = 200
 #: A director's username (Django's ``User.username``).
 MAX_USERNAME = 150
 MAX_ENGINE_VERSION = 40
+#: Seats at a table: positions 0..5 (no game has more than six players, none fewer than two;
+#: the table's game decides how many there are).
+MAX_SEATS = max(max(g.player_counts) for g in games.CATALOG.values())
+MIN_SEATS = min(min(g.player_counts) for g in games.CATALOG.values())
 #: The longest session clock a director may start, in minutes (a whole day).
 MAX_CLOCK_MINUTES = 24 * 60
 

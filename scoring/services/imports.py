@@ -1,6 +1,9 @@
 """A tournament document uploaded on a club's page, imported off the request path.
 
-1. ``tournament_import_queue`` (the club page's upload) keeps the document on a queued
+1. ``tournament_import_queue`` (the club page's upload) refuses at once, with its path, a
+   document that cannot be kept (``domain.document_reader.storable_problem``) or whose shape
+   breaks the documented schema (``check_shape``: a key missing or unknown, a value of the wrong
+   type, length, pattern or choice); else it keeps the document on a queued
    ``TournamentImport`` row and, once that commits, sends the task
    ``scoring.tournament_import_run`` (run in-process at once when ``REDIS_URL`` is unset, as
    every task is).
@@ -31,7 +34,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from scoring.domain.actors import Actor
-from scoring.domain.document_reader import revision_count, storable_problem
+from scoring.domain.document_reader import check_shape, revision_count, storable_problem
 from scoring.domain.errors import DomainError, ValidationFailed, problem
 from scoring.domain.inputs import MAX_ACTOR_LABEL, text_problem
 from scoring.models import ActionLog, Club, TournamentImport
@@ -53,12 +56,15 @@ Status = TournamentImport.Status
 
 def tournament_import_queue(*, actor: Actor, club: Club, document: Any, file_name: str = "") -> TournamentImport:
     """Keep an uploaded ``document`` for a worker to import into ``club`` (directors of the club).
-    Only what would stop it being kept is refused now (text no database stores, absurd
-    nesting); everything else is the import's to check."""
+    Refused now: what would stop it being kept (text no database stores, absurd nesting) and a
+    shape the documented schema does not allow (quick: each value on its own); what the values
+    mean (ids, the game's rules, every revision's hash and engine result) is the worker's to
+    check, as that takes longer than a request should."""
     require_director_of(actor, club)
     found = storable_problem(document)
     if found:
         raise ValidationFailed(errors=[found])
+    check_shape(document)   # ValidationFailed at the first break, nothing stored
     name = file_name[:MAX_FILE_NAME] if isinstance(file_name, str) and not text_problem(file_name) else ""
     with transaction.atomic():
         job = TournamentImport.objects.create(

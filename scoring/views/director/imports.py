@@ -4,7 +4,9 @@
   export) as a file, ``<slug>-<date>.json``, for the club's directors (others: 404).
 - **Upload** on the club page: the file is read here (at most ``IMPORT_MAX_BYTES``, the API
   import's body limit, so that both take the same documents; larger: 413), kept by
-  ``services.imports.tournament_import_queue`` and imported by a worker. The import's page
+  ``services.imports.tournament_import_queue`` and imported by a worker. What that refuses at
+  once (text no database stores, a shape the documented schema does not allow) is shown on the
+  club page's form with its path, as the form's own refusals are (400). The import's page
   shows its box, which polls itself (``static/js/live.js``, ``data-poll``) until the import is
   over; once done, the box sends the page on (``data-poll-go``) to the import's address, which
   leads to the new tournament.

@@ -104,19 +104,13 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     "tournaments_sessions_seat": frozenset({("table_size", "wrong_player_count"), ("leftovers", "no_smaller_tables"),
                                             ("entries", "not_found"), ("entries", "too_few_players"),
                                             ("entries", "withdrawn"), ("leftovers", "cannot_seat_everyone")}),
-    # an imported document (scoring/domain/document_reader.py): ids that repeat or point nowhere,
-    # names that repeat, a table's size for its game, a session seated twice, deals in a draft,
-    # dates a status needs, the calendar (30 February), a moment outside years 1-9999 in UTC
-    # (valid text with its offset), dates out of order, the seat that confirms, the hash chain,
-    # that each revision is what today's engine makes of its body and sums to zero, and the depth
-    # and size of free JSON; the rule options and the free-form objects as for a tournament and a deal
+    # an imported document: only its shape is checked before the 202 (document_reader.check_shape);
+    # what it refuses of a document the schema allows is what no schema says of one value: a day
+    # no calendar has (30 February), a moment outside years 1-9999 in UTC (valid text with its
+    # offset), the depth and size of free JSON, text that cannot be stored. Everything else (ids,
+    # the game's rules, the hash chain, the engine) is the worker's, in the import's `error`.
     "tournaments_import": frozenset(("document", code) for code in (
-        "duplicate_id", "duplicate_name", "not_found", "duplicate_entry", "duplicate_number", "wrong_player_count",
-        "already_seated", "draft_with_deals", "needed_for_status", "bad_datetime", "date_out_of_range",
-        "date_order", "bad_seat", "same_seat", "bad_number", "broken_chain", "hash_mismatch", "too_deep", "too_long",
-        "bad_body", "record_mismatch", "bad_result", "not_zero_sum", "result_mismatch", "engine_result_differs",
-        *UNSTORABLE))
-    | frozenset(("document.tournament.variant", code) for code in ("unknown_variant", "bad_variant", "bad_type")),
+        "bad_datetime", "date_out_of_range", "too_deep", "too_long", *UNSTORABLE)),
 }
 # A player's code names the seat it proves (entered_by with entered_by_code); a scorer's
 # correction keeps the enterer who proved who they are (players' proof).

@@ -1,4 +1,5 @@
-"""An uploaded document imported off the request path (``services.imports``): kept on a queued row,
+"""An uploaded document imported off the request path (``services.imports``): its shape checked at
+once (refused: nothing queued, and the worker's read refuses it alike), else kept on a queued row,
 imported by the task with the one ``tournament_import``, its progress on the row while the
 revisions are checked, then done (the new tournament, private) or failed (the first problem,
 nothing stored); the document is dropped either way. A task delivered twice imports once; a
@@ -126,6 +127,33 @@ def test_what_cannot_be_kept_is_refused_at_once(director_actor, club, junk, path
         tournament_import_queue(actor=director_actor, club=club, document=junk)
     assert (e.value.errors[0]["path"], e.value.errors[0]["code"]) == (path, code)
     assert not TournamentImport.objects.exists()
+
+
+@pytest.mark.parametrize("change, path, code", [
+    (lambda d: d["entries"][0].update(extra=1), "document.entries[0].extra", "unknown_field"),
+    (lambda d: d.update(sessions=["x"]), "document.sessions[0]", "bad_type"),
+    (lambda d: d["rounds"][2].pop("status"), "document.rounds[2].status", "required"),
+    (lambda d: d["rounds"][0]["revisions"][1].update(hash="0" * 63), "document.rounds[0].revisions[1].hash",
+     "bad_type"),
+])
+def test_a_shape_the_schema_refuses_is_refused_at_once_as_the_worker_would(document, director, director_actor, club,
+                                                                          change, path, code):
+    """``check_shape`` before the row: nothing queued, nothing logged. It is also the worker's first
+    pass: a row kept before this check (an upload of an earlier release) fails at the same place."""
+    doc = copy.deepcopy(document)
+    change(doc)
+    with pytest.raises(ValidationFailed) as e:
+        tournament_import_queue(actor=director_actor, club=club, document=doc)
+    assert [(x["path"], x["code"]) for x in e.value.errors] == [(path, code)]
+    assert not TournamentImport.objects.exists()
+    assert not ActionLog.objects.filter(action=ActionLog.Action.TOURNAMENT_IMPORT_QUEUE).exists()
+
+    kept = TournamentImport.objects.create(club=club, document=doc, total=7, requested_by=director,
+                                           updated_at=timezone.now())
+    before = stored_counts()
+    job = tournament_import_run(import_id=kept.pk)
+    assert (job.status, job.error["path"], job.error["code"]) == ("failed", path, code)
+    assert stored_counts() == before
 
 
 def test_a_director_who_lost_the_club_meanwhile_is_refused_by_the_import(document, director, director_actor, club,

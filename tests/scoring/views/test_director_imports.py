@@ -215,6 +215,32 @@ def test_the_forms_own_words_stay_in_chinese(dclient, club, upload):
     assert "这个文件不是 JSON 文档（第 1 行，第 2 列）。" in html
 
 
+def test_a_shape_the_schema_refuses_is_shown_at_once_on_the_form(dclient, played, club, upload):
+    """Checked before the upload is queued (``document_reader.check_shape``): the club page again,
+    the problem at its path, no import row, nothing stored."""
+    document = download(dclient, played).json()
+    document["sessions"] = ["x"]
+    before = stored()
+    response = upload(dclient, club, document)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="import"' in html and 'role="alert"' in html
+    assert "An object is expected here." in html
+    assert "Where: session no. 1" in html and "<code>document.sessions[0]</code> · <code>bad_type</code>" in html
+    assert not TournamentImport.objects.exists() and stored() == before
+
+
+def test_a_shape_refused_at_once_in_chinese(dclient, played, club, upload):
+    document = download(dclient, played).json()
+    document["entries"][0]["extra"] = 1
+    dclient.cookies["django_language"] = "zh-hans"
+    html = upload(dclient, club, document).content.decode()
+    assert "<code>document.entries[0].extra</code> · <code>unknown_field</code>" in html
+    assert "比赛文件中没有这个字段。" in html and "第 1 位参赛者 › extra" in html
+    assert "is not a field of this document" not in html
+    assert not TournamentImport.objects.exists()
+
+
 def test_a_bom_is_fine(dclient, played, club, upload):
     body = json.dumps(download(dclient, played).json()).encode("utf-8-sig")
     upload(dclient, club, body)
