@@ -13,7 +13,7 @@ class PaperSheetJob(WorkerJob):
     """One "Print paper sheets" of a session: every table's page in each of ``languages``, one
     PDF. ``done`` of ``total`` counts the tables drawn (each in every language). The PDF carries
     the tables' scorer links, so it is a secret kept only while it is useful: ``pdf`` is
-    emptied when the session closes, a link of it is replaced, the tournament finishes, or at
+    emptied when the session closes, a link of it is replaced, a table is added or deleted, the tournament finishes, or at
     ``expires_at``; the row stays, saying why (``reason``)."""
 
     class Status(models.TextChoices):
@@ -31,6 +31,7 @@ class PaperSheetJob(WorkerJob):
         STALLED = "stalled", "Stalled"
         SESSION_CLOSED = "session_closed", "Session closed"
         LINK_REPLACED = "link_replaced", "Link replaced"
+        TABLES_CHANGED = "tables_changed", "Tables changed"
         TOURNAMENT_FINISHED = "tournament_finished", "Tournament finished"
         EXPIRED = "expired", "Expired"
 

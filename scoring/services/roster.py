@@ -20,10 +20,11 @@ from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict
-from scoring.models import ActionLog, Entry, Round, Seat, Table, Tournament
+from scoring.models import ActionLog, Entry, PaperSheetJob, Round, Seat, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log
 from scoring.services.lifecycle import require_not_finished
+from scoring.services.paper_sheets import paper_sheets_drop
 
 
 def _locked_entry(entry: Entry) -> Entry:
@@ -90,6 +91,8 @@ def table_delete(*, actor: Actor, table: Table) -> None:
                  for s in Seat.objects.filter(table=t).select_related("entry__player").order_by("position")]
         action_log(actor, ActionLog.Action.TABLE_DELETE, t, tournament=tournament,
                    data={"name": t.name, "session": t.session.number, "seats": seats})
+        # Sheets printed before would hand out this table's dead link.
+        paper_sheets_drop(sessions=[t.session_id], reason=PaperSheetJob.Reason.TABLES_CHANGED)
         t.delete()
 
 

@@ -127,6 +127,8 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
                                      scorer_token_created_at=timezone.now(),
                                      scorer_token_secret=kept_secret(token, sess))
         Seat.objects.bulk_create([Seat(table=table, position=i, entry=found[eid]) for i, eid in enumerate(ids)])
+        # Sheets printed before would miss this table.
+        paper_sheets_drop(sessions=[sess.pk], reason=PaperSheetJob.Reason.TABLES_CHANGED)
         action_log(actor, ActionLog.Action.TABLE_CREATE, table, tournament=tournament,
                    data={"name": name, "session": sess.number,
                          "seats": [{"position": i, "entry": eid, "name": found[eid].player.name}

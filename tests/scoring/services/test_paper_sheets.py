@@ -17,10 +17,12 @@ from scoring.models import ActionLog, PaperSheetJob
 from scoring.selectors.paper_sheets import KEEP, paper_sheet_job_pdf
 from scoring.selectors.seating import session_sheet_tables
 from scoring.services import paper_sheets as paper_sheets_services
+from scoring.services.clubs import player_create
+from scoring.services.roster import table_delete
 from scoring.services.seating import session_seat
 from scoring.services.sessions import session_close
-from scoring.services.tables import session_scorer_tokens_rotate, table_scorer_token_rotate
-from scoring.services.tournaments import tournament_finish
+from scoring.services.tables import session_scorer_tokens_rotate, table_create, table_scorer_token_rotate
+from scoring.services.tournaments import entry_create, tournament_finish
 from scoring.web.paper_sheets import session_sheets_pdf
 from scoring.web.presentation import session_table
 from tests.scoring.web.test_paper_sheets import needs_poppler, page_images, pdf_text, qr_texts
@@ -188,6 +190,22 @@ def test_new_links_for_every_table_delete_the_pdf(make_setup, django_capture_on_
     s, session, job = _done(make_setup, django_capture_on_commit_callbacks)
     session_scorer_tokens_rotate(actor=s.director_actor, session=session)
     _dropped(job, "link_replaced")
+
+
+def test_a_table_added_to_the_session_deletes_the_pdf(make_setup, django_capture_on_commit_callbacks):
+    s, session, job = _done(make_setup, django_capture_on_commit_callbacks)
+    late = [entry_create(actor=s.director_actor, tournament=s.tournament,
+                         player=player_create(actor=s.director_actor, club=s.tournament.club, name=f"Late {i}"))
+            for i in range(4)]
+    table_create(actor=s.director_actor, tournament=s.tournament, name="Late table", entries=late,
+                 session=session)
+    _dropped(job, "tables_changed")
+
+
+def test_a_table_deleted_from_the_session_deletes_the_pdf(make_setup, django_capture_on_commit_callbacks):
+    s, session, job = _done(make_setup, django_capture_on_commit_callbacks)
+    table_delete(actor=s.director_actor, table=session_sheet_tables(session)[0].table)
+    _dropped(job, "tables_changed")
 
 
 def test_finishing_the_tournament_deletes_the_pdf(make_setup, django_capture_on_commit_callbacks):

@@ -202,6 +202,7 @@ def test_a_large_session_is_not_drawn_in_the_request(client, make_setup):
     ("failed", "stalled", "its worker stopped answering"),
     ("removed", "session_closed", "the session was closed"),
     ("removed", "link_replaced", "link was replaced, so these sheets carried a dead one"),
+    ("removed", "tables_changed", "a table was added to the session or deleted from it"),
     ("removed", "tournament_finished", "the tournament is finished"),
     ("removed", "expired", "kept one hour at most"),
 ])
