@@ -53,8 +53,11 @@ class RatingChange(models.Model):
     (the session's one result moves there with each new deal)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+", db_constraint=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes", db_constraint=False)
+    # No index of their own: (round, player) and (player, round) below lead with them, and every
+    # index is written 400,000 times by a rebuild.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes", db_constraint=False,
+                               db_index=False)
     place = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
