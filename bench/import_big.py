@@ -150,7 +150,7 @@ def shape(entries: int, deals: int, runs: int) -> None:
 
     django.setup()
     from bench.stack import summary, timed
-    from scoring.domain.document_reader import check_shape, storable_problem
+    from scoring.domain.document_shape import check_shape, storable_problem
 
     doc = document(entries, deals)
     raw = json.dumps({"club": 1, "document": doc}, ensure_ascii=False, separators=(",", ":")).encode()

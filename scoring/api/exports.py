@@ -127,7 +127,7 @@ class TournamentDocumentSerializer(OutputSerializer):
 
 
 # --- the document an import reads, as far as a schema can say it -------------------------------
-# Its shape, types, limits and enums are checked by scoring.domain.document_reader.check_shape (which
+# Its shape, types, limits and enums are checked by scoring.domain.document_shape.check_shape (which
 # refuses the same, before the document is queued: 400); what no schema can say is refused by the
 # worker's read at its path: ids that repeat or point nowhere, a
 # table's size for the game, the game's rule options, the hash chain, that each revision is what
@@ -211,7 +211,7 @@ assert all(set(KEYS[kind]) == set(schema["properties"]) for kind, schema in (
 
 @extend_schema_field(DOCUMENT_SCHEMA)
 class DocumentField(serializers.JSONField):
-    # Read by scoring.domain.document_reader (its shape at once, the rest by the worker), which
+    # Read by scoring.domain.document_shape at once and by document_reader in the worker, which
     # reports the first problem at its path.
 
     def to_internal_value(self, data):

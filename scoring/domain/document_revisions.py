@@ -1,7 +1,7 @@
 """One revision of a tournament document, believed only once checked. Pure.
 
 Its shape (every key, each value's type and limits, its free JSON bounded) is checked before,
-with the whole document's (``document_reader.check_shape``). A document's hashes can be
+with the whole document's (``document_shape.check_shape``). A document's hashes can be
 computed by anyone who knows the format, so they prove that the revisions are linked and
 complete, not that their content is true. Each revision is therefore checked, in this order,
 each refusal a ValidationFailed at its path with its own code:
@@ -70,7 +70,7 @@ def check_revision(r: dict, path: str, *, number: int, round_id: int, prev_hash:
                    names: list[str]) -> tuple[DocRevision, str]:
     """Revision ``number`` of the document's round ``round_id`` at a table of ``names`` (by
     position), checked; with its hash, the next revision's ``prev_hash``. Its shape is checked
-    already (``document_reader.check_shape``)."""
+    already (``document_shape.check_shape``)."""
     if r["number"] != number:
         fail(f"{path}.number", "bad_number", f"Revision {number} is expected here.")
     engine_version, actor, reason = r["engine_version"], r["actor"], r["reason"]

@@ -1,7 +1,7 @@
 """A tournament document uploaded on a club's page, imported off the request path.
 
 1. ``tournament_import_queue`` (the club page's upload) refuses at once, with its path, a
-   document that cannot be kept (``domain.document_reader.storable_problem``) or whose shape
+   document that cannot be kept (``domain.document_shape.storable_problem``) or whose shape
    breaks the documented schema (``check_shape``: a key missing or unknown, a value of the wrong
    type, length, pattern or choice); else it keeps the document on a queued
    ``TournamentImport`` row and, once that commits, sends the task
@@ -34,7 +34,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from scoring.domain.actors import Actor
-from scoring.domain.document_reader import check_shape, revision_count, storable_problem
+from scoring.domain.document_shape import check_shape, revision_count, storable_problem
 from scoring.domain.errors import DomainError, ValidationFailed, problem
 from scoring.domain.inputs import MAX_ACTOR_LABEL, text_problem
 from scoring.models import ActionLog, Club, TournamentImport

@@ -1,4 +1,4 @@
-"""A document's shape (``domain.document_reader.check_shape``): each value on its own, exactly as the
+"""A document's shape (``domain.document_shape.check_shape``): each value on its own, exactly as the
 documented schema (``scoring.api.exports.DOCUMENT_SCHEMA``) says it — the same refusals as the
 schema, each at its path, plus what a schema cannot say of one value (text that cannot be stored,
 a day no calendar has, a moment outside years 1–9999, free JSON too deep or long) — and nothing
@@ -12,7 +12,8 @@ import pytest
 from jsonschema import Draft4Validator  # schemathesis's own dependency
 
 from scoring.api.exports import DOCUMENT_SCHEMA
-from scoring.domain.document_reader import check_shape, read_document
+from scoring.domain.document_reader import read_document
+from scoring.domain.document_shape import check_shape
 from scoring.domain.document_values import free_json
 from scoring.domain.documents import FORMAT, MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT, VERSION
 from scoring.domain.errors import ValidationFailed

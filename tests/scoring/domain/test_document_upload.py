@@ -1,4 +1,4 @@
-"""What the upload needs of a document before any check (``domain.document_reader``): how many
+"""What the upload needs of a document before any check (``domain.document_shape``): how many
 revisions it holds (the progress's total), and whether it can be kept as it is until a worker
 reads it."""
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from scoring.domain.document_reader import MAX_DOCUMENT_DEPTH, revision_count, storable_problem
+from scoring.domain.document_shape import MAX_DOCUMENT_DEPTH, revision_count, storable_problem
 
 
 @pytest.mark.parametrize("document, count", [

@@ -216,7 +216,7 @@ def test_the_forms_own_words_stay_in_chinese(dclient, club, upload):
 
 
 def test_a_shape_the_schema_refuses_is_shown_at_once_on_the_form(dclient, played, club, upload):
-    """Checked before the upload is queued (``document_reader.check_shape``): the club page again,
+    """Checked before the upload is queued (``document_shape.check_shape``): the club page again,
     the problem at its path, no import row, nothing stored."""
     document = download(dclient, played).json()
     document["sessions"] = ["x"]
