@@ -121,11 +121,12 @@ def _standings_take_out(*, tournament: Tournament, entries: list[int], net: list
     rows.update(**updates)
 
 
-def standings_follow(*, tournament: Tournament, round: Round, entries: list[int] | None, counted_before: bool,
+def standings_follow(*, tournament: Tournament, round: Round, entries: list[int], counted_before: bool,
                      before: RoundRevision | None, after: RoundRevision | None) -> list[dict]:
     """Bring the standings along after a deal changed: out with what it counted for before
     (``before``, if it counted), in with what it counts for now (``after``, if it counts).
-    Returns the standing rows that moved (``standings_apply``)."""
+    ``entries``: the table's, by seat (every caller has them already). Returns the standing
+    rows that moved (``standings_apply``)."""
     counted_now = counts_round(tournament, round)
     revisions = []
     if counted_before and before is not None:
@@ -135,9 +136,7 @@ def standings_follow(*, tournament: Tournament, round: Round, entries: list[int]
     if len(revisions) == 2 and revisions[0][1].pk == revisions[1][1].pk:
         return []  # the same revision out and in: nothing changes
     if revisions:
-        return standings_apply(tournament=tournament,
-                               entries=entries if entries is not None else table_entries(round.table_id),
-                               round=round, revisions=revisions)
+        return standings_apply(tournament=tournament, entries=entries, round=round, revisions=revisions)
     return []
 
 
