@@ -31,6 +31,7 @@ from scoring.services import events as feed
 from scoring.web.events import (
     Refused,
     backlog,
+    frame,
     in_thread,
     not_found,
     opening,
@@ -158,8 +159,7 @@ class Hub:
         if not subs:
             return
         m = json.loads(message)
-        data = json.dumps(m["data"], separators=(",", ":"), ensure_ascii=False)
-        item = (m["id"], f"id: {m['id']}\nevent: {m['event']}\ndata: {data}\n\n".encode())
+        item = (m["id"], frame(m["id"], m["event"], m["data"]))
         self._fan_out(list(subs), item, 0)
 
     def _fan_out(self, subs: list[Subscriber], item: tuple, start: int) -> None:
