@@ -32,7 +32,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.stack import bench_env, free_port, prepare_database  # noqa: E402
+from bench.stack import bench_env, free_port, prepare_database, wait_port  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG="-",
                 # No worker restart in the middle of a pair (the config restarts one every 2,000
@@ -71,18 +70,6 @@ function request()
   return last
 end
 """
-
-
-def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited early ({proc.returncode})")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise SystemExit("server did not start")
 
 
 def scorer_bodies(table: int, deals: int) -> list[dict]:

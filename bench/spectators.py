@@ -31,7 +31,6 @@ import random
 import re
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.stack import bench_env, free_port, prepare_database  # noqa: E402
+from bench.stack import bench_env, free_port, prepare_database, wait_port  # noqa: E402
 
 ENV = bench_env(database="live_bench", redis="redis://127.0.0.1:6379/13", hosts="127.0.0.1", ACCESS_LOG="")
 
@@ -247,11 +246,7 @@ def main() -> None:
                                "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
     here, there = multiprocessing.Pipe()
     try:
-        for _ in range(300):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
+        wait_port(port, web)
         time.sleep(2)
         path = f"/api/v1/tournaments/{tournament_id}/events/"
         # The baseline beside it: the same recording without spectators (which also warms both

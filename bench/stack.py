@@ -1,6 +1,6 @@
 """What the bench scripts share: their environment (a database and a Redis database of their own,
 the site's settings as a club runs them: ``bench/site_settings.py``), that database made and
-migrated, a free port, and the timings' summary.
+migrated, a free port (and a started server's, awaited), and the timings' summary.
 
 Each script imports this after putting the project's folder on ``sys.path`` (it runs as
 ``.venv/bin/python bench/<name>.py``)."""
@@ -58,6 +58,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    """Return once ``proc`` (a server a script started) accepts connections on ``port``; exit when
+    it died or did not within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited early ({proc.returncode})")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise SystemExit("server did not start")
 
 
 def timed(fn, n: int) -> list[float]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 
-from scoring.web.events import Refused, backlog, opening, parse_last_event_id, stream_tournament
+from scoring.web.events import Refused, backlog, first_bytes, parse_last_event_id, stream_tournament
 
 
 @require_GET
@@ -24,7 +24,7 @@ def tournament_events(request, pk: int):
         return response
     after = parse_last_event_id(request.headers.get("Last-Event-ID"))
     version, frames = backlog(tournament_id, after)
-    body = opening(frames[-1][0] if frames else version, new_client=after is None) + b"".join(f for _, f in frames)
+    _last_sent, body = first_bytes(version, frames, new_client=after is None)
     response = HttpResponse(body, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"

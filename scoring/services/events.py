@@ -19,18 +19,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import datetime
-from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from scoring.domain.records import outcomes_by_position
 from scoring.models import Round, RoundRevision, Standing, Table, Tournament, TournamentEvent, TournamentFeed
+from scoring.services.round_rows import utc_of
 
 log = logging.getLogger(__name__)
 
@@ -118,13 +116,8 @@ def _send(tid: int, message: str) -> None:
 
 def _when(value: Any) -> str | None:
     """A time as ISO text (SQLite's RETURNING hands back naive UTC text, PostgreSQL an aware time)."""
-    if isinstance(value, str):
-        value = parse_datetime(value)
-    if value is None:
-        return None
-    if isinstance(value, datetime) and timezone.is_naive(value):
-        value = value.replace(tzinfo=dt_timezone.utc)
-    return value.isoformat()
+    value = utc_of(value)
+    return None if value is None else value.isoformat()
 
 
 #: The standing columns an event carries, in this order (``standing_row``).

@@ -55,7 +55,7 @@ def lock_table(table: Table) -> list[Seat]:
     if not rows:
         raise NotFound(gettext("No such table."))
     table.session.tournament.status = rows[0][0]
-    table.session.status, table.session.clock_ends_at = rows[0][1], _utc(rows[0][2])
+    table.session.status, table.session.clock_ends_at = rows[0][1], utc_of(rows[0][2])
     seats = []
     for _status, _session_status, _ends_at, seat_id, position, entry_id, player_id, name in rows:
         if seat_id is None:
@@ -67,9 +67,9 @@ def lock_table(table: Table) -> list[Seat]:
     return seats
 
 
-def _utc(value: Any) -> datetime | None:
+def utc_of(value: Any) -> datetime | None:
     """A time read by raw SQL as an aware UTC datetime: SQLite's driver hands back naive UTC
-    (or text), PostgreSQL's an aware one."""
+    (or text), PostgreSQL's an aware one (``services.events`` reads its RETURNING rows so too)."""
     if isinstance(value, str):
         value = parse_datetime(value)
     if value is not None and timezone.is_naive(value):

@@ -31,9 +31,10 @@ from scoring.services import events as feed
 from scoring.web.events import (
     Refused,
     backlog,
+    first_bytes,
+    frame,
     in_thread,
     not_found,
-    opening,
     parse_last_event_id,
     public_tournament,
     stream_tournament,
@@ -158,8 +159,7 @@ class Hub:
         if not subs:
             return
         m = json.loads(message)
-        data = json.dumps(m["data"], separators=(",", ":"), ensure_ascii=False)
-        item = (m["id"], f"id: {m['id']}\nevent: {m['event']}\ndata: {data}\n\n".encode())
+        item = (m["id"], frame(m["id"], m["event"], m["data"]))
         self._fan_out(list(subs), item, 0)
 
     def _fan_out(self, subs: list[Subscriber], item: tuple, start: int) -> None:
@@ -319,9 +319,8 @@ async def _stream(hub: Hub, sub: Subscriber, receive, send, tournament_id: int, 
     await send({"type": "http.response.start", "status": 200, "headers": [
         (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
         (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]})
-    last_sent = frames[-1][0] if frames else version
-    await send({"type": "http.response.body", "more_body": True,
-                "body": opening(version, new_client=after is None) + b"".join(f for _, f in frames)})
+    last_sent, body = first_bytes(version, frames, new_client=after is None)
+    await send({"type": "http.response.body", "more_body": True, "body": body})
 
     async def watch_disconnect() -> None:
         while (await receive())["type"] != "http.disconnect":

@@ -111,6 +111,12 @@ def opening(last_sent: int, *, new_client: bool) -> bytes:
     return f"retry: {RETRY_MS}\n\n".encode() + (f"id: {last_sent}\n\n".encode() if new_client else b"")
 
 
+def first_bytes(version: int, frames: list[tuple[int, bytes]], *, new_client: bool) -> tuple[int, bytes]:
+    """``(last id sent, the stream's first bytes)`` from a ``backlog``: the opening, then its frames."""
+    last_sent = frames[-1][0] if frames else version
+    return last_sent, opening(last_sent, new_client=new_client) + b"".join(f for _, f in frames)
+
+
 def backlog(tournament_id: int, after: int | None) -> tuple[int, list[tuple[int, bytes]]]:
     """What a client that has seen ``after`` is sent first: ``(version, [(id, frame)])`` —
     every kept event since, or one ``snapshot`` when it is too far behind."""

@@ -24,7 +24,7 @@ from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
 from scoring.services.audits import audit_start, audits_resume
 from scoring.services.rounds import round_record
 from scoring.services.standings import standings_refresh
-from tests.integration.stack import database_url_of_test_db
+from tests.integration.stack import database_url_of_test_db, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,15 +114,6 @@ def _forget_queue(app, queue: str) -> None:
                 client.zrem("unacked_index", tag)
 
 
-def _wait_for(predicate, timeout=60.0, every=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(every)
-    return False
-
-
 def _finished(audit_id: int) -> Audit | None:
     audit = Audit.objects.get(pk=audit_id)
     return None if audit.is_active else audit
@@ -144,7 +135,7 @@ def test_the_next_audit_reports_a_tampered_revision(worker, jie_long):
     rounds = [round_record(actor=s.scorer_actor, table=s.table, body={"points": p})
               for p in ([2, 12, 34, 18], [12, 2, 34, 18], [34, 18, 2, 12])]
     first = audit_start(actor=s.director_actor, tournament=s.tournament)
-    assert _wait_for(lambda: _finished(first.pk)), "the worker did not finish the audit"
+    assert wait_for(lambda: _finished(first.pk), timeout=60), "the worker did not finish the audit"
     first.refresh_from_db()
     assert (first.status, first.done, first.total) == ("passed", 3, 3)
     assert not AuditFinding.objects.filter(audit=first).exists()
@@ -154,7 +145,7 @@ def test_the_next_audit_reports_a_tampered_revision(worker, jie_long):
 
     second = audit_start(actor=s.director_actor, tournament=s.tournament)
     assert second.pk != first.pk
-    assert _wait_for(lambda: _finished(second.pk)), "the worker did not finish the second audit"
+    assert wait_for(lambda: _finished(second.pk), timeout=60), "the worker did not finish the second audit"
     second.refresh_from_db()
     assert (second.status, second.done, second.total) == ("failed", 3, 3)
     found = sorted(AuditFinding.objects.filter(audit=second).values_list("kind", "number", "revision", "agrees"))
@@ -182,7 +173,7 @@ def test_an_audit_survives_its_worker_being_killed(worker, make_setup):
 
     audit = audit_start(actor=s.director_actor, tournament=s.tournament, chunk_rounds=50)
     # Part-way: some chunks done, not all.
-    assert _wait_for(lambda: Audit.objects.get(pk=audit.pk).done >= 500, every=0.02), "the audit did not start"
+    assert wait_for(lambda: Audit.objects.get(pk=audit.pk).done >= 500, timeout=60, every=0.02), "the audit did not start"
     worker.kill()
     audit.refresh_from_db()
     assert audit.status == "running" and 500 <= audit.done < audit.total == deals, (audit.done, audit.total)
@@ -191,7 +182,7 @@ def test_an_audit_survives_its_worker_being_killed(worker, make_setup):
     assert stalled.done == audit.done < deals   # nobody works on it now
 
     worker.start()   # on start, the worker puts the audit's unfinished chunks back on the queue
-    assert _wait_for(lambda: _finished(audit.pk), timeout=120), "the audit did not complete after the restart"
+    assert wait_for(lambda: _finished(audit.pk), timeout=120), "the audit did not complete after the restart"
     audit.refresh_from_db()
     assert (audit.status, audit.done, audit.total) == ("failed", deals, deals)
     assert audit.chunks_done == audit.chunk_count == deals // 50 + 1   # and the standings chunk

@@ -6,7 +6,6 @@ poll meanwhile), the deals go on and are stored, and once Redis is back a reconn
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import shutil
 
@@ -14,10 +13,8 @@ import pytest
 
 from gupai_site.asgi import application
 from scoring.services import events as feed
-from scoring.services.rounds import round_record
 
-from ..scoring.bodies import JIE_LONG
-from ..scoring.web.sse import in_a_thread_of_its_own, open_stream
+from ..scoring.web.sse import events_path, open_stream, record, run
 from .stack import RedisServer
 
 pytestmark = [
@@ -25,21 +22,6 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see README, Services)"),
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def path(setup) -> str:
-    return f"/api/v1/tournaments/{setup.tournament.pk}/events/"
-
-
-async def record(setup) -> None:
-    await asyncio.to_thread(round_record, actor=setup.scorer_actor, table=setup.table, body=JIE_LONG)
-
-
-def run(coro):
-    try:
-        return in_a_thread_of_its_own(coro)
-    finally:
-        gc.collect()
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +35,7 @@ def test_events_come_through_redis(jie_long, settings):
     feed.listen(lambda t, m: heard.append(m))     # the in-process path must stay silent
 
     async def scenario():
-        stream = await open_stream(application, path(jie_long), {"Last-Event-ID": "0"})
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "0"})
         assert stream.status == 200
         await record(jie_long)
         await record(jie_long)
@@ -76,17 +58,17 @@ def test_redis_down_then_back_loses_nothing(jie_long, settings):
     settings.REDIS_URL = redis.url
 
     async def scenario():
-        stream = await open_stream(application, path(jie_long), {"Last-Event-ID": "0"})
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "0"})
         await record(jie_long)
         assert (await stream.next()).id == 1
         redis.stop()
         await asyncio.wait_for(stream.task, 10)         # the stream ends: the page polls meanwhile
         await record(jie_long)                          # recorded and stored, published to nobody
-        refused = await open_stream(application, path(jie_long), {"Last-Event-ID": "1"})
+        refused = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "1"})
         assert refused.status == 503 and refused.headers["retry-after"] == "5"
         redis.start()                                   # same port: the hub subscribes again
         for _ in range(100):
-            again = await open_stream(application, path(jie_long), {"Last-Event-ID": "1"})
+            again = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "1"})
             if again.status == 200:
                 break
             await asyncio.sleep(0.2)

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 from dataclasses import dataclass, field
+
+from scoring.services.rounds import round_record
+
+from ..bodies import JIE_LONG
 
 
 @dataclass
@@ -119,3 +124,22 @@ def in_a_thread_of_its_own(coro):
     open), and ``asyncio.run`` refuses to start inside a running loop."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def run(coro):
+    """The test's async part in a loop of its own (a hub of its own), its threads' database
+    connections closed with it."""
+    try:
+        return in_a_thread_of_its_own(coro)
+    finally:
+        gc.collect()
+
+
+def events_path(setup) -> str:
+    return f"/api/v1/tournaments/{setup.tournament.pk}/events/"
+
+
+async def record(setup, n: int = 1) -> None:
+    """``n`` Jie Long deals at the setup's table, from a thread (as a scorer's request would)."""
+    for _ in range(n):
+        await asyncio.to_thread(round_record, actor=setup.scorer_actor, table=setup.table, body=JIE_LONG)

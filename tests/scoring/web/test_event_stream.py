@@ -8,7 +8,6 @@ director, by session and by token; a gap is filled from the store; a slow client
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 
 import pytest
@@ -22,7 +21,7 @@ from scoring.services.tournaments import tournament_update
 from scoring.web import event_stream
 
 from ..bodies import JIE_LONG
-from .sse import in_a_thread_of_its_own, open_stream
+from .sse import events_path, in_a_thread_of_its_own, open_stream, record, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,30 +31,12 @@ def _no_redis(settings):
     settings.REDIS_URL = ""
 
 
-def run(coro):
-    """The test's async part in a loop of its own (a hub of its own), its threads' database
-    connections closed with it."""
-    try:
-        return in_a_thread_of_its_own(coro)
-    finally:
-        gc.collect()
-
-
-def path(setup) -> str:
-    return f"/api/v1/tournaments/{setup.tournament.pk}/events/"
-
-
-async def record(setup, n: int = 1) -> None:
-    for _ in range(n):
-        await asyncio.to_thread(round_record, actor=setup.scorer_actor, table=setup.table, body=JIE_LONG)
-
-
 def test_a_reconnection_resumes_from_last_event_id_exactly_once_in_order(jie_long):
     for _ in range(3):
         round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
 
     async def scenario():
-        stream = await open_stream(application, path(jie_long), {"Last-Event-ID": "1"})
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "1"})
         assert stream.status == 200
         assert stream.headers["content-type"].startswith("text/event-stream")
         assert stream.headers["cache-control"] == "no-store" and stream.headers["x-accel-buffering"] == "no"
@@ -67,7 +48,7 @@ def test_a_reconnection_resumes_from_last_event_id_exactly_once_in_order(jie_lon
         assert b"retry: 3000" in stream.body
         # Cut, two deals meanwhile, back with the last id seen: exactly those two.
         await record(jie_long, 2)
-        again = await open_stream(application, path(jie_long), {"Last-Event-ID": "5"})
+        again = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "5"})
         got = [await again.next(), await again.next()]
         assert [(e.id, e.event) for e in got] == [(6, "deal_recorded"), (7, "deal_recorded")]
         assert await again.quiet() == []
@@ -85,7 +66,7 @@ def test_a_new_client_starts_at_the_current_version(jie_long):
     round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
 
     async def scenario():
-        stream = await open_stream(application, path(jie_long))
+        stream = await open_stream(application, events_path(jie_long))
         first = await stream.next()
         assert (first.id, first.event) == (1, None)    # its Last-Event-ID from now on, no event
         await record(jie_long)
@@ -102,7 +83,7 @@ def test_a_client_too_far_behind_gets_one_snapshot(jie_long, monkeypatch):
         round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
 
     async def scenario():
-        stream = await open_stream(application, path(jie_long), {"Last-Event-ID": "1"})
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "1"})
         snap = await stream.next()
         assert (snap.id, snap.event) == (5, "snapshot")
         assert await stream.quiet(0.3) == []           # one snapshot, not the events it stands for
@@ -110,7 +91,7 @@ def test_a_client_too_far_behind_gets_one_snapshot(jie_long, monkeypatch):
         assert (await stream.next()).id == 6
         await stream.close()
         # Still within the kept events: those, no snapshot.
-        near = await open_stream(application, path(jie_long), {"Last-Event-ID": "4"})
+        near = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "4"})
         assert [(await near.next()).event for _ in range(2)] == ["deal_recorded", "deal_recorded"]
         await near.close()
         return json.loads(snap.data)
@@ -133,7 +114,7 @@ def test_a_private_tournaments_stream_refuses_strangers_and_admits_its_director(
     cookie = f"sessionid={browser.cookies['sessionid'].value}"
 
     async def status(headers=None, where=None):
-        stream = await open_stream(application, where or path(jie_long), headers)
+        stream = await open_stream(application, where or events_path(jie_long), headers)
         await stream.close()
         return stream.status, stream.body
 
@@ -156,7 +137,7 @@ def test_a_draft_is_nobodys_but_its_directors(make_setup):
     draft = make_setup(start=False)
 
     async def scenario():
-        stream = await open_stream(application, path(draft))
+        stream = await open_stream(application, events_path(draft))
         await stream.close()
         return stream.status
 
@@ -167,7 +148,7 @@ def test_a_gap_is_filled_from_the_store(jie_long, monkeypatch):
     """A publish lost (or two crossing): the next event finds the stream behind and the stream
     reads what it missed from the database, in order, once."""
     async def scenario():
-        stream = await open_stream(application, path(jie_long), {"Last-Event-ID": "0"})
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": "0"})
         hub = event_stream.get_hub()
         feed.unlisten(hub._from_thread)         # these two are lost on the way
         await record(jie_long, 2)
@@ -198,13 +179,13 @@ def test_a_client_too_slow_is_disconnected(jie_long, monkeypatch):
 
 def test_a_cut_stream_answers_503_and_other_methods_405(jie_long):
     async def scenario():
-        live = await open_stream(application, path(jie_long))
+        live = await open_stream(application, events_path(jie_long))
         hub = event_stream.get_hub()
         hub.cut = True
         hub.close_all()
         await asyncio.wait_for(live.task, 5)     # the held stream ends
-        cut = await open_stream(application, path(jie_long))
-        post = await open_stream(application, path(jie_long), method="POST")
+        cut = await open_stream(application, events_path(jie_long))
+        post = await open_stream(application, events_path(jie_long), method="POST")
         await cut.close()
         await post.close()
         return live.ended, cut.status, cut.headers.get("retry-after"), post.status
@@ -217,11 +198,11 @@ def test_django_alone_answers_the_missed_events_and_ends(jie_long, client):
     the answer ends and the browser reconnects."""
     for _ in range(2):
         round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
-    answer = client.get(path(jie_long), HTTP_LAST_EVENT_ID="1")
+    answer = client.get(events_path(jie_long), HTTP_LAST_EVENT_ID="1")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/event-stream")
     assert b"id: 2\nevent: deal_recorded\n" in answer.content and b"id: 1\n" not in answer.content
     tournament_update(actor=jie_long.director_actor, tournament=jie_long.tournament, public=False)
-    assert client.get(path(jie_long)).status_code == 404
+    assert client.get(events_path(jie_long)).status_code == 404
 
 
 def test_a_fan_out_in_batches_keeps_each_streams_events_in_order():
