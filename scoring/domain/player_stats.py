@@ -17,9 +17,6 @@ from typing import Any
 from games import get_game
 from scoring.domain.records import outcomes_by_position
 
-#: Games whose results name a SuanZhang (the blocker's seat).
-SUANZHANG_GAMES = frozenset({"ding_niu"})
-
 #: A warning's path that names a record seat: ``declared[2].bull`` (a seat index) or
 #: ``moves[5]`` (a move index: seat = index mod n).
 _INDEXED = re.compile(r"^(declared|moves)\[(\d+)\]")
@@ -147,7 +144,7 @@ def _new(game: str | None) -> Figures:
     if game is None:
         return f
     info = get_game(game)
-    if game in SUANZHANG_GAMES:
+    if "suanzhang" in info.seat_object_fields:   # the result names the blocker's seat (Ding Niu)
         f.suanzhang = {"caused": 0, "suffered": 0}
     if info.has_banker:
         f.bulls = {"hands": 0, "possible": 0, "found": 0, "best_found": 0, "suboptimal": 0}
