@@ -91,11 +91,10 @@ def _warning_seat(path: str, n: int) -> int | None:
     return index % n if m.group(1) == "moves" else index
 
 
-def _add(f: Figures, row: DealRow, info, key: tuple) -> int:
-    """Count one deal in ``f``; the player's net in it."""
+def _add(f: Figures, row: DealRow, info, key: tuple, outcome) -> None:
+    """Count one deal in ``f``, the player's ``outcome`` in it (``outcomes_by_position``)."""
     result = row.result
     seats = result.get("seats") or []
-    outcome = outcomes_by_position(game=row.game, leader=row.leader, seats=seats, n=row.n)[row.position]
     f.deals += 1
     f.net += outcome.net
     f.chips_won += max(outcome.net, 0)
@@ -136,7 +135,6 @@ def _add(f: Figures, row: DealRow, info, key: tuple) -> int:
         f.must_play["full_logs"] += 1
         f.must_play["warnings"] += sum(1 for w in warnings if w.get("code") == "must_play"
                                        and _warning_seat(w.get("path", ""), row.n) == me)
-    return outcome.net
 
 
 def _new(game: str | None) -> Figures:
@@ -182,12 +180,14 @@ def player_stats_from_rows(rows: list[DealRow]) -> PlayerStats:
         f = by_game.get(row.game)
         if f is None:
             f = by_game[row.game] = _new(row.game)
-        _add(f, row, info, key)
+        outcome = outcomes_by_position(game=row.game, leader=row.leader, seats=row.result.get("seats") or [],
+                                       n=row.n)[row.position]
+        _add(f, row, info, key, outcome)
         # Over all: the same deal without the game sections.
-        net = _add(overall, row, info, key)
+        _add(overall, row, info, key, outcome)
         t = tournaments.setdefault(row.tournament, [0, 0])
         t[0] += 1
-        t[1] += net
+        t[1] += outcome.net
     for f in (overall, *by_game.values()):
         _close(f)
     return PlayerStats(overall, by_game, {t: (d, n) for t, (d, n) in tournaments.items()})
