@@ -155,7 +155,7 @@ def main() -> None:
     from scoring.domain.actors import Actor
     from scoring.domain.ratings import rate_deals
     from scoring.selectors.ratings import rating_deals
-    from scoring.services.ratings import ratings_follow, ratings_rebuild
+    from scoring.services.ratings import _gc_paused, ratings_follow, ratings_rebuild
     from scoring.services.rounds import round_record
 
     t, director, tables, load = base.build(args.deals, args.tables)
@@ -170,7 +170,8 @@ def main() -> None:
     deals = rating_deals(club, from_round=0)
     read = time.perf_counter() - began
     began = time.perf_counter()
-    rate_deals(deals)
+    with _gc_paused():   # as the rebuild rates
+        rate_deals(deals)
     rules = time.perf_counter() - began
     began = time.perf_counter()
     openskill_rules(deals)

@@ -29,7 +29,7 @@ from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import PLACES, TIE_BREAK_ORDER, TIE_BREAKS
 from scoring.models import Club, Season, Tournament
-from scoring.selectors.access import is_director_of
+from scoring.selectors.access import is_director_of, require_club_visible
 from scoring.selectors.common import get_or_404
 from scoring.selectors.seasons import season_links, season_list, season_standings
 from scoring.services.seasons import season_create, season_tournament_add, season_tournament_remove, season_update
@@ -112,22 +112,26 @@ def detail(season: Season) -> dict:
     return SeasonDetailSerializer(season).data
 
 
+def _require_login(request) -> None:
+    """401 for an anonymous write (the views let anyone read a public season)."""
+    if not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+
+
 class SeasonReadView(ApiView):
     permission_classes = [AllowAny]   # a public season is anyone's to read; writes check the club's directors
     pagination_class = None
 
     def readable_season(self, pk) -> Season:
         season = get_or_404(Season, pk=pk)
-        if not season.public and not is_director_of(self.actor, season.club):
-            raise NotFound("No such season.")
+        if not season.public:
+            require_club_visible(self.actor, season.club, "season")
         return season
 
     def writable_season(self, pk) -> Season:
-        if not self.request.user.is_authenticated:
-            raise exceptions.NotAuthenticated()
+        _require_login(self.request)
         season = get_or_404(Season, pk=pk)
-        if not is_director_of(self.actor, season.club):
-            raise NotFound("No such season.")
+        require_club_visible(self.actor, season.club, "season")
         return season
 
 
@@ -149,11 +153,8 @@ class ClubSeasonsView(ApiView):
     @extend_schema(operation_id="clubs_seasons_create", summary="Create a season (directors of the club)",
                    request=SeasonInputSerializer, responses={201: SeasonSerializer, **WRITE_ERRORS}, tags=["seasons"])
     def post(self, request, pk: int):
-        if not request.user.is_authenticated:
-            raise exceptions.NotAuthenticated()
-        club = get_or_404(Club, pk=pk)
-        if not is_director_of(self.actor, club):
-            raise NotFound("No such club.")
+        _require_login(request)
+        club = self.club(pk)
         data = self.parse(SeasonInputSerializer)
         season = season_create(actor=self.actor, club=club, name=data["name"], slug=data.get("slug") or "",
                                public=data.get("public", False))
@@ -187,9 +188,7 @@ class SeasonTournamentsView(SeasonReadView):
     def post(self, request, pk: int):
         season = self.writable_season(pk)
         data = self.parse(SeasonTournamentInputSerializer)
-        t = Tournament.objects.filter(pk=data["tournament"]).first()
-        if t is None or not is_director_of(self.actor, t.club):
-            raise NotFound("No such tournament.")
+        t = self.tournament(data["tournament"])
         season_tournament_add(actor=self.actor, season=season, tournament=t, weight=data.get("weight", 1))
         return Response(detail(season))
 

@@ -54,3 +54,9 @@ class Page(Sequence):
     @property
     def last_shown(self) -> int:
         return (self.number - 1) * self.size + len(self.items)
+
+    @classmethod
+    def of(cls, rows: list, asked: int | None, size: int) -> Page:
+        """The page ``asked`` (as ``page_window`` clamps it) of the whole list ``rows``."""
+        number, pages, offset = page_window(len(rows), asked, size)
+        return cls(items=rows[offset:offset + size], number=number, pages=pages, count=len(rows), size=size)

@@ -17,9 +17,6 @@ from typing import Any
 from games import get_game
 from scoring.domain.records import outcomes_by_position
 
-#: Games whose results name a SuanZhang (the blocker's seat).
-SUANZHANG_GAMES = frozenset({"ding_niu"})
-
 #: A warning's path that names a record seat: ``declared[2].bull`` (a seat index) or
 #: ``moves[5]`` (a move index: seat = index mod n).
 _INDEXED = re.compile(r"^(declared|moves)\[(\d+)\]")
@@ -94,11 +91,10 @@ def _warning_seat(path: str, n: int) -> int | None:
     return index % n if m.group(1) == "moves" else index
 
 
-def _add(f: Figures, row: DealRow, info, key: tuple) -> int:
-    """Count one deal in ``f``; the player's net in it."""
+def _add(f: Figures, row: DealRow, info, key: tuple, outcome) -> None:
+    """Count one deal in ``f``, the player's ``outcome`` in it (``outcomes_by_position``)."""
     result = row.result
     seats = result.get("seats") or []
-    outcome = outcomes_by_position(game=row.game, leader=row.leader, seats=seats, n=row.n)[row.position]
     f.deals += 1
     f.net += outcome.net
     f.chips_won += max(outcome.net, 0)
@@ -139,7 +135,6 @@ def _add(f: Figures, row: DealRow, info, key: tuple) -> int:
         f.must_play["full_logs"] += 1
         f.must_play["warnings"] += sum(1 for w in warnings if w.get("code") == "must_play"
                                        and _warning_seat(w.get("path", ""), row.n) == me)
-    return outcome.net
 
 
 def _new(game: str | None) -> Figures:
@@ -147,7 +142,7 @@ def _new(game: str | None) -> Figures:
     if game is None:
         return f
     info = get_game(game)
-    if game in SUANZHANG_GAMES:
+    if "suanzhang" in info.seat_object_fields:   # the result names the blocker's seat (Ding Niu)
         f.suanzhang = {"caused": 0, "suffered": 0}
     if info.has_banker:
         f.bulls = {"hands": 0, "possible": 0, "found": 0, "best_found": 0, "suboptimal": 0}
@@ -185,12 +180,14 @@ def player_stats_from_rows(rows: list[DealRow]) -> PlayerStats:
         f = by_game.get(row.game)
         if f is None:
             f = by_game[row.game] = _new(row.game)
-        _add(f, row, info, key)
+        outcome = outcomes_by_position(game=row.game, leader=row.leader, seats=row.result.get("seats") or [],
+                                       n=row.n)[row.position]
+        _add(f, row, info, key, outcome)
         # Over all: the same deal without the game sections.
-        net = _add(overall, row, info, key)
+        _add(overall, row, info, key, outcome)
         t = tournaments.setdefault(row.tournament, [0, 0])
         t[0] += 1
-        t[1] += net
+        t[1] += outcome.net
     for f in (overall, *by_game.values()):
         _close(f)
     return PlayerStats(overall, by_game, {t: (d, n) for t, (d, n) in tournaments.items()})

@@ -27,7 +27,6 @@ A rating is provisional until the player has ``PROVISIONAL_DEALS`` rated results
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
@@ -185,22 +184,11 @@ def rate_deals(deals: Iterable[Deal], start: Mapping[int, Rating] | None = None
     """Rate the results ``deals`` in the order given, from ``start`` (player → rating; absent:
     new). Returns every player's rating after the last one (those of ``start`` too) and the
     changes (one per placed player and result, ``deal`` = the result's key). A result's players
-    are rated by place, then player id, whatever their seats: a result is its players' places."""
+    are rated by place, then player id, whatever their seats: a result is its players' places.
+    (Its caller, ``services.ratings``, pauses the cyclic garbage collector around it: millions of
+    small acyclic tuples.)"""
     ratings = dict(start or {})
     changes: list[Change] = []
-    # a rebuild makes millions of small acyclic tuples: the cyclic collector's passes over them
-    # were half this loop's time, and it frees nothing here
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        _rate_into(deals, ratings, changes)
-    finally:
-        if paused:
-            gc.enable()
-    return ratings, changes
-
-
-def _rate_into(deals: Iterable[Deal], ratings: dict[int, Rating], changes: list[Change]) -> None:
     for deal in deals:
         # one order whatever the seats': by place, then player (so a result rebuilt from its
         # stored changes, which keep no seat order, sums its floats as the first rating did)
@@ -215,6 +203,7 @@ def _rate_into(deals: Iterable[Deal], ratings: dict[int, Rating], changes: list[
         for (player, place), old, mu, sigma in zip(placed, before, mus, sigmas):
             new = ratings[player] = Rating(mu, sigma, old.deals + 1)
             changes.append(Change(key, player, place, old, new, seats))
+    return ratings, changes
 
 
 class Moved(NamedTuple):

@@ -8,18 +8,13 @@ current revision's body and result).
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Subquery
 
 from games import get_game
 from scoring.domain.player_stats import DealRow, player_stats_from_rows
 from scoring.models import Entry, Player, Round, Seat, Tournament
 from scoring.models.tournaments import PUBLICLY_VISIBLE
-
-#: ``selectors.standings.counted_rounds_filter`` for deals of many tournaments at once (each
-#: tournament says whether its deals count only once confirmed).
-_COUNTED = Q(current_revision__isnull=False) & (
-    (Q(table__session__tournament__require_confirmation=True) & Q(status=Round.Status.CONFIRMED))
-    | (Q(table__session__tournament__require_confirmation=False) & ~Q(status=Round.Status.VOIDED)))
+from scoring.selectors.standings import COUNTED_ROUNDS
 
 
 def player_has_public_tournament(player: Player) -> bool:
@@ -53,7 +48,7 @@ def player_stats(player: Player, *, public_only: bool) -> dict:
         seats[table_id] = (position, tournament_id, session_id, number, n)
     rows = []
     if seats:
-        deals = (Round.objects.filter(table_id__in=list(seats)).filter(_COUNTED)
+        deals = (Round.objects.filter(table_id__in=list(seats)).filter(COUNTED_ROUNDS)
                  .order_by("table__session__tournament_id", "table__session__number", "table_id", "number")
                  .values_list("table_id", "current_revision__body", "current_revision__result"))
         for table_id, body, result in deals:

@@ -32,6 +32,13 @@ def counted_rounds_filter(tournament: Tournament) -> Q:
     return has_content & ~Q(status=Round.Status.VOIDED)
 
 
+#: ``counted_rounds_filter`` for deals of many tournaments at once (each tournament says whether
+#: its deals count only once confirmed).
+COUNTED_ROUNDS = Q(current_revision__isnull=False) & (
+    Q(table__session__tournament__require_confirmation=True, status=Round.Status.CONFIRMED)
+    | (Q(table__session__tournament__require_confirmation=False) & ~Q(status=Round.Status.VOIDED)))
+
+
 def seat_numbers(width: int) -> dict[str, Cast]:
     """The annotations that read, as whole numbers, a deal's leader (``body_leader``) and each of
     its first ``width`` seats' ``place_i`` and ``net_i`` from its current revision — all that

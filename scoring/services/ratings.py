@@ -3,7 +3,7 @@ rebuild from scratch (the director's). Both rate the same results in the same or
 by the same rules (``scoring.domain.ratings``), so a rebuild equals the followed ratings.
 
 Following compares the deals the ratings have taken in (``RatedDeal``: round and revision) with
-the deals that count now (``domain.ratings.first_moved``). From the first result that moved — a
+the deals that count now (``domain.ratings.deals_moved``). From the first result that moved — a
 new deal, a correction (a new revision), a void or a confirmation, a tournament or a game left
 out, or any of these in a rated table session (whose one result moves to its latest deal) —
 every change is deleted and the results from there are rated forward from the ratings just

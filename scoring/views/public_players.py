@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 import games
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.domain.paging import Page, page_window
+from scoring.domain.paging import Page
 from scoring.domain.ratings import Rating
 from scoring.models import Player, PlayerRating
 from scoring.selectors.player_stats import player_has_public_tournament, player_stats
@@ -46,14 +46,12 @@ def _rating(request, player: Player, current: PlayerRating) -> dict:
         x_label=_("Rated results"), y_label=_("Rating"))
     rows = visible_history(player, public_only=True)
     asked = parse_whole_number(request.GET.get("history_page"), low=1, high=MAX_INT32)
-    number, pages, offset = page_window(len(rows), asked, HISTORY_PAGE_SIZE)
     return {
         "rating": rating.display, "uncertainty": rating.uncertainty, "deals": rating.deals,
         "provisional": rating.provisional,
         # Built and escaped by scoring.web.charts (every text in it goes through html.escape).
         "chart": mark_safe(chart),  # noqa: S308
-        "history": Page(items=rows[offset:offset + HISTORY_PAGE_SIZE], number=number, pages=pages,
-                        count=len(rows), size=HISTORY_PAGE_SIZE),
+        "history": Page.of(rows, asked, HISTORY_PAGE_SIZE),
     }
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.domain.paging import Page, page_window
+from scoring.domain.paging import Page
 from scoring.domain.ratings import DISPLAY_BASE, PROVISIONAL_DEALS
 from scoring.models import Club
 from scoring.selectors.rating_pages import ladder_with_moves
@@ -26,10 +26,7 @@ def club_ratings_page(request, club_id: int):
         raise Http404(_("No such club."))
     ladder = ladder_with_moves(club)
     rows = ladder["rows"]
-    number, pages, offset = page_window(len(rows), parse_whole_number(request.GET.get("page"), low=1, high=MAX_INT32),
-                                        LADDER_PAGE_SIZE)
-    page = Page(items=rows[offset:offset + LADDER_PAGE_SIZE], number=number, pages=pages, count=len(rows),
-                size=LADDER_PAGE_SIZE)
+    page = Page.of(rows, parse_whole_number(request.GET.get("page"), low=1, high=MAX_INT32), LADDER_PAGE_SIZE)
     return render(request, "public/ratings.html", {
         "club": club, "ladder": {**ladder, "rows": page}, "page": page, "base": DISPLAY_BASE,
         "provisional_deals": PROVISIONAL_DEALS})
