@@ -18,7 +18,6 @@ the drawing alone. Printed as a ratio.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.stack import bench_env, prepare_database  # noqa: E402
+from bench.stack import bench_env, prepare_database, start_worker  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2")
 LANGUAGES = ["en", "zh-hans", "zh-hant"]
@@ -54,23 +53,6 @@ def build(tables: int):
     tournament_start(actor=actor, tournament=t)
     seated = session_seat(actor=actor, tournament=t, method="random", table_size=4, leftovers="sit_out")
     return t, director, seated.session
-
-
-def start_worker():
-    log = open(ROOT / "var" / "bench-sheets-worker.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo",
-                             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{WORKER}@%h",
-                             "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
-    from gupai_site.celery import app
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the worker exited early ({proc.returncode})")
-        if app.control.ping(timeout=0.5, destination=[f"{WORKER}@" + os.uname().nodename]):
-            return proc
-    proc.terminate()
-    raise SystemExit("the worker did not start")
 
 
 def page_count(pdf: bytes) -> int:
@@ -117,7 +99,7 @@ def main() -> None:
                            base_url=site_base(_Request()), languages=LANGUAGES)
         return time.perf_counter() - began
 
-    worker = start_worker()
+    worker = start_worker(ENV, WORKER)
     jobs, floors = [], []
     try:
         for run in range(args.runs):
