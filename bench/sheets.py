@@ -79,7 +79,6 @@ def main() -> None:
 
     from scoring.models import PaperSheetJob
     from scoring.selectors.seating import session_sheet_tables
-    from scoring.web.links import site_base
     from scoring.web.paper_sheets import session_sheets_pdf
 
     began = time.perf_counter()
@@ -89,14 +88,11 @@ def main() -> None:
     client = Client()
     client.force_login(director)
     start_url = f"/director/tournaments/{t.pk}/sessions/{session.number}/paper-sheets/"
-    class _Request:   # the base the job is given: the test client's host
-        def build_absolute_uri(self, path):
-            return "http://testserver" + path
 
-    def floor() -> float:
+    def floor(base_url: str) -> float:
         began = time.perf_counter()
         session_sheets_pdf(tournament=t, session=session, rows=session_sheet_tables(session),
-                           base_url=site_base(_Request()), languages=LANGUAGES)
+                           base_url=base_url, languages=LANGUAGES)
         return time.perf_counter() - began
 
     worker = start_worker(ENV, WORKER)
@@ -118,7 +114,7 @@ def main() -> None:
             pages = page_count(pdf)
             assert pages == 3 * args.tables, pages
             # The baseline right after, under the same load.
-            base = floor()
+            base = floor(job.base_url)   # the links the worker drew
             jobs.append(took)
             floors.append(base)
             print(f"run {run + 1}: start → done {took:5.2f} s (POST answered in {answered * 1000:.0f} ms; the "
