@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from datetime import datetime, timedelta, timezone
@@ -35,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.stack import bench_env, prepare_database  # noqa: E402
+from bench.stack import bench_env, prepare_database, start_worker  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2")
 PG = ENV["DATABASE_URL"]
@@ -127,23 +125,6 @@ def floor(raw: bytes, club) -> float:
     return time.perf_counter() - began
 
 
-def start_worker():
-    log = open(ROOT / "var" / "bench-import-worker.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo",
-                             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", "bench-import@%h",
-                             "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
-    from gupai_site.celery import app
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the worker exited early ({proc.returncode})")
-        if app.control.ping(timeout=0.5, destination=["bench-import@" + os.uname().nodename]):
-            return proc
-    proc.terminate()
-    raise SystemExit("the worker did not start")
-
-
 def shape(entries: int, deals: int, runs: int) -> None:
     """The request path's checks of the big document, beside its parse (see the module)."""
     import django
@@ -212,7 +193,7 @@ def main() -> None:
         if args.profile:
             pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     else:
-        worker = start_worker()
+        worker = start_worker(ENV, "bench-import")
         try:
             token = auth_token_obtain(username=director.username, password="bench-secret-1")
             client = Client(HTTP_AUTHORIZATION=f"Token {token}")

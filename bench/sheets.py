@@ -18,7 +18,6 @@ the drawing alone. Printed as a ratio.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.stack import bench_env, prepare_database  # noqa: E402
+from bench.stack import bench_env, prepare_database, start_worker  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2")
 LANGUAGES = ["en", "zh-hans", "zh-hant"]
@@ -56,23 +55,6 @@ def build(tables: int):
     return t, director, seated.session
 
 
-def start_worker():
-    log = open(ROOT / "var" / "bench-sheets-worker.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo",
-                             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{WORKER}@%h",
-                             "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
-    from gupai_site.celery import app
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the worker exited early ({proc.returncode})")
-        if app.control.ping(timeout=0.5, destination=[f"{WORKER}@" + os.uname().nodename]):
-            return proc
-    proc.terminate()
-    raise SystemExit("the worker did not start")
-
-
 def page_count(pdf: bytes) -> int:
     """Its pages, as poppler's ``pdfinfo`` reads them."""
     import tempfile
@@ -97,7 +79,6 @@ def main() -> None:
 
     from scoring.models import PaperSheetJob
     from scoring.selectors.seating import session_sheet_tables
-    from scoring.web.links import site_base
     from scoring.web.paper_sheets import session_sheets_pdf
 
     began = time.perf_counter()
@@ -107,17 +88,14 @@ def main() -> None:
     client = Client()
     client.force_login(director)
     start_url = f"/director/tournaments/{t.pk}/sessions/{session.number}/paper-sheets/"
-    class _Request:   # the base the job is given: the test client's host
-        def build_absolute_uri(self, path):
-            return "http://testserver" + path
 
-    def floor() -> float:
+    def floor(base_url: str) -> float:
         began = time.perf_counter()
         session_sheets_pdf(tournament=t, session=session, rows=session_sheet_tables(session),
-                           base_url=site_base(_Request()), languages=LANGUAGES)
+                           base_url=base_url, languages=LANGUAGES)
         return time.perf_counter() - began
 
-    worker = start_worker()
+    worker = start_worker(ENV, WORKER)
     jobs, floors = [], []
     try:
         for run in range(args.runs):
@@ -136,7 +114,7 @@ def main() -> None:
             pages = page_count(pdf)
             assert pages == 3 * args.tables, pages
             # The baseline right after, under the same load.
-            base = floor()
+            base = floor(job.base_url)   # the links the worker drew
             jobs.append(took)
             floors.append(base)
             print(f"run {run + 1}: start → done {took:5.2f} s (POST answered in {answered * 1000:.0f} ms; the "

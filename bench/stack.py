@@ -1,6 +1,7 @@
 """What the bench scripts share: their environment (a database and a Redis database of their own,
 the site's settings as a club runs them: ``bench/site_settings.py``), that database made and
-migrated, a free port (and a started server's, awaited), and the timings' summary.
+migrated, a free port (and a started server's, awaited), a Celery worker started, and the timings'
+summary.
 
 Each script imports this after putting the project's folder on ``sys.path`` (it runs as
 ``.venv/bin/python bench/<name>.py``)."""
@@ -52,6 +53,25 @@ def prepare_database(env: dict, *others: dict) -> None:
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
     for each in (env, *others):
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=each, check=True)
+
+
+def start_worker(env: dict, name: str) -> subprocess.Popen:
+    """A ``celery worker`` on ``env`` (solo pool, named ``name``; its log in
+    ``var/<name>-worker.log`` when there is a ``var`` folder), once it answers a ping."""
+    log = open(ROOT / "var" / f"{name}-worker.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo",
+                             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h",
+                             "--loglevel=WARNING"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    from gupai_site.celery import app
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the worker exited early ({proc.returncode})")
+        if app.control.ping(timeout=0.5, destination=[f"{name}@" + os.uname().nodename]):
+            return proc
+    proc.terminate()
+    raise SystemExit("the worker did not start")
 
 
 def free_port() -> int:

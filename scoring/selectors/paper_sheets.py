@@ -54,11 +54,10 @@ def paper_sheet_job_detail(job: PaperSheetJob, now: datetime | None = None) -> d
     done = job.status == PaperSheetJob.Status.DONE
     return {"id": job.pk, "status": job.status, "active": job.is_active and not stalled, "stalled": stalled,
             "done": job.done, "total": job.total, "reason": job.reason,
-            "languages": [names.get(code, code) for code in job.language_list], "codes": job.language_list,
+            "languages": [names.get(code, code) for code in job.language_list],
             "requested_label": job.requested_label, "created_at": job.created_at, "updated_at": job.updated_at,
             "size": job.size, "expires_at": job.expires_at,
-            "ready": done and job.expires_at is not None and job.expires_at > now,
-            "session": job.session}
+            "ready": done and job.expires_at is not None and job.expires_at > now}
 
 
 def paper_sheet_jobs_shown(session: Session, now: datetime | None = None) -> list[PaperSheetJob]:

@@ -25,7 +25,6 @@ transaction rolled back with the worker, so running it again stores it once.
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from celery import current_app
@@ -43,6 +42,7 @@ from scoring.selectors.access import require_director_of
 from scoring.selectors.imports import IMPORT_STALE_AFTER
 from scoring.services.common import action_log
 from scoring.services.exports import tournament_import
+from scoring.services.jobs import JobProgress, job_claim
 
 logger = logging.getLogger("scoring")
 
@@ -115,35 +115,16 @@ def tournament_import_run(*, import_id: int) -> TournamentImport | None:
 
 
 def _claim(import_id: int) -> TournamentImport | None:
-    now = timezone.now()
-    with transaction.atomic():
-        job = (TournamentImport.objects.select_for_update(of=("self",)).select_related("club", "requested_by")
-               .filter(pk=import_id).first())
-        if job is None:
-            return None
-        stalled = job.status == Status.RUNNING and job.updated_at < now - IMPORT_STALE_AFTER
-        if job.status != Status.QUEUED and not stalled:
-            return None
-        job.status, job.checked, job.updated_at = Status.RUNNING, 0, now
-        job.started_at = job.started_at or now
-        job.save(update_fields=["status", "checked", "updated_at", "started_at"])
-    return job
+    return job_claim(TournamentImport.objects.select_related("club", "requested_by").filter(pk=import_id),
+                     counter="checked", stale_after=IMPORT_STALE_AFTER)
 
 
-class _Progress:
-    """The import's ``progress`` callback: the row's count of revisions checked, at most every
-    ``PROGRESS_EVERY`` seconds (one UPDATE each), and always the last one."""
+class _Progress(JobProgress):
+    """The import's ``progress`` callback: the row's count of revisions checked (``JobProgress``)."""
 
     def __init__(self, import_id: int):
-        self.import_id, self.last = import_id, 0.0
-
-    def __call__(self, checked: int, total: int) -> None:
-        now = time.monotonic()
-        if checked < total and now - self.last < PROGRESS_EVERY:
-            return
-        self.last = now
-        TournamentImport.objects.filter(pk=self.import_id).update(checked=min(checked, total), total=total,
-                                                                  updated_at=timezone.now())
+        self.import_id = import_id
+        super().__init__(TournamentImport.objects.filter(pk=import_id), counter="checked", every=PROGRESS_EVERY)
 
 
 def _finish(import_id: int, status: str, *, status_was: str | None = None, error: dict | None = None,

@@ -43,13 +43,12 @@ def row_path(row: int, path: str) -> str:
     return f"deals[{row}]" + (f".{path}" if path and not path.startswith("[") else path or "")
 
 
-def _answer(stored: IdempotencyKey) -> SheetOutcome:
+def _answer(stored: IdempotencyKey, request_hash: str) -> SheetOutcome:
+    """The first answer to a sheet sent again; IdempotencyKeyReused when it was another sheet."""
+    if stored.request_hash != request_hash:
+        raise IdempotencyKeyReused(gettext("This sheet was already recorded with other values; nothing was changed."))
     answer = stored.response_body
     return SheetOutcome(list(answer.get("rounds", [])), list(answer.get("numbers", [])), True)
-
-
-def _reused() -> IdempotencyKeyReused:
-    return IdempotencyKeyReused(gettext("This sheet was already recorded with other values; nothing was changed."))
 
 
 def _sent_hash(sent: Any, first_number: int | None) -> str:
@@ -67,9 +66,7 @@ def paper_sheet_replay(*, actor: Actor, table: Table, key: Any, sent: Any,
     stored = IdempotencyKey.objects.filter(table_id=table.pk, key=key).first()
     if stored is None:
         return None
-    if stored.request_hash != _sent_hash(sent, first_number):
-        raise _reused()
-    return _answer(stored)
+    return _answer(stored, _sent_hash(sent, first_number))
 
 
 def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any, sent: Any = None,
@@ -95,10 +92,7 @@ def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any, sen
     with transaction.atomic():
         key_id = insert_key(key, request_hash, table_id=table.pk)
         if key_id is None:  # sent before (a concurrent sending waited here for the first to commit)
-            stored = IdempotencyKey.objects.get(table_id=table.pk, key=key)
-            if stored.request_hash != request_hash:
-                raise _reused()
-            return _answer(stored)
+            return _answer(IdempotencyKey.objects.get(table_id=table.pk, key=key), request_hash)
         rounds: list[int] = []
         numbers: list[int] = []
         for row, body in enumerate(bodies):

@@ -24,7 +24,6 @@ page says so, the task delivered again (``acks_late``) takes it over, and a new 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any, Callable
 
 from celery import current_app
@@ -42,6 +41,7 @@ from scoring.selectors.access import require_director_of
 from scoring.selectors.paper_sheets import KEEP, STALE_AFTER, is_stalled
 from scoring.selectors.seating import session_sheet_tables
 from scoring.services.common import action_log
+from scoring.services.jobs import JobProgress, job_claim
 
 logger = logging.getLogger("scoring")
 
@@ -140,35 +140,18 @@ def paper_sheets_render(*, job_id: int, render: Callable[..., bytes]) -> PaperSh
 
 
 def _claim(job_id: int) -> PaperSheetJob | None:
-    now = timezone.now()
-    with transaction.atomic():
-        job = (PaperSheetJob.objects.select_for_update(of=("self",)).defer("pdf")
-               .select_related("session__tournament__club").filter(pk=job_id).first())
-        if job is None:
-            return None
-        if job.status != Status.QUEUED and not (job.status == Status.RUNNING and is_stalled(job, now)):
-            return None
-        job.status, job.done, job.updated_at = Status.RUNNING, 0, now
-        job.started_at = job.started_at or now
-        job.save(update_fields=["status", "done", "updated_at", "started_at"])
-    return job
+    return job_claim(PaperSheetJob.objects.defer("pdf").select_related("session__tournament__club").filter(pk=job_id),
+                     counter="done", stale_after=STALE_AFTER)
 
 
-class _Progress:
-    """The renderer's ``progress`` callback: the row's count of tables drawn, at most every
-    ``PROGRESS_EVERY`` seconds (one UPDATE each, committed at once: the page's poller sees it),
-    and always the last one."""
+class _Progress(JobProgress):
+    """The renderer's ``progress`` callback: the row's count of tables drawn (``JobProgress``),
+    while the job runs (one dropped meanwhile stays as it was marked)."""
 
     def __init__(self, job_id: int):
-        self.job_id, self.last = job_id, 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - self.last < PROGRESS_EVERY:
-            return
-        self.last = now
-        PaperSheetJob.objects.filter(pk=self.job_id, status=Status.RUNNING).update(
-            done=min(done, total), total=total, updated_at=timezone.now())
+        self.job_id = job_id
+        super().__init__(PaperSheetJob.objects.filter(pk=job_id, status=Status.RUNNING), counter="done",
+                         every=PROGRESS_EVERY)
 
 
 def paper_sheets_drop(*, sessions: Any, reason: str) -> int:

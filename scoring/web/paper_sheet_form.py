@@ -65,12 +65,14 @@ class SheetForm:
         self.n = len(self.names)
         self.top_inputs = [i for i in self.inputs if not i.per_seat and i.label]
         self.seat_inputs = [i for i in self.inputs if i.per_seat]
+        #: ``field_names()``, asked for every row and every error.
+        self.fields = self.field_names()
         self.rows = rows
         if data is not None:
             self.rows = max(rows, self._rows_sent(data))
         self.values: dict[str, str] = {}
         for r in range(self.rows):
-            for name in self.field_names():
+            for name in self.fields:
                 self.values[f"r{r}-{name}"] = (data.get(f"r{r}-{name}") or "").strip()[:20] if data is not None else ""
         #: (row, input name) → messages; row → messages about the whole deal.
         self.field_errors: dict[tuple[int, str], list[str]] = {}
@@ -108,7 +110,7 @@ class SheetForm:
         return {name: value for name, value in self.values.items() if value}
 
     def _row_values(self, r: int) -> dict[str, str]:
-        return {name: self.values[f"r{r}-{name}"] for name in self.field_names()}
+        return {name: self.values[f"r{r}-{name}"] for name in self.fields}
 
     def filled_rows(self) -> list[int]:
         """The rows with anything typed in, in order."""
@@ -117,7 +119,7 @@ class SheetForm:
     # -- errors ---------------------------------------------------------------------------------
     def _problem(self, row: int, field: str, path: str, code: str, message: str) -> None:
         self.problems.append({"path": row_path(row, path), "code": code, "message": message})
-        if field in self.field_names():
+        if field in self.fields:
             found = self.field_errors.setdefault((row, field), [])
         else:
             found = self.row_errors.setdefault(row, [])
@@ -264,6 +266,7 @@ class SheetForm:
         return lines
 
     def context(self) -> dict:
+        error_rows = self.error_rows()
         rows = []
         for r in range(self.rows):
             rows.append({
@@ -272,13 +275,13 @@ class SheetForm:
                 "seats": [[self._cell(r, inp, s) for inp in self.seat_inputs] for s in range(self.n)],
                 "errors": self.row_errors.get(r, []),
                 "unchecked": r in self.unchecked and self.has_errors,
-                "wrong": r in self.error_rows(),
+                "wrong": r in error_rows,
             })
         return {"top_labels": [gettext(i.label) for i in self.top_inputs],
                 "seat_labels": [gettext(i.label) for i in self.seat_inputs],
                 "players": [f"{i + 1}. {name}" for i, name in enumerate(self.names)],
                 "rows": rows, "legend": self.legend(), "has_errors": self.has_errors,
-                "general_errors": self.row_errors.get(-1, []), "error_rows": [r + 1 for r in self.error_rows()],
+                "general_errors": self.row_errors.get(-1, []), "error_rows": [r + 1 for r in error_rows],
                 "columns": 1 + len(self.top_inputs) + self.n * len(self.seat_inputs)}
 
 

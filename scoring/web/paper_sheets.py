@@ -154,7 +154,7 @@ def _qr(c: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
             col = run
 
 
-def _legend(entry, inputs, n: int, variant: dict) -> list[str]:
+def _legend(inputs, n: int, variant: dict) -> list[str]:
     """How each box is filled, in the page's language."""
     names = {i.name: _(i.label) for i in inputs}
     lines = []
@@ -254,7 +254,7 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
             draw_text(c, MARGIN + first / 2, y - ROW_HEIGHT + 5, str(r + 1), 7, centre=True)
     # The legend.
     y = bottom - 11
-    for line in _legend(game.entry, inputs, n, variant):
+    for line in _legend(inputs, n, variant):
         draw_text(c, MARGIN, y, line, 7, width=right - MARGIN)
         y -= 9
 

@@ -20,6 +20,7 @@ from scoring.models import ActionLog, Player, Round, Tournament, TournamentImpor
 from scoring.selectors.exports import tournament_export
 from scoring.selectors.imports import IMPORT_STALE_AFTER, import_detail
 from scoring.services import imports as imports_services
+from scoring.services import jobs as jobs_services
 from scoring.services.imports import tournament_import_queue, tournament_import_run
 
 from .test_exports import as_imported, play, rehash, without_time
@@ -90,7 +91,7 @@ def test_progress_is_written_at_most_every_half_second_and_always_the_last(monke
                                                                            club, django_capture_on_commit_callbacks):
     job = queue(director_actor, club, document, django_capture_on_commit_callbacks, run=False)
     clock = iter([10.0, 10.1, 10.2, 10.7, 10.8, 10.9, 11.0])
-    monkeypatch.setattr(imports_services.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(jobs_services.time, "monotonic", lambda: next(clock))
     report, written = imports_services._Progress(job.pk), []
     for checked in range(1, 8):
         report(checked, 7)

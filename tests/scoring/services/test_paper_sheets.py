@@ -16,6 +16,7 @@ from scoring.domain.errors import DomainError
 from scoring.models import ActionLog, PaperSheetJob
 from scoring.selectors.paper_sheets import KEEP, paper_sheet_job_pdf
 from scoring.selectors.seating import session_sheet_tables
+from scoring.services import jobs as jobs_services
 from scoring.services import paper_sheets as paper_sheets_services
 from scoring.services.clubs import player_create
 from scoring.services.roster import table_delete
@@ -104,7 +105,7 @@ def test_progress_is_written_at_most_every_half_second_and_always_the_last(make_
     job = start(s, session, django_capture_on_commit_callbacks, run=False)
     PaperSheetJob.objects.filter(pk=job.pk).update(status="running", total=5)
     clock = iter([10.0, 10.1, 10.2, 10.7, 11.0])
-    monkeypatch.setattr(paper_sheets_services.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(jobs_services.time, "monotonic", lambda: next(clock))
     report, written = paper_sheets_services._Progress(job.pk), []
     for done in range(1, 6):
         report(done, 5)

@@ -86,8 +86,8 @@ def test_the_sheets_speak_the_directors_language(client, make_setup, tmp_path):
 
 # --- "Print paper sheets": a worker draws the session (Celery eager here) ---------------------
 
-def _start(client, s, session, capture, **data):
-    with capture(execute=True):
+def _start(client, s, session, capture, *, run=True, **data):
+    with capture(execute=run):
         return client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/", data,
                            **({"HTTP_ACCEPT_LANGUAGE": data.pop("accept")} if "accept" in data else {}))
 
@@ -123,9 +123,7 @@ def test_the_box_polls_while_the_job_runs_and_shows_its_progress(client, make_se
                                                                  django_capture_on_commit_callbacks):
     s, session = seated(make_setup, players=8)
     client.force_login(s.director)
-    with django_capture_on_commit_callbacks(execute=False):
-        client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/",
-                    {"languages": ["en"]})
+    _start(client, s, session, django_capture_on_commit_callbacks, run=False, languages=["en"])
     job = PaperSheetJob.objects.get()
     PaperSheetJob.objects.filter(pk=job.pk).update(status="running", done=2, total=3)
     box = client.get(f"/director/paper-sheets/{job.pk}/box/").content.decode()
@@ -210,9 +208,7 @@ def test_the_box_says_why_there_is_no_pdf(client, make_setup, django_capture_on_
                                           says):
     s, session = seated(make_setup, players=4)
     client.force_login(s.director)
-    with django_capture_on_commit_callbacks(execute=False):
-        client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/",
-                    {"languages": ["en"]})
+    _start(client, s, session, django_capture_on_commit_callbacks, run=False, languages=["en"])
     job = PaperSheetJob.objects.get()
     PaperSheetJob.objects.filter(pk=job.pk).update(status=status, reason=reason)
     box = client.get(f"/director/paper-sheets/{job.pk}/box/").content.decode()
@@ -225,9 +221,7 @@ def test_a_stalled_job_says_so_and_stops_polling(client, make_setup, django_capt
     from django.utils import timezone
     s, session = seated(make_setup, players=4)
     client.force_login(s.director)
-    with django_capture_on_commit_callbacks(execute=False):
-        client.post(f"/director/tournaments/{s.tournament.pk}/sessions/{session.number}/paper-sheets/",
-                    {"languages": ["en"]})
+    _start(client, s, session, django_capture_on_commit_callbacks, run=False, languages=["en"])
     job = PaperSheetJob.objects.get()
     PaperSheetJob.objects.filter(pk=job.pk).update(status="running", updated_at=timezone.now() - timedelta(minutes=3))
     box = client.get(f"/director/paper-sheets/{job.pk}/box/").content.decode()

@@ -1,0 +1,49 @@
+"""What the worker of every long job a director starts (``models.jobs.WorkerJob``: an import,
+paper sheets) does alike: claim its row, and report its progress on it as it goes."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+
+def job_claim(rows: QuerySet, *, counter: str, stale_after: timedelta):
+    """The job of ``rows`` (one: ``filter(pk=...)``) made running by this worker, its ``counter``
+    back to 0: one queued, or running without progress for ``stale_after`` (its worker died: a
+    task delivered again takes it over). None otherwise: no such row, over already, or running
+    in another worker that still reports progress. The row is locked while it is claimed, so
+    two deliveries claim it once."""
+    status = rows.model.Status
+    now = timezone.now()
+    with transaction.atomic():
+        job = rows.select_for_update(of=("self",)).first()
+        if job is None:
+            return None
+        stalled = job.status == status.RUNNING and job.updated_at < now - stale_after
+        if job.status != status.QUEUED and not stalled:
+            return None
+        job.status, job.updated_at = status.RUNNING, now
+        setattr(job, counter, 0)
+        job.started_at = job.started_at or now
+        job.save(update_fields=["status", counter, "updated_at", "started_at"])
+    return job
+
+
+class JobProgress:
+    """A worker's ``progress(count, total)`` callback: the row's ``counter`` of ``total``, at most
+    every ``every`` seconds (one UPDATE of ``rows`` each, committed at once: the page's poller
+    sees it), and always the last one."""
+
+    def __init__(self, rows: QuerySet, *, counter: str, every: float):
+        self.rows, self.counter, self.every, self.last = rows, counter, every, 0.0
+
+    def __call__(self, count: int, total: int) -> None:
+        now = time.monotonic()
+        if count < total and now - self.last < self.every:
+            return
+        self.last = now
+        self.rows.update(**{self.counter: min(count, total)}, total=total, updated_at=timezone.now())
