@@ -33,7 +33,7 @@ import games
 from games.samples import SAMPLES
 from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.domain.paging import Page, page_window
+from scoring.domain.paging import Page
 from scoring.domain.records import round_build_record
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
 from scoring.selectors.clubs import club_list_for_user
@@ -242,8 +242,7 @@ def _found(rows: list[dict], q: str, name: str = "name") -> list[dict]:
 
 
 def _page(rows: list, request, name: str, size: int) -> Page:
-    number, pages, offset = page_window(len(rows), _asked_page(request, name), size)
-    return Page(items=rows[offset:offset + size], number=number, pages=pages, count=len(rows), size=size)
+    return Page.of(rows, _asked_page(request, name), size)
 
 
 def _query(request, *keep: str) -> str:
