@@ -69,6 +69,17 @@ def _session(actor, pk):
     return session
 
 
+def _numbered_session(actor, tournament_id: int, number: int):
+    """A tournament's session by its number (the sheet's URLs), its tournament attached; 404 when
+    there is none."""
+    tournament = _tournament(actor, tournament_id)
+    session = tournament.sessions.filter(number=number).first()
+    if session is None:
+        raise Http404
+    session.tournament = tournament
+    return session
+
+
 def _round(actor, pk):
     rnd = round_get(pk)
     require_club_visible(actor, rnd.table.session.tournament.club, "deal")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -21,7 +20,7 @@ from scoring.selectors.sessions import Place
 from scoring.services import seating as seating_services
 from scoring.services import sessions as sessions_services
 from scoring.services import tables as tables_services
-from scoring.views.director.access import _errors_by_field, _session, _tournament, director_required
+from scoring.views.director.access import _errors_by_field, _numbered_session, _session, _tournament, director_required
 from scoring.views.director.paper_sheets import SYNC_MAX_TABLES
 from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
 from scoring.web import links
@@ -80,11 +79,8 @@ def session_sheet(request, actor, tournament_id: int, number: int):
     encrypted, ``selectors.seating.session_sheet_tables``); a closed session's sheet lists its
     tables without them. Directors of the club only, never cached. POST: new links for every
     table (a sheet gone astray: the old cards stop working), then the sheet again."""
-    tournament = _tournament(actor, tournament_id)
-    session = tournament.sessions.filter(number=number).first()
-    if session is None:
-        raise Http404
-    session.tournament = tournament
+    session = _numbered_session(actor, tournament_id, number)
+    tournament = session.tournament
     url = reverse("director-session-sheet", args=[tournament.pk, number])
     if request.method == "POST":
         try:
