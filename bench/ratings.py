@@ -208,8 +208,10 @@ def main() -> None:
     if args.sessions:
         rebuild_s, times = sessions(args.sessions, actor, t, tables)
         times.sort()
+        follows = (f"p50 {statistics.median(times) * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms" if times
+                   else "none timed (too few deals a table for a table-round back)")
         print(f"as Tau Ngau sessions: ratings_rebuild {rebuild_s:.2f} s; ratings_follow of one more deal at "
-              f"{len(times)} tables: p50 {statistics.median(times) * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms")
+              f"{len(times)} tables: {follows}")
     del task.delay   # the class's again
 
     if args.visible:
