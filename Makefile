@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run club test install demo serve bench clean messages guide-screenshots
+.PHONY: run club test install bench clean messages guide-screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
