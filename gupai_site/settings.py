@@ -17,7 +17,7 @@ LINK_KEY      the key that keeps open sessions' scorer links readable for the di
               (any long random text; default: derived from SECRET_KEY). Changing it makes the
               kept links unreadable (the sheet then offers new ones); the links still work
 
-Production (DEBUG off), see README "Deploy":
+Production (DEBUG off), see docs/install.md "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
                      X-Forwarded-Proto and X-Forwarded-For are believed (default 0)
 PROXY_HOPS           how many proxies of ours append to X-Forwarded-For (default 1)

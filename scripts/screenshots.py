@@ -1,4 +1,5 @@
-"""Screenshots of the main pages for the README: `.venv/bin/python scripts/screenshots.py`.
+"""Screenshots of the main pages for the README and docs/screenshots.md:
+`.venv/bin/python scripts/screenshots.py`.
 
 Starts the site on a temporary SQLite database with the demo (`manage.py load_demo`: two public,
 running tournaments with deals at every table), opens the pages in headless Chromium (Playwright

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     pytest.mark.integration,
-    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see README, Services)"),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see docs/install.md, Services)"),
     pytest.mark.skipif(not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
                        reason="the worker process needs a database it can share: PostgreSQL (DATABASE_URL)"),
 ]

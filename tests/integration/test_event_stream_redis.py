@@ -19,7 +19,7 @@ from .stack import RedisServer
 
 pytestmark = [
     pytest.mark.integration,
-    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see README, Services)"),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it; see docs/install.md, Services)"),
     pytest.mark.django_db(transaction=True),
 ]
 

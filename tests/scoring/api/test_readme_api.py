@@ -1,4 +1,4 @@
-"""The README's "Using the API" example works as written: its code block is read, and each
+"""docs/api.md's "Using the API" example works as written: its code block is read, and each
 ``curl`` in it is sent as it stands to the test client (a token from a director's login, the
 tournaments with that token, an export saved to a file, that file imported). Only the placeholders
 are filled in: the director's ``NAME`` and ``PASS``, the token (``$TOKEN``) and the ids ``1``. The
@@ -21,13 +21,16 @@ from ..services.test_exports import as_imported, without_time
 
 pytestmark = pytest.mark.django_db
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+API_DOC = Path(__file__).resolve().parents[3] / "docs" / "api.md"
 SITE = "http://127.0.0.1:8000"
 
 
 def example() -> list[str]:
     """The section's shell block, one command a line (a line ending in ``\\`` or ``|`` goes on)."""
-    section = README.read_text(encoding="utf-8").split("### Using the API\n", 1)[1].split("\n## ", 1)[0]
+    text = API_DOC.read_text(encoding="utf-8")
+    assert text.count("\n## Using the API\n") == 1, "docs/api.md has one section 'Using the API'"
+    section = text.split("\n## Using the API\n", 1)[1].split("\n## ", 1)[0]
+    assert section.count("```sh\n") == 1, "the section has one shell block: the example"
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     lines: list[str] = []
     for raw in block.splitlines():
@@ -57,7 +60,7 @@ def curl(command: str) -> dict:
         elif word.startswith(SITE):
             out["url"] = word.removeprefix(SITE)
         else:
-            raise AssertionError(f"the test does not know this part of the README's curl: {word}")
+            raise AssertionError(f"the test does not know this part of the example's curl: {word}")
     out["method"] = out["method"] or ("POST" if out["data"] is not None else "GET")
     return out
 
@@ -73,7 +76,7 @@ def copy_import_id(tournament: Tournament) -> int:
     return TournamentImport.objects.get(tournament=tournament).pk
 
 
-def test_the_readmes_curl_example_works_as_written(client, director, make_setup, tmp_path):
+def test_the_api_docs_curl_example_works_as_written(client, director, make_setup, tmp_path):
     s = make_setup("jie_long")
     round_record(actor=s.scorer_actor, table=s.table, body={"points": [2, 12, 34, 18], "leader": 0})
     club = s.tournament.club
@@ -87,7 +90,7 @@ def test_the_readmes_curl_example_works_as_written(client, director, make_setup,
     for line in lines:
         for placeholder, value in filled.items():
             line = line.replace(placeholder, value)
-        if line.startswith("# {"):   # the answer the README shows
+        if line.startswith("# {"):   # the answer the example shows
             shown = json.loads(line.removeprefix("# ").replace("…", "x"))
             assert set(shown) == set(answer) in ({"token", "expires_in"}, {"id", "status", "url"})
             if "expires_in" in shown:
@@ -120,7 +123,7 @@ def test_the_readmes_curl_example_works_as_written(client, director, make_setup,
             done.append(curl("curl" + command)["url"])
             answer = response.json()
         else:
-            raise AssertionError(f"the test does not know this line of the README's example: {line}")
+            raise AssertionError(f"the test does not know this line of the example: {line}")
 
     assert done == ["/api/v1/auth/token/", "/api/v1/tournaments/", f"/api/v1/tournaments/{s.tournament.pk}/export/",
                     "/api/v1/tournaments/import/", f"/api/v1/imports/{copy_import_id(copy)}/"]
