@@ -16,8 +16,9 @@
 - when ``REDIS_URL`` is set and Redis answers, a Celery worker and beat beside gunicorn;
   otherwise background tasks run in-process, as with ``make run``.
 
-``scripts/club.py manage COMMAND …`` runs a manage.py command with the club's settings, e.g.
-``create_director NAME --password PASS``.
+``scripts/club.py manage COMMAND …`` runs a manage.py command with the club's settings and
+database, e.g. ``create_director NAME --password PASS``: ``CREATE_DIRECTOR`` below, the one way
+the README, this banner, the login page and the director's guide say to create a director.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 CLUB_DIR = ROOT / ".club"
 GUNICORN_CONF = "gupai_site/gunicorn.conf.py"
 PYTHON = sys.executable
+#: How a club gets a director, said the same way everywhere (README "Create a director", the
+#: banner below, templates/director/login.html, docs/director-guide.md): manage.py's
+#: ``create_director`` with the settings and database ``make club`` uses (``.venv/bin/python`` is
+#: the Makefile's).
+CREATE_DIRECTOR = ".venv/bin/python scripts/club.py manage create_director NAME --password PASS"
 
 
 def secret_key(folder: Path) -> str:
@@ -138,11 +144,10 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
 
 
 def banner(p: Plan) -> str:
-    python = os.path.relpath(PYTHON, ROOT) if PYTHON.startswith(str(ROOT) + os.sep) else PYTHON
     lines = ["", "Gupai Club on the local network", f"  The site:      {p.url}/",
              f"  The director:  {p.url}/director/   (scorer links and QR codes use {p.url})",
              "  Create a director (once, in another terminal):",
-             f"    {python} scripts/club.py manage create_director NAME --password PASS",
+             f"    {CREATE_DIRECTOR}",
              *(f"  {note}" for note in p.notes), "  Stop: Ctrl-C", ""]
     return "\n".join(lines)
 

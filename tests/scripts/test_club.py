@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
+import shlex
 import shutil
 import signal
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -90,7 +93,51 @@ def test_celery_worker_and_beat_run_beside_only_when_redis_answers(tmp_path):
 def test_the_banner_says_where_the_director_goes_and_how_to_create_one(tmp_path):
     text = club.banner(make_plan(tmp_path))
     assert f"http://{LAN}:8000/director/" in text
-    assert "scripts/club.py manage create_director NAME --password PASS" in text
+    assert club.CREATE_DIRECTOR in text.splitlines()[text.splitlines().index("  Create a director (once, in another terminal):") + 1]
+
+
+def _forms(text: str) -> list[str]:
+    """Each line's command that creates a director, from its interpreter to its password."""
+    return re.findall(r"[^\s`>]*python[^\n`<]*?create_director[^\n`<]*?PASS\b", text)
+
+
+@pytest.mark.django_db
+def test_one_way_to_create_a_director_in_the_readme_the_banner_the_login_page_and_the_guide(tmp_path, client):
+    """How a club gets its director is said in one form, and the same one, wherever it is said."""
+    page = client.get("/director/login/")
+    assert page.status_code == 200
+    places = {"README.md": (ROOT / "README.md").read_text(encoding="utf-8"),
+              "the make club banner": club.banner(make_plan(tmp_path)),
+              "the login page": page.content.decode(),
+              "docs/director-guide.md": (ROOT / "docs" / "director-guide.md").read_text(encoding="utf-8")}
+    for where, text in places.items():
+        assert _forms(text), f"{where} does not say how to create a director"
+        assert set(_forms(text)) == {club.CREATE_DIRECTOR}, (where, _forms(text))
+    assert club.CREATE_DIRECTOR.startswith(".venv/bin/python scripts/club.py manage create_director ")
+
+
+def test_the_form_shown_creates_a_director_in_the_clubs_database(tmp_path):
+    """The form as shown (its interpreter aside: the tree's .venv may be elsewhere), run against a
+    club folder: the director lands in the database ``make club`` serves, not in db.sqlite3."""
+    folder = tmp_path / "club"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL")
+           and not k.startswith(("PYTEST", "DJANGO_"))}
+    env["SITE_URL"] = "http://192.168.1.20:8000"
+    python, script, *args = shlex.split(club.CREATE_DIRECTOR)
+    assert (python, script) == (".venv/bin/python", "scripts/club.py")
+    args = [{"NAME": "dora", "PASS": "dora-secret-1"}.get(a, a) for a in args]
+
+    def run(*words: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, script, "--dir", str(folder), *words], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    assert run("manage", "migrate", "--noinput").returncode == 0  # what make club does first
+    done = run(*args)
+    assert done.returncode == 0 and "Director dora created." in done.stdout, done.stdout + done.stderr
+    with sqlite3.connect(folder / "club.sqlite3") as db:
+        assert db.execute("SELECT is_staff, password != '' FROM auth_user WHERE username = 'dora'").fetchall() == [
+            (1, 1)]
 
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
@@ -171,7 +218,7 @@ def test_redis_that_does_not_answer_is_no_redis():
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
 def test_make_guide_screenshots_runs_the_guides_walk_writing_into_docs():
-    """The README and the guide name this command: it runs the walk with its screenshots kept."""
+    """docs/development.md and the guide name this command: it runs the walk with its screenshots kept."""
     run = subprocess.run(["make", "-n", "guide-screenshots"], cwd=ROOT, capture_output=True, text=True, check=True,
                          timeout=60).stdout
     assert "GUIDE_SCREENSHOTS=1" in run and "tests/browser/test_director_guide.py" in run
