@@ -114,6 +114,8 @@ def test_one_way_to_create_a_director_in_the_readme_the_banner_the_login_page_an
         assert _forms(text), f"{where} does not say how to create a director"
         assert set(_forms(text)) == {club.CREATE_DIRECTOR}, (where, _forms(text))
     assert club.CREATE_DIRECTOR.startswith(".venv/bin/python scripts/club.py manage create_director ")
+    hans = client.get("/director/login/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "在运行本站的电脑上创建一个" in hans and _forms(hans) == [club.CREATE_DIRECTOR]  # the words translated, not the command
 
 
 def test_the_form_shown_creates_a_director_in_the_clubs_database(tmp_path):

@@ -430,8 +430,9 @@ def test_an_export_matches_the_import_schema(played, director_client):
 
 
 def test_the_import_takes_a_body_up_to_its_own_limit_not_djangos(played, director_client, club, settings):
-    """docs/features/export-import.md, Size: the import's body may be up to IMPORT_MAX_MB (16 MB), where every other request keeps
-    Django's 2.5 MB; larger answers 413 in the API's shape, naming the import's limit."""
+    """docs/features/export-import.md, "Size": the import's body may be up to IMPORT_MAX_MB (16 MB),
+    where every other request keeps Django's 2.5 MB; larger answers 413 in the API's shape, naming
+    the import's limit."""
     body = json.dumps({"club": club.pk, "document": played}).encode()
     assert settings.IMPORT_MAX_BYTES == 16_000_000 and settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 2_621_440
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(body) // 2
