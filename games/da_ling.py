@@ -16,7 +16,7 @@ from typing import Sequence
 from .decks import CHINESE_32, PACK_WEIGHT, packed_fits
 from .record import Common, Problems, check_deck, check_seat_count, is_int, read_list, read_tile_list, seats_readable
 from .settlement import nets_from_transfers
-from .tiles import _SPELLINGS, ALL_TILES, RED_BLACK, Tile, parse_tile, pip_choices
+from .tiles import ALL_TILES, RED_BLACK, SPELLINGS, Tile, parse_tile, pip_choices
 from .words import gettext_noop
 
 #: DL-1: 2 to 5 players; the banker is not a seat (DL-12).
@@ -72,7 +72,7 @@ def colour_pips(tiles: Sequence[Tile], colour: str) -> int:
 # the packed deal for the deck check.
 
 #: Every accepted tile spelling -> its weight, so the quick reader goes from text to key at once.
-_WEIGHT_BY_TEXT: dict[str, int] = {text: PACK_WEIGHT[t] for text, t in _SPELLINGS.items()}
+_WEIGHT_BY_TEXT: dict[str, int] = {text: PACK_WEIGHT[t] for text, t in SPELLINGS.items()}
 
 
 def group_key(group: Sequence[Tile]) -> int:

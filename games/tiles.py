@@ -28,10 +28,10 @@ def make_tile(a: int, b: int) -> Tile:
 
 #: Every accepted spelling: "a:b" in either order, bare or in brackets (72 strings). The dict
 #: is the whole grammar, and a lookup is several times faster than a regular expression.
-_SPELLINGS: dict[str, Tile] = {}
+SPELLINGS: dict[str, Tile] = {}
 for _a in range(1, 7):
     for _b in range(1, 7):
-        _SPELLINGS[f"{_a}:{_b}"] = _SPELLINGS[f"[{_a}:{_b}]"] = make_tile(_a, _b)
+        SPELLINGS[f"{_a}:{_b}"] = SPELLINGS[f"[{_a}:{_b}]"] = make_tile(_a, _b)
 del _a, _b
 
 
@@ -39,7 +39,7 @@ def parse_tile(text: object) -> Tile | None:
     """Read ``"a:b"`` or ``"[a:b]"`` (either order); None when it is not a tile."""
     if type(text) is not str:  # plain strings only: a str subclass could hash or compare oddly
         return None
-    return _SPELLINGS.get(text)
+    return SPELLINGS.get(text)
 
 
 def tile_str(tile: Tile) -> str:

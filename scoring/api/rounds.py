@@ -234,7 +234,7 @@ def split_code(data: Any, field: str) -> tuple[Any, PlayerProof | None]:
     return {k: v for k, v in data.items() if k != field}, PlayerProof(code=code)
 
 
-def _round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
+def round_response(rnd: Round, code=status.HTTP_200_OK) -> Response:
     rnd = round_get(rnd.pk)
     return Response(RoundSerializer(round_detail(rnd)).data, status=code,
                     headers={"ETag": etag(rnd.current_revision.number)})
@@ -246,7 +246,7 @@ class RoundDetailView(ApiView):
     @extend_schema(operation_id="rounds_retrieve", summary="A deal (ETag: its revision)", parameters=[etag_header(200)],
                    responses={200: RoundSerializer, **READ_ERRORS}, tags=["rounds"])
     def get(self, request, pk: int):
-        return _round_response(self.round(pk))
+        return round_response(self.round(pk))
 
     @extend_schema(
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
@@ -271,7 +271,7 @@ class RoundDetailView(ApiView):
             RoundCorrectionSerializer(data=body).is_valid(raise_exception=True)
         rnd = round_correct(actor=self.actor, round=rnd, body=body, reason=reason,
                                      expected_revision=parse_if_match(request.headers.get("If-Match")))
-        return _round_response(rnd)
+        return round_response(rnd)
 
 
 ROUND_CHANGED = {"parameters": [etag_header(200)], "responses": {200: RoundSerializer, **WRITE_ERRORS},
@@ -293,7 +293,7 @@ class RoundConfirmView(ApiView):
         rnd = limit(lambda: throttling.player_code_guarded(
             request, rnd.table_id, seat, proof,
             lambda: round_confirm(actor=self.actor, round=rnd, confirmed_by=seat, proof=proof)))
-        return _round_response(rnd)
+        return round_response(rnd)
 
 
 class RoundVoidView(ApiView):
@@ -303,7 +303,7 @@ class RoundVoidView(ApiView):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(VoidInputSerializer)
-        return _round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
+        return round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
 
 
 class RoundDisputeView(ApiView):
@@ -314,7 +314,7 @@ class RoundDisputeView(ApiView):
     def post(self, request, pk: int):
         rnd = self.round(pk)
         data = self.parse(DisputeInputSerializer)
-        return _round_response(round_dispute(actor=self.actor, round=rnd, message=data["message"]))
+        return round_response(round_dispute(actor=self.actor, round=rnd, message=data["message"]))
 
 
 class RoundResolveView(ApiView):
@@ -324,7 +324,7 @@ class RoundResolveView(ApiView):
         rnd = self.round(pk)
         require_director_of(self.actor, rnd.table.session.tournament.club)
         data = self.parse(ResolveInputSerializer)
-        return _round_response(round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
+        return round_response(round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
 
 
 class RoundRevisionsView(ApiView):

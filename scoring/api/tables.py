@@ -40,7 +40,7 @@ from scoring.api.rounds import (
     RoundCreateSerializer,
     RoundPreviewSerializer,
     RoundSerializer,
-    _round_response,
+    round_response,
     split_code,
 )
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
@@ -178,7 +178,7 @@ class TableRoundsView(ApiView):
         if key is None:
             count_new()
             rnd = guarded(lambda: round_record(actor=actor, table=table, body=body, proof=proof))
-            return _round_response(rnd, status.HTTP_201_CREATED)
+            return round_response(rnd, status.HTTP_201_CREATED)
         outcome = guarded(lambda: round_record_idempotent(actor=actor, table=table, body=body, key=key,
                                                           proof=proof, before_new=count_new))
         # The stored first answer, rendered as a fresh read of the deal is: the same body both times.

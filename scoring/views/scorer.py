@@ -55,7 +55,7 @@ def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _invalid_link(request):
+def invalid_link(request):
     if _wants_json(request):
         # The draft stays on the phone; the page says the link was replaced (deal-drafts.js).
         return JsonResponse({"status": "link_invalid", "message": gettext(
@@ -63,7 +63,7 @@ def _invalid_link(request):
     return render(request, "scorer/invalid.html", status=404)
 
 
-def _table_or_none(request, token: str):
+def table_or_none(request, token: str):
     """The link's table, or None for an unknown link. Only unknown links count against the
     address (Limited past the allowance): a valid one is never refused for others' guesses."""
     table = table_by_scorer_token(token)
@@ -72,7 +72,7 @@ def _table_or_none(request, token: str):
     return table
 
 
-def _limited_or_invalid(view):
+def limited_or_invalid(view):
     """Answer Limited with the 429 page."""
 
     @wraps(view)
@@ -155,7 +155,7 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
     }, status=status)
 
 
-def _optional_number(raw, *, low: int) -> int | str | None:
+def optional_number(raw, *, low: int) -> int | str | None:
     """An optional number of the form (a deal number, a seat): None when not sent; the text as
     sent when it is no number, for the service to refuse at its path (nothing is stored)."""
     raw = (raw or "").strip()
@@ -164,11 +164,11 @@ def _optional_number(raw, *, low: int) -> int | str | None:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-@_limited_or_invalid
+@limited_or_invalid
 def table_page(request, token: str):
-    table = _table_or_none(request, token)
+    table = table_or_none(request, token)
     if table is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     if request.method == "GET":
         stash = request.session.pop(stash_key(table), None)
         if stash and table.session.is_closed:  # a deal refused as the session closed: shown, not sent
@@ -215,7 +215,7 @@ def deal_post(request, table) -> DealPost:
     key = (request.POST.get("idem_key") or "").strip()
     if not key:
         return DealPost("stale", form=form)
-    number = _optional_number(request.POST.get("number"), low=1)
+    number = optional_number(request.POST.get("number"), low=1)
     proof = None
     if table.session.tournament.require_proof:
         me = remembered_player(request, table)
@@ -259,7 +259,7 @@ def _saved_message(request, outcome) -> None:
 def _table_and_round(request, token: str, round_id: int):
     """The link's table and one of its deals, or (None, None) when either is not there: a wrong
     link and a deal of another table look the same to the scorer."""
-    table = _table_or_none(request, token)
+    table = table_or_none(request, token)
     if table is None:
         return None, None
     try:
@@ -270,11 +270,11 @@ def _table_and_round(request, token: str, round_id: int):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-@_limited_or_invalid
+@limited_or_invalid
 def round_correct(request, token: str, round_id: int):
     table, rnd = _table_and_round(request, token, round_id)
     if rnd is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
                            page_url=reverse("scorer-table", args=[token]),
                            action_url=reverse("scorer-round-correct", args=[token, rnd.pk]))
@@ -333,7 +333,7 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
     the move's text input ``field`` under it, with what was typed)."""
     table, rnd = _table_and_round(request, token, round_id)
     if rnd is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     actor = actor_from_request(request, table=table)
     try:
         call(actor, rnd)
@@ -346,11 +346,11 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
 
 @never_cache
 @require_POST
-@_limited_or_invalid
+@limited_or_invalid
 def round_confirm(request, token: str, round_id: int):
     """Confirmed by the seat picked; with proof, by the player this phone remembers (one tap,
     ``as_me``) or the seat picked with that player's code typed (``confirmed_by_code``)."""
-    confirmed_by = _optional_number(request.POST.get("confirmed_by"), low=0)
+    confirmed_by = optional_number(request.POST.get("confirmed_by"), low=0)
 
     def confirm(actor, rnd):
         seat, proof = confirming(request, rnd.table, confirmed_by)
@@ -363,7 +363,7 @@ def round_confirm(request, token: str, round_id: int):
 
 @never_cache
 @require_POST
-@_limited_or_invalid
+@limited_or_invalid
 def round_dispute(request, token: str, round_id: int):
     message = request.POST.get("message") or ""
     return _round_action(request, token, round_id,

@@ -16,7 +16,7 @@ from scoring.domain.inputs import MAX_INT32
 from scoring.domain.proof import PlayerProof
 from scoring.selectors.players import proven_entry, seat_entry
 from scoring.services.players import entry_code_set
-from scoring.views.scorer import _invalid_link, _limited_or_invalid, _optional_number, _table_or_none, scorer_page
+from scoring.views.scorer import invalid_link, limited_or_invalid, optional_number, scorer_page, table_or_none
 from scoring.web import throttling
 from scoring.web.auth import actor_from_request
 from scoring.web.http import status_of
@@ -37,14 +37,14 @@ def _check(request, table, seat, code: str, again: str):
 
 @never_cache
 @require_POST
-@_limited_or_invalid
+@limited_or_invalid
 def who(request, token: str):
-    table = _table_or_none(request, token)
+    table = table_or_none(request, token)
     if table is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     if not table.session.tournament.require_proof:
         return redirect("scorer-table", token)
-    seat = _optional_number(request.POST.get("seat"), low=0)
+    seat = optional_number(request.POST.get("seat"), low=0)
     code = (request.POST.get("code") or "").strip()
     again = (request.POST.get("code_again") or "").strip()
     try:
@@ -63,12 +63,12 @@ def who(request, token: str):
 
 @never_cache
 @require_POST
-@_limited_or_invalid
+@limited_or_invalid
 def forget_me(request, token: str):
     """"Not you?": this phone forgets the player; the page asks again."""
-    table = _table_or_none(request, token)
+    table = table_or_none(request, token)
     if table is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     response = redirect(reverse("scorer-table", args=[token]) + "#who")
     forget(response, table.session.tournament_id)
     return response

@@ -3,73 +3,17 @@ Django and of the app, and each layer importing only the layers below it."""
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "scoring", "gupai_site")
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-def _modules() -> dict[str, Path]:
-    out = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            if "migrations" not in path.parts:
-                out[_module_name(path)] = path
-    return out
-
-
-MODULES = _modules()
-
-
-def _resolve(name: str) -> str | None:
-    """The project module an imported name lives in (``scoring.services.rounds.round_record`` →
-    ``scoring.services.rounds``), or None for a name from outside the project."""
-    while name:
-        if name in MODULES:
-            return name
-        name = name.rpartition(".")[0]
-    return None
-
-
-def imports_of(module: str, source: str | None = None) -> set[str]:
-    """Every name a module imports, anywhere in it (late imports inside functions included);
-    ``source``: its text, when it is not a file of the tree."""
-    path = MODULES.get(module, ROOT / (module.replace(".", "/") + ".py"))
-    is_package = path.name == "__init__.py"
-    tree = ast.parse(source if source is not None else path.read_text(), filename=str(path))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                base = base[: len(base) - node.level + (1 if is_package else 0)]
-                prefix = ".".join(base + ([node.module] if node.module else []))
-            else:
-                prefix = node.module or ""
-            # ``from pkg import sub`` imports the module pkg.sub; ``from pkg import name`` the package.
-            for alias in node.names:
-                full = f"{prefix}.{alias.name}"
-                names.add(full if full in MODULES else prefix)
-    return names
+from tests.architecture.tree import MODULES, ROOT, imports_of, resolve
 
 
 def project_graph() -> dict[str, set[str]]:
     graph = {}
     for module in MODULES:
-        targets = {_resolve(name) for name in imports_of(module)}
+        targets = {resolve(name) for name in imports_of(module)}
         graph[module] = {t for t in targets if t and t != module}
     return graph
 

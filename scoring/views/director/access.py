@@ -45,34 +45,34 @@ def director_required(view):
 
 # Another club's things answer 404, like ids that do not exist.
 
-def _club(actor, pk) -> Club:
+def visible_club(actor, pk) -> Club:
     club = get_or_404(Club, pk=pk)
     require_club_visible(actor, club, "club")
     return club
 
 
-def _tournament(actor, pk):
+def visible_tournament(actor, pk):
     t = tournament_get(pk)
     require_club_visible(actor, t.club, "tournament")
     return t
 
 
-def _table(actor, pk):
+def visible_table(actor, pk):
     table = table_get(pk)
     require_club_visible(actor, table.session.tournament.club, "table")
     return table
 
 
-def _session(actor, pk):
+def visible_session(actor, pk):
     session = session_get(pk)
     require_club_visible(actor, session.tournament.club, "session")
     return session
 
 
-def _numbered_session(actor, tournament_id: int, number: int):
+def numbered_session(actor, tournament_id: int, number: int):
     """A tournament's session by its number (the sheet's URLs), its tournament attached; 404 when
     there is none."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     session = tournament.sessions.filter(number=number).first()
     if session is None:
         raise Http404
@@ -80,13 +80,13 @@ def _numbered_session(actor, tournament_id: int, number: int):
     return session
 
 
-def _round(actor, pk):
+def visible_round(actor, pk):
     rnd = round_get(pk)
     require_club_visible(actor, rnd.table.session.tournament.club, "deal")
     return rnd
 
 
-def _errors_by_field(errors: list[dict], fields: tuple[str, ...]) -> dict[str, list[str]]:
+def errors_by_field(errors: list[dict], fields: tuple[str, ...]) -> dict[str, list[str]]:
     """Service errors by form field (the first part of the path); the rest under ``general``."""
     out: dict[str, list[str]] = {}
     for e in errors:

@@ -13,13 +13,13 @@ from scoring.domain.errors import DomainError
 from scoring.selectors.access import require_club_visible
 from scoring.selectors.audits import audit_detail, audit_get, audit_latest
 from scoring.services import audits as audits_services
-from scoring.views.director.access import _tournament, director_required
+from scoring.views.director.access import director_required, visible_tournament
 
 #: Findings listed on the page at most (the API sends more).
 AUDIT_FINDINGS_SHOWN = 200
 
 
-def _audit_panel(tournament, audit=None) -> dict:
+def audit_panel(tournament, audit=None) -> dict:
     """What the audit box shows: the tournament and its latest audit (``audit_detail``, or None)."""
     audit = audit or audit_latest(tournament)
     detail = audit_detail(audit, limit=AUDIT_FINDINGS_SHOWN, table_names=True) if audit else None
@@ -32,7 +32,7 @@ def _audit_panel(tournament, audit=None) -> dict:
 @director_required
 @require_POST
 def audit_start(request, actor, tournament_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     try:
         audits_services.audit_start(actor=actor, tournament=tournament)
     except DomainError as e:
@@ -47,6 +47,6 @@ def audit_start(request, actor, tournament_id: int):
 def audit_box(request, actor, audit_id: int):
     audit = audit_get(audit_id)
     require_club_visible(actor, audit.tournament.club, "audit")
-    response = render(request, "director/_audit.html", {"audit": _audit_panel(audit.tournament, audit)})
+    response = render(request, "director/_audit.html", {"audit": audit_panel(audit.tournament, audit)})
     response["Cache-Control"] = "no-store"
     return response

@@ -15,7 +15,7 @@ from scoring.selectors.imports import imports_under_way
 from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
 from scoring.services import clubs as clubs_services
 from scoring.services import tournaments as tournaments_services
-from scoring.views.director.access import _club, _errors_by_field, director_required
+from scoring.views.director.access import director_required, errors_by_field, visible_club
 from scoring.web import tournament_form
 from scoring.web.http import status_of
 
@@ -41,13 +41,13 @@ def club_create(request, actor):
     try:
         club = clubs_services.club_create(actor=actor, name=name)
     except DomainError as e:
-        return _home(request, actor, club_errors=_errors_by_field(e.errors, ("name",)), club_name=name,
+        return _home(request, actor, club_errors=errors_by_field(e.errors, ("name",)), club_name=name,
                      status=status_of(e))
     messages.success(request, gettext("Club %(name)s created.") % {"name": club.name})
     return redirect("director-club", club.pk)
 
 
-def _club_page(request, actor, club, *, status=200, **extra):
+def render_club_page(request, actor, club, *, status=200, **extra):
     ctx = {
         "club": club,
         "players": player_list(club),
@@ -72,7 +72,7 @@ def _club_page(request, actor, club, *, status=200, **extra):
 @director_required
 @require_GET
 def club_page(request, actor, club_id: int):
-    return _club_page(request, actor, _club(actor, club_id))
+    return render_club_page(request, actor, visible_club(actor, club_id))
 
 
 @director_required
@@ -80,7 +80,7 @@ def club_page(request, actor, club_id: int):
 def players_add(request, actor, club_id: int):
     """One player per line; each is its own service call, so good names are added even when
     another line is refused (the refused lines stay in the box with the reason)."""
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     names = [n.strip() for n in (request.POST.get("names") or "").splitlines() if n.strip()]
     added, refused, errors = [], [], []
     for name in names:
@@ -97,14 +97,14 @@ def players_add(request, actor, club_id: int):
         messages.success(request, ngettext("Added %(count)d player: %(names)s.", "Added %(count)d players: %(names)s.",
                                            len(added)) % {"count": len(added), "names": ", ".join(added)})
     if errors:
-        return _club_page(request, actor, club, player_names="\n".join(refused), player_errors=errors, status=400)
+        return render_club_page(request, actor, club, player_names="\n".join(refused), player_errors=errors, status=400)
     return redirect(reverse("director-club", args=[club.pk]) + "#players")
 
 
 @director_required
 @require_POST
 def tournament_create(request, actor, club_id: int):
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     p = request.POST
     game = p.get("game", "")
     t = {"name": p.get("name", ""), "game": game,
@@ -116,7 +116,7 @@ def tournament_create(request, actor, club_id: int):
             actor=actor, club=club, name=t["name"], game=game, variant=t["variant"], public=t["public"],
             require_confirmation=t["require_confirmation"], chip_value=t["chip_value"], currency=t["currency"])
     except DomainError as e:
-        return _club_page(request, actor, club, t=t, t_errors=tournament_form.setting_errors(e.errors), status=status_of(e))
+        return render_club_page(request, actor, club, t=t, t_errors=tournament_form.setting_errors(e.errors), status=status_of(e))
     messages.success(request, gettext("Tournament %(name)s created. Add entries and tables, then start it.")
                      % {"name": tournament.name})
     return redirect("director-tournament", tournament.pk)

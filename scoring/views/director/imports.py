@@ -29,8 +29,8 @@ from scoring.selectors.access import require_club_visible
 from scoring.selectors.exports import tournament_export
 from scoring.selectors.imports import import_detail, import_get
 from scoring.services import imports as imports_services
-from scoring.views.director.access import _club, _tournament, director_required
-from scoring.views.director.clubs import _club_page
+from scoring.views.director.access import director_required, visible_club, visible_tournament
+from scoring.views.director.clubs import render_club_page
 from scoring.web.document_problems import problem_in_words
 from scoring.web.http import status_of
 
@@ -38,7 +38,7 @@ from scoring.web.http import status_of
 @director_required
 @require_GET
 def tournament_download(request, actor, tournament_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     try:
         document = tournament_export(tournament)
     except DomainError as e:   # a deal whose history does not verify: an audit's matter
@@ -56,7 +56,7 @@ def tournament_download(request, actor, tournament_id: int):
 def _refused(request, actor, club, code: str, message: str, *, status: int, path: str = ""):
     """The club page with the upload refused: ``message`` in the page's language already."""
     found = problem_in_words(problem(path, code, message), translated=True)
-    return _club_page(request, actor, club, import_problem=found, status=status)
+    return render_club_page(request, actor, club, import_problem=found, status=status)
 
 
 def _not_json(value: str) -> None:
@@ -66,7 +66,7 @@ def _not_json(value: str) -> None:
 @director_required
 @require_POST
 def import_upload(request, actor, club_id: int):
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     upload = request.FILES.get("document")
     if upload is None:
         return _refused(request, actor, club, "required", gettext("Choose a file exported from a tournament (.json)."),
@@ -88,7 +88,7 @@ def import_upload(request, actor, club_id: int):
     try:
         job = imports_services.tournament_import_queue(actor=actor, club=club, document=document, file_name=upload.name)
     except DomainError as e:
-        return _club_page(request, actor, club, import_problem=problem_in_words(e.errors[0] if e.errors else None),
+        return render_club_page(request, actor, club, import_problem=problem_in_words(e.errors[0] if e.errors else None),
                           status=status_of(e))
     return redirect("director-import", job.pk)
 

@@ -18,7 +18,7 @@ from scoring.domain.records import round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services.lifecycle import tournament_refusal
 from scoring.services.paper_sheet_entry import paper_sheet_record, paper_sheet_replay
-from scoring.views.director.access import _table, director_required
+from scoring.views.director.access import director_required, visible_table
 from scoring.web.http import status_of
 from scoring.web.paper_sheet_form import SheetForm
 from scoring.web.presentation import session_table
@@ -55,7 +55,7 @@ def table_paper_sheet(request, actor, table_id: int):
     twice records the sheet once. Directors of the club only (others 404); a tournament that
     is not running is refused as the deal page is (by the recording service), and a closed
     session's deals are recorded late, as there."""
-    table = _table(actor, table_id)
+    table = visible_table(actor, table_id)
     tournament = table.session.tournament
     seats = table_seats(table)
     defaults = round_defaults(table)

@@ -27,7 +27,7 @@ from scoring.selectors.access import require_club_visible
 from scoring.selectors.paper_sheets import paper_sheet_job_detail, paper_sheet_job_get, paper_sheet_job_pdf
 from scoring.selectors.seating import session_sheet_tables, session_table_count
 from scoring.services import paper_sheets as paper_sheets_services
-from scoring.views.director.access import _numbered_session, director_required
+from scoring.views.director.access import director_required, numbered_session
 from scoring.web import links
 from scoring.web.paper_sheets import session_sheets_pdf
 from scoring.web.rule_messages import error_message
@@ -54,7 +54,7 @@ def _pdf_response(pdf: bytes, session) -> HttpResponse:
 def session_paper_sheets(request, actor, tournament_id: int, number: int):
     """The whole session's sheets in the page's language, drawn now, for a handful of tables;
     a larger session is sent to its sheet page's "Print paper sheets"."""
-    session = _numbered_session(actor, tournament_id, number)
+    session = numbered_session(actor, tournament_id, number)
     count = session_table_count(session)
     if count > SYNC_MAX_TABLES:
         messages.info(request, gettext("This session has %(count)s tables: choose the languages under “Print paper "
@@ -70,7 +70,7 @@ def session_paper_sheets(request, actor, tournament_id: int, number: int):
 def paper_sheets_start(request, actor, tournament_id: int, number: int):
     """Start (or find under way) the session's sheets in the languages ticked (none ticked: the
     page's), then back to the sheet page, where its box shows how it goes."""
-    session = _numbered_session(actor, tournament_id, number)
+    session = numbered_session(actor, tournament_id, number)
     languages = request.POST.getlist("languages") or [get_language() or settings.LANGUAGE_CODE]
     try:
         paper_sheets_services.paper_sheets_start(actor=actor, session=session, languages=languages,

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring.domain.errors import DomainError
 from scoring.models import Entry
 from scoring.services import players as players_services
-from scoring.views.director.access import _tournament, director_required
+from scoring.views.director.access import director_required, visible_tournament
 
 
 def _cards(request, tournament, cards):
@@ -39,7 +39,7 @@ def _entry(tournament, entry_id: int) -> Entry:
 @require_POST
 def player_cards(request, actor, tournament_id: int):
     """Every player's card with a fresh code (any earlier code stops working)."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     try:
         cards = players_services.entry_codes_issue(actor=actor, tournament=tournament)
     except DomainError as e:
@@ -51,7 +51,7 @@ def player_cards(request, actor, tournament_id: int):
 @require_POST
 def player_card(request, actor, tournament_id: int, entry_id: int):
     """One player's card with a fresh code."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     entry = _entry(tournament, entry_id)
     try:
         code = players_services.entry_code_issue(actor=actor, entry=entry)
@@ -63,7 +63,7 @@ def player_card(request, actor, tournament_id: int, entry_id: int):
 @director_required
 @require_POST
 def player_code_reset(request, actor, tournament_id: int, entry_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     entry = _entry(tournament, entry_id)
     try:
         players_services.entry_code_reset(actor=actor, entry=entry)

@@ -15,7 +15,7 @@ from scoring.domain.ratings import DISPLAY_BASE, DISPLAY_SCALE, PROVISIONAL_DEAL
 from scoring.selectors.rating_pages import ladder_with_moves
 from scoring.services import clubs as clubs_services
 from scoring.services import ratings as ratings_services
-from scoring.views.director.access import _club, _errors_by_field, director_required
+from scoring.views.director.access import director_required, errors_by_field, visible_club
 from scoring.web.http import status_of
 
 
@@ -32,19 +32,19 @@ def _page(request, club, *, settings=None, errors=None, status=200):
 @director_required
 @require_GET
 def ratings_page(request, actor, club_id: int):
-    return _page(request, _club(actor, club_id))
+    return _page(request, visible_club(actor, club_id))
 
 
 @director_required
 @require_POST
 def ratings_settings(request, actor, club_id: int):
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     sent = {"ladder_public": request.POST.get("ladder_public") == "on",
             "unrated_games": request.POST.getlist("unrated_games")}
     try:
         clubs_services.club_ratings_update(actor=actor, club=club, **sent)
     except DomainError as e:
-        return _page(request, club, settings=sent, errors=_errors_by_field(e.errors, tuple(sent)),
+        return _page(request, club, settings=sent, errors=errors_by_field(e.errors, tuple(sent)),
                      status=status_of(e))
     messages.success(request, gettext("Ratings settings saved."))
     return redirect(reverse("director-ratings", args=[club.pk]) + "#settings")
@@ -53,7 +53,7 @@ def ratings_settings(request, actor, club_id: int):
 @director_required
 @require_POST
 def ratings_rebuild(request, actor, club_id: int):
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     done = ratings_services.ratings_rebuild(actor=actor, club=club)
     messages.success(request, gettext("Ratings rebuilt from %(count)s deals.") % {"count": done["deals"]})
     return redirect("director-ratings", club.pk)

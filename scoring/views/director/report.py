@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from games import get_game
 from scoring.selectors.report import tournament_report
 from scoring.templatetags.words import audit_words
-from scoring.views.director.access import _tournament, director_required
+from scoring.views.director.access import director_required, visible_tournament
 from scoring.web.report_pdf import report_pdf
 
 
@@ -26,7 +26,7 @@ def _status_label(report: dict) -> str | None:
 @director_required
 @require_GET
 def tournament_report_page(request, actor, tournament_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     report = tournament_report(tournament)
     return render(request, "director/report.html", {
         **report, "game_name": get_game(tournament.game).name_in(get_language() or "en"),
@@ -37,7 +37,7 @@ def tournament_report_page(request, actor, tournament_id: int):
 @require_GET
 def tournament_report_pdf(request, actor, tournament_id: int):
     """Never cached: the figures change while deals are still corrected."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     report = tournament_report(tournament)
     pdf = report_pdf(report, game_name=get_game(tournament.game).name_in(get_language() or "en"),
                      audit_status=_status_label(report))

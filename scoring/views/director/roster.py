@@ -20,7 +20,7 @@ from scoring.selectors.roster import roster_for
 from scoring.services import clubs as clubs_services
 from scoring.services import roster as roster_services
 from scoring.services import tournaments as tournaments_services
-from scoring.views.director.access import _table, _tournament, director_required
+from scoring.views.director.access import director_required, visible_table, visible_tournament
 from scoring.web.http import status_of
 from scoring.web.presentation import session_table
 
@@ -55,14 +55,14 @@ def _entry(tournament, entry_id: int) -> Entry:
 @director_required
 @require_GET
 def roster_page(request, actor, tournament_id: int):
-    return _page(request, _tournament(actor, tournament_id))
+    return _page(request, visible_tournament(actor, tournament_id))
 
 
 @director_required
 @require_POST
 def player_rename(request, actor, tournament_id: int, player_id: int):
     """Rename a player of the tournament's club (everywhere in the club)."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=tournament.club_id)
     name = request.POST.get("name", "")
     before = player.name
@@ -77,7 +77,7 @@ def player_rename(request, actor, tournament_id: int, player_id: int):
 
 
 def _entry_change(request, actor, tournament_id: int, entry_id: int, call, done: str):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     entry = _entry(tournament, entry_id)
     try:
         call(actor=actor, entry=entry)
@@ -105,7 +105,7 @@ def entry_reenter(request, actor, tournament_id: int, entry_id: int):
 @require_POST
 def entry_late(request, actor, tournament_id: int):
     """Enter one player of the club (a late entry, once the tournament runs)."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     pid = parse_whole_number(request.POST.get("player", ""), low=1, high=MAX_ID)
     player = Player.objects.filter(club=tournament.club_id, pk=pid).first() if pid is not None else None
     if player is None:
@@ -122,7 +122,7 @@ def entry_late(request, actor, tournament_id: int):
 @require_POST
 def table_delete(request, actor, table_id: int):
     """Delete a table without deals; back to its tournament's roster."""
-    table = _table(actor, table_id)
+    table = visible_table(actor, table_id)
     tournament = table.session.tournament
     label = session_table(table.session.number, table.name)
     try:
@@ -137,7 +137,7 @@ def table_delete(request, actor, table_id: int):
 @require_POST
 def tournament_delete(request, actor, tournament_id: int):
     """Delete a draft tournament; to its club's page."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     try:
         roster_services.tournament_delete(actor=actor, tournament=tournament)
     except DomainError as e:

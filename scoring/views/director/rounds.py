@@ -14,9 +14,9 @@ from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services import rounds as rounds_services
-from scoring.views.director.access import _round, _table, director_required
-from scoring.views.director.tables import _table_page
-from scoring.views.director.tournaments import _dashboard
+from scoring.views.director.access import director_required, visible_round, visible_table
+from scoring.views.director.tables import render_table_page
+from scoring.views.director.tournaments import render_dashboard
 from scoring.views.scorer import correction_page
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure
@@ -31,15 +31,15 @@ def _round_action(request, actor, round_id, call, done, *, field: str | None = N
     ``from=console``: the console's query string kept in its address); refused, that page again
     with the errors at the deal (those of the move's text input ``field`` under it, with what was
     typed)."""
-    rnd = _round(actor, round_id)
+    rnd = visible_round(actor, round_id)
     console = request.POST.get("from") == "console"
     try:
         call(rnd)
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
         if console:
-            return _dashboard(request, actor, rnd.table.session.tournament, failed=failed, status=status_of(e))
-        return _table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
+            return render_dashboard(request, actor, rnd.table.session.tournament, failed=failed, status=status_of(e))
+        return render_table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number,
                                       "table": session_table(rnd.table.session.number, rnd.table.name)})
     if console:
@@ -88,7 +88,7 @@ def round_confirm(request, actor, round_id: int):
 @director_required
 @require_http_methods(["GET", "POST"])
 def round_correct(request, actor, round_id: int):
-    rnd = _round(actor, round_id)
+    rnd = visible_round(actor, round_id)
     return correction_page(request, table=rnd.table, rnd=rnd, actor=actor,
                            page_url=reverse("director-table", args=[rnd.table_id]),
                            action_url=reverse("director-round-correct", args=[rnd.pk]))
@@ -100,7 +100,7 @@ def table_deal(request, actor, table_id: int):
     """A deal recorded by the director at a table: the late deal a closed session's scorer link
     refused (``round_record`` marks it ``late``). Preview, then save; the form carries the deal
     number it records, so a form sent twice does not record the deal twice (409)."""
-    table = _table(actor, table_id)
+    table = visible_table(actor, table_id)
     tournament = table.session.tournament
     seats = table_seats(table)
     defaults = round_defaults(table)

@@ -17,7 +17,7 @@ from scoring.models import Season, Tournament
 from scoring.selectors.access import require_club_visible
 from scoring.selectors.seasons import season_links, season_list
 from scoring.services import seasons as seasons_services
-from scoring.views.director.access import _club, _errors_by_field, director_required
+from scoring.views.director.access import director_required, errors_by_field, visible_club
 from scoring.web.http import status_of
 
 SEASON_FIELDS = ("name", "slug", "public")
@@ -46,14 +46,14 @@ def _list_page(request, club, *, new=None, errors=None, status=200):
 @director_required
 @require_http_methods(["GET", "POST"])
 def seasons_page(request, actor, club_id: int):
-    club = _club(actor, club_id)
+    club = visible_club(actor, club_id)
     if request.method == "GET":
         return _list_page(request, club)
     sent = _sent(request)
     try:
         season = seasons_services.season_create(actor=actor, club=club, **sent)
     except DomainError as e:
-        return _list_page(request, club, new=sent, errors=_errors_by_field(e.errors, SEASON_FIELDS),
+        return _list_page(request, club, new=sent, errors=errors_by_field(e.errors, SEASON_FIELDS),
                           status=status_of(e))
     messages.success(request, gettext("Season %(name)s created. Add its tournaments.") % {"name": season.name})
     return redirect("director-season", season.pk)
@@ -92,7 +92,7 @@ def season_page(request, actor, season_id: int):
     try:
         seasons_services.season_update(actor=actor, season=season, **sent)
     except DomainError as e:
-        return _season_page(request, season, settings=sent, errors=_errors_by_field(e.errors, SEASON_FIELDS),
+        return _season_page(request, season, settings=sent, errors=errors_by_field(e.errors, SEASON_FIELDS),
                             status=status_of(e))
     messages.success(request, gettext("Season saved."))
     return redirect("director-season", season.pk)
@@ -123,7 +123,7 @@ def season_tournament_add(request, actor, season_id: int):
             problems = [x["message"] for x in e.errors]
             return _season_page(request, season, weight_errors={tournament.pk: (sent["weight"], problems)},
                                 status=status_of(e))
-        return _season_page(request, season, add=sent, add_errors=_errors_by_field(e.errors, ("tournament", "weight")),
+        return _season_page(request, season, add=sent, add_errors=errors_by_field(e.errors, ("tournament", "weight")),
                             status=status_of(e))
     messages.success(request, gettext("%(name)s counts %(weight)s× in the season.")
                      % {"name": tournament.name, "weight": sent["weight"]})

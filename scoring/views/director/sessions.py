@@ -20,9 +20,15 @@ from scoring.selectors.sessions import Place
 from scoring.services import seating as seating_services
 from scoring.services import sessions as sessions_services
 from scoring.services import tables as tables_services
-from scoring.views.director.access import _errors_by_field, _numbered_session, _session, _tournament, director_required
+from scoring.views.director.access import (
+    director_required,
+    errors_by_field,
+    numbered_session,
+    visible_session,
+    visible_tournament,
+)
 from scoring.views.director.paper_sheets import SYNC_MAX_TABLES
-from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, _dashboard
+from scoring.views.director.tournaments import SEATING_LEFTOVERS, SEATING_METHODS, render_dashboard
 from scoring.web import links
 from scoring.web.http import status_of
 from scoring.web.presentation import where_now
@@ -40,7 +46,7 @@ def session_seat(request, actor, tournament_id: int):
     with it (``idempotency_key``): sent again (a double click, a retry after a lost answer) it
     seats nothing and shows the same session's sheet; and the session number it makes, so an
     old form sent after another seating changes nothing either."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     if request.method == "GET":  # the address of a seating's answer, opened again
         return redirect(reverse("director-tournament", args=[tournament.pk]) + "#seat-session")
     p = request.POST
@@ -57,8 +63,8 @@ def session_seat(request, actor, tournament_id: int):
             idempotency_key=p.get("idempotency_key") or None)
     except DomainError as e:
         # The form is drawn again with a new key: this one may stand for another seating.
-        return _dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
-                          seat_errors=_errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
+        return render_dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
+                          seat_errors=errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
     number = seated.session.number
     if seated.replayed:
         messages.info(request, gettext("This form was sent already: session %(number)s was seated then, "
@@ -79,7 +85,7 @@ def session_sheet(request, actor, tournament_id: int, number: int):
     encrypted, ``selectors.seating.session_sheet_tables``); a closed session's sheet lists its
     tables without them. Directors of the club only, never cached. POST: new links for every
     table (a sheet gone astray: the old cards stop working), then the sheet again."""
-    session = _numbered_session(actor, tournament_id, number)
+    session = numbered_session(actor, tournament_id, number)
     tournament = session.tournament
     url = reverse("director-session-sheet", args=[tournament.pk, number])
     if request.method == "POST":
@@ -133,7 +139,7 @@ def _wall(tables: list[dict], sit_outs: list, number: int) -> list[str]:
 
 def _session_move(request, actor, session_id: int, call, done: str):
     """A session's move from the dashboard (close, reopen, clock); refused, the reason shown there."""
-    session = _session(actor, session_id)
+    session = visible_session(actor, session_id)
     try:
         call(session)
     except DomainError as e:

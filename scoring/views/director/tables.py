@@ -17,8 +17,8 @@ from scoring.models import Table
 from scoring.selectors.rounds import table_history
 from scoring.selectors.tables import table_running_totals, table_seats
 from scoring.services import tables as tables_services
-from scoring.views.director.access import _table, _tournament, director_required
-from scoring.views.director.tournaments import _dashboard
+from scoring.views.director.access import director_required, visible_table, visible_tournament
+from scoring.views.director.tournaments import render_dashboard
 from scoring.web import links
 from scoring.web.deal_moves import with_moves
 from scoring.web.http import status_of
@@ -52,7 +52,7 @@ def _created_by_this_form(tournament, name: str, entries: list):
 @director_required
 @require_http_methods(["GET", "POST"])
 def table_create(request, actor, tournament_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     if request.method == "GET":  # the address of a create's answer, opened again
         return redirect(reverse("director-tournament", args=[tournament.pk]) + "#new-table")
     name = request.POST.get("name", "")
@@ -78,7 +78,7 @@ def table_create(request, actor, tournament_id: int):
                 i = parse_whole_number(path[8:-1], low=0, high=len(chosen) - 1)
                 key = "general" if i is None else f"seat_{chosen[i][0]}"
             errors.setdefault(key, []).append(err.get("message", ""))
-        return _dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
+        return render_dashboard(request, actor, tournament, status=status_of(e), table_errors=errors,
                           table_form={"name": name, "seats": raw})
     messages.success(request, gettext("Table %(table)s created.") % {"table": table.name})
     return _link_page(request, table, token=token)
@@ -96,7 +96,7 @@ def _is_current_link(table, made: str) -> bool:
 @director_required
 @require_http_methods(["GET", "POST"])
 def table_rotate(request, actor, table_id: int):
-    table = _table(actor, table_id)
+    table = visible_table(actor, table_id)
     if request.method == "GET":  # the address of a rotate's answer, opened again
         return redirect("director-table-link", table.pk)
     made = request.POST.get("made")
@@ -122,17 +122,17 @@ def table_rotate(request, actor, table_id: int):
 def table_link(request, actor, table_id: int):
     """The page that a link page's address leads to: the link itself is shown only in the answer
     to the POST that made it; here, the button that makes a new one."""
-    return _link_page(request, _table(actor, table_id))
+    return _link_page(request, visible_table(actor, table_id))
 
 
 @director_required
 @require_GET
 def table_page(request, actor, table_id: int):
-    table = _table(actor, table_id)
-    return _table_page(request, actor, table)
+    table = visible_table(actor, table_id)
+    return render_table_page(request, actor, table)
 
 
-def _table_page(request, actor, table, *, failed=None, status=200):
+def render_table_page(request, actor, table, *, failed=None, status=200):
     """``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal."""
     tournament = table.session.tournament
     deals = describe_rows(tournament.game, table_history(table))

@@ -20,8 +20,8 @@ from scoring.models import Player
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
 from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_imported
 from scoring.services import tournaments as tournaments_services
-from scoring.views.director.access import _tournament, director_required
-from scoring.views.director.audits import _audit_panel
+from scoring.views.director.access import director_required, visible_tournament
+from scoring.views.director.audits import audit_panel
 from scoring.views.public import LIVE_EVERY_MS, live_answer
 from scoring.web import tournament_form
 from scoring.web.deal_moves import with_moves
@@ -74,7 +74,7 @@ def _live_context(request, data: dict) -> dict:
             "console_url": reverse("director-tournament", args=[data["tournament"].pk])}
 
 
-def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
+def render_dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
     data = _with_moves(tournament_dashboard(tournament, **_asked(request)), actor, tournament, failed)
     if failed and all(d["id"] != failed["id"] for d in data["disputed"]):
         # A dispute no longer listed (settled meanwhile, by another hand): the refusal on top.
@@ -100,7 +100,7 @@ def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
                      "variant": tournament.variant, "tie_breaks": tournament.tie_breaks},
         "settings_errors": {},
     }
-    ctx["audit"] = _audit_panel(tournament)
+    ctx["audit"] = audit_panel(tournament)
     ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
     ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
     ctx.update(extra)
@@ -123,7 +123,7 @@ def _dashboard(request, actor, tournament, *, status=200, failed=None, **extra):
 @director_required
 @require_GET
 def tournament_page(request, actor, tournament_id: int):
-    return _dashboard(request, actor, _tournament(actor, tournament_id))
+    return render_dashboard(request, actor, visible_tournament(actor, tournament_id))
 
 
 @director_required
@@ -133,7 +133,7 @@ def tournament_live(request, actor, tournament_id: int):
     standings) for ``static/js/live.js``, for the session and page the console shows; 304 while
     nothing changed (``console_version``: one query that reads no deal; see ``views.public`` for
     why it polls)."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     asked = _asked(request)
     now = timezone.now()
     version = console_version(tournament, now=now)
@@ -148,7 +148,7 @@ def tournament_live(request, actor, tournament_id: int):
 @director_required
 @require_POST
 def entries_add(request, actor, tournament_id: int):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     ids = request.POST.getlist("player")
     wanted = [parse_whole_number(i, low=1, high=MAX_ID) for i in ids]   # None: no player's id
     players = Player.objects.filter(club=tournament.club, pk__in=[i for i in wanted if i is not None]).in_bulk()
@@ -169,12 +169,12 @@ def entries_add(request, actor, tournament_id: int):
     if added:
         messages.success(request, gettext("Entered %(names)s.") % {"names": ", ".join(added)})
     if errors:
-        return _dashboard(request, actor, tournament, entry_errors=errors, status=400)
+        return render_dashboard(request, actor, tournament, entry_errors=errors, status=400)
     return redirect(reverse("director-tournament", args=[tournament.pk]) + "#entries")
 
 
 def _status_change(request, actor, tournament_id, call, done):
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     try:
         call(actor=actor, tournament=tournament)
     except DomainError as e:
@@ -205,7 +205,7 @@ def tournament_finish(request, actor, tournament_id: int):
 def tournament_settings(request, actor, tournament_id: int):
     """The settings form. Before the start every setting is sent; once started the form no longer
     offers the rule options (the service would refuse them: stored results depend on them)."""
-    tournament = _tournament(actor, tournament_id)
+    tournament = visible_tournament(actor, tournament_id)
     p = request.POST
     sent = {"name": p.get("name", ""), "public": p.get("public") == "on",
             "require_confirmation": p.get("require_confirmation") == "on",
@@ -221,7 +221,7 @@ def tournament_settings(request, actor, tournament_id: int):
         tournaments_services.tournament_update(actor=actor, tournament=tournament, **sent)
     except DomainError as e:
         shown = {**sent, "variant": sent.get("variant", tournament.variant)}
-        return _dashboard(request, actor, tournament, settings=shown, settings_errors=tournament_form.setting_errors(e.errors),
+        return render_dashboard(request, actor, tournament, settings=shown, settings_errors=tournament_form.setting_errors(e.errors),
                           status=status_of(e))
     messages.success(request, gettext("Settings saved."))
     return redirect(reverse("director-tournament", args=[tournament.pk]) + "#settings")
