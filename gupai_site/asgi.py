@@ -23,7 +23,7 @@ import time
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
-from gupai_site.proxy import behind_proxy, client_address, proxy_hops
+from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
 

@@ -6,7 +6,7 @@
 - Header atoms that hold credentials (``%({authorization}i)s``, cookies, CSRF tokens) are
   written masked, whatever the access log format asks for.
 - Behind a proxy (``BEHIND_PROXY=1``) the client address (``%(h)s``) is the one the proxy put in
-  ``X-Forwarded-For``, as Django sees it (``gupai_site.proxy``); otherwise the peer's address.
+  ``X-Forwarded-For``, as Django sees it (``scoring.web.client_address``); otherwise the peer's address.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from gunicorn.glogging import Logger
 
 from gupai_site.logmask import MaskSecretsFilter, mask_header_value
-from gupai_site.proxy import behind_proxy, client_address, proxy_hops
+from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
 
 class MaskingLogger(Logger):

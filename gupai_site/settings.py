@@ -117,7 +117,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: REMOTE_ADDR is the client's address for everything below (BEHIND_PROXY only).
-    "gupai_site.proxy.ClientAddressMiddleware",
+    "scoring.web.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and JSON gzipped for clients that accept it (the demo scorer page: 33 kB → 5 kB). Above every
@@ -330,8 +330,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 # A reverse proxy in front (it terminates TLS): believe its X-Forwarded-Proto (request.is_secure)
-# and X-Forwarded-For (REMOTE_ADDR, gupai_site/proxy.py). Without one, a client could send these
-# headers itself, so they are ignored.
+# and X-Forwarded-For (REMOTE_ADDR, scoring/web/client_address.py). Without one, a client could
+# send these headers itself, so they are ignored.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "").strip() or 1)
 if BEHIND_PROXY:

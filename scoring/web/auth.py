@@ -118,7 +118,7 @@ class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
 
 
 def client_ip(request) -> str | None:
-    """The client's address. Behind a proxy (``BEHIND_PROXY``), ``gupai_site.proxy`` has
+    """The client's address. Behind a proxy (``BEHIND_PROXY``), ``scoring.web.client_address`` has
     already put the forwarded address in ``REMOTE_ADDR``; headers are never read here."""
     return request.META.get("REMOTE_ADDR") or None
 

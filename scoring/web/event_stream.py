@@ -26,8 +26,8 @@ from functools import partial
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 
-from gupai_site.proxy import behind_proxy, client_address, proxy_hops
 from scoring.services import events as feed
+from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 from scoring.web.events import (
     Refused,
     backlog,

@@ -1,5 +1,5 @@
 """The client's address: X-Forwarded-For is believed only with BEHIND_PROXY, and then only the
-entry our own proxy wrote (gupai_site/proxy.py)."""
+entry our own proxy wrote (scoring/web/client_address.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 
-from gupai_site.proxy import ClientAddressMiddleware, client_address
+from scoring.web.client_address import ClientAddressMiddleware, client_address
 
 
 @pytest.mark.parametrize("header, hops, expected", [
@@ -50,4 +50,4 @@ def test_behind_a_proxy_the_client_is_the_proxys_entry():
 def test_it_runs_before_everything_that_reads_the_address():
     from django.conf import settings
 
-    assert settings.MIDDLEWARE[0] == "gupai_site.proxy.ClientAddressMiddleware"
+    assert settings.MIDDLEWARE[0] == "scoring.web.client_address.ClientAddressMiddleware"

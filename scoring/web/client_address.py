@@ -7,6 +7,11 @@ address it saw to ``X-Forwarded-For``), ``ClientAddressMiddleware`` puts that ad
 reads one trustworthy value from one place. ``PROXY_HOPS`` (default 1) is how many proxies of
 ours append to the header: the client is the address that many entries from the right, never
 one further left (which the client could have forged).
+
+Here, beside the rest of what reads a request, rather than in ``gupai_site``: the events stream
+needs it too, and ``gupai_site`` only wires the site together (its ASGI router, gunicorn's
+logger and ``MIDDLEWARE`` use this module). gunicorn's logger imports it before Django's settings
+are configured: ``django.conf.settings`` is lazy and read only when the middleware is built.
 """
 
 from __future__ import annotations
