@@ -100,11 +100,6 @@ def deck_totals(deck, deal: int) -> DeckTotals:
     return found
 
 
-def possible_totals(deck, count: int, deal: int) -> frozenset[int]:
-    """Totals of exactly ``count`` tiles (0 <= count <= deal)."""
-    return deck_totals(deck, deal).by_count[count]
-
-
 def nearest_totals(value: int, possible: frozenset[int]) -> str:
     """'4 or 6 are' / 'the nearest is 4': the possible totals on either side of value."""
     below = max((t for t in possible if t < value), default=None)
@@ -380,4 +375,4 @@ def result_body(common: Common, out: Outcome, places: list[int], transfers: list
             "blocked": out.blocked, "suanzhang": suanzhang, "transfers": transfers}
 
 
-__all__ = ["Outcome", "read_deal", "result_body", "possible_totals", "deck_totals"]
+__all__ = ["Outcome", "read_deal", "result_body", "deck_totals"]
