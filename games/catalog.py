@@ -196,8 +196,8 @@ def _connecting_entry(key: str, name: str, *more: Input, levels: tuple = ()) -> 
 
 
 #: Tau Ngau's and Da Ling's levels (§3, §3b, §4, §4b): the full one first, by default.
-_TAU_NGAU_LEVELS = tuple(zip(tau_ngau.LEVELS, (gettext_noop("Hands"), gettext_noop("Values only"))))
-_DA_LING_LEVELS = tuple(zip(da_ling.LEVELS, (gettext_noop("Groups"), gettext_noop("Winners only"))))
+_TAU_NGAU_LEVELS = tuple(zip(tau_ngau.LEVELS, (gettext_noop("Hands"), gettext_noop("Values only")), strict=True))
+_DA_LING_LEVELS = tuple(zip(da_ling.LEVELS, (gettext_noop("Groups"), gettext_noop("Winners only")), strict=True))
 
 
 # ---------------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ DA_LING = Game(
         *(Tiles(f"group{g + 1}", f"{size} tile{'s' if size > 1 else ''}", fills="groups", per_seat=True, part=g,
                 placeholder=example, count=size, level="groups")
           for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", gettext_noop("e.g. 6:5 5:1"),
-                                                                        gettext_noop("e.g. 1:1 6:3 3:3"))))),
+                                                                        gettext_noop("e.g. 1:1 6:3 3:3")), strict=True))),
         # §4b: the winners the table agreed, each a seat or none.
         Winner("absolute", gettext_noop("Absolute winner"), fills="winners", key="absolute",
                blank=gettext_noop("— none —"), level="winners"),

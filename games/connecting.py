@@ -56,7 +56,7 @@ class Outcome:
         """The dealt hands, known from a full log only: every tile used plus what was kept."""
         if self.replay is None:
             return None
-        return [used + kept for used, kept in zip(self.replay.used, self.left)]
+        return [used + kept for used, kept in zip(self.replay.used, self.left, strict=True)]
 
 
 # ---------------------------------------------------------------------------------------

@@ -145,7 +145,7 @@ def pay_winners(n: int, absolute: int | None, group_winners: Sequence[int | None
         # over several groups is one transfer.
         owed: dict[tuple[int, int], int] = {}
         get = owed.get
-        for winner, stake in zip(group_winners, stakes):
+        for winner, stake in zip(group_winners, stakes, strict=True):
             if winner is not None:
                 for s in range(n):
                     if s != winner:

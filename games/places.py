@@ -69,5 +69,5 @@ def places_and_wins(placing: str, places: Sequence[int | None], nets: Sequence[i
         return [SeatPlace(p, p == 1) if isinstance(p, int) else _UNPLACED for p in places]
     if placing == BY_NET:
         whole = [int(n or 0) for n in nets]
-        return [SeatPlace(place, net > 0) for place, net in zip(places_by_net(whole), whole)]
+        return [SeatPlace(place, net > 0) for place, net in zip(places_by_net(whole), whole, strict=True)]
     raise ValueError(f"unknown placing {placing!r}; one of {', '.join(PLACINGS)}")

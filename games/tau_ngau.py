@@ -253,7 +253,7 @@ def _settled(common: Common, banker: int, plays: list[SeatPlay], stakes: list[in
     variant = common.variant
     n = len(plays)
     transfers = settle(plays, banker, stakes, variant["settlement"], variant["v1_no_bull_pays"])
-    for out, net in zip(seats_out, nets_from_transfers(n, transfers)):
+    for out, net in zip(seats_out, nets_from_transfers(n, transfers), strict=True):
         out["net"] = net
     return {
         "banker": banker,

@@ -192,15 +192,15 @@ def rate_deals(deals: Iterable[Deal], start: Mapping[int, Rating] | None = None
     for deal in deals:
         # one order whatever the seats': by place, then player (so a result rebuilt from its
         # stored changes, which keep no seat order, sums its floats as the first rating did)
-        placed = sorted((pl, p) for p, pl in zip(deal.players, deal.places) if pl is not None)
+        placed = sorted((pl, p) for p, pl in zip(deal.players, deal.places, strict=True) if pl is not None)
         placed = [(p, pl) for pl, p in placed]
         if len(placed) < 2:
             continue
         before = [ratings.get(p, NEW) for p, _ in placed]
         mus, sigmas = plackett_luce([r.mu for r in before], [r.sigma for r in before], [pl for _, pl in placed])
-        seats = tuple((p, r) for (p, _), r in zip(placed, before))
+        seats = tuple((p, r) for (p, _), r in zip(placed, before, strict=True))
         key = deal.key
-        for (player, place), old, mu, sigma in zip(placed, before, mus, sigmas):
+        for (player, place), old, mu, sigma in zip(placed, before, mus, sigmas, strict=True):
             new = ratings[player] = Rating(mu, sigma, old.deals + 1)
             changes.append(Change(key, player, place, old, new, seats))
     return ratings, changes
@@ -228,7 +228,8 @@ def deals_moved(counted: Sequence[tuple[int, int, int | None]], taken: Sequence[
     the other and every result after the earlier one saw it. Every result before the start is
     the same in both."""
     same = 0
-    for a, b in zip(counted, taken):
+    # Either list may be longer (deals added or gone): the first difference is within both.
+    for a, b in zip(counted, taken, strict=False):
         if a != b:
             break
         same += 1

@@ -153,7 +153,7 @@ def seat(*, method: str, players: Sequence[Hashable], table_size: int, player_co
     # given in does not matter (except for ``standings``, where it is the ranking), nor the ids
     # themselves: only how they sort.
     canonical = _sorted(players)
-    lots = dict(zip(canonical, rng.sample(range(len(canonical)), len(canonical))))
+    lots = dict(zip(canonical, rng.sample(range(len(canonical)), len(canonical)), strict=True))
     sat_out = sat_out or {}
     sit_outs = sorted(players, key=lambda p: (sat_out.get(p, 0), lots[p]))[:out]
     resting = set(sit_outs)
