@@ -3,6 +3,20 @@
 ``evaluate(record) -> result`` is the whole interface (and ``deal_balance(result)``, the
 zero-sum rule that stored results are audited against); see ROUND_RECORD.md. What the engine
 knows of each game is in ``CATALOG`` (games/catalog.py).
+
+The modules:
+
+- ``tiles`` (the tiles and their spellings), ``decks`` (decks and deals by game and player
+  count), ``words`` (the marker of the words the site translates)
+- ``record`` and ``engine`` (reading a record and its error paths; ``evaluate``), ``settlement``
+  (transfers, nets, ranking with the tie rules), ``places`` (a settled deal's places and wins)
+- ``connecting`` (the three record levels the connecting games share) and ``layout`` (the line
+  of tiles: a move log read and replayed)
+- one module per game: ``jie_long``, ``ce_deng``, ``kko_li_but_i_gi``, ``ding_niu``,
+  ``tau_ngau`` (with ``bulls``, its hand values) and ``da_ling``
+- ``catalog`` (each game's facts as data) and ``entry`` (each game's deal form, as data)
+- ``samples`` (sample records for the calculator and the docs), ``simulate`` (random legal
+  records), ``cli`` (``python -m games evaluate|simulate``) and ``__main__`` (its entry point)
 """
 
 from .catalog import (

@@ -1,5 +1,16 @@
-"""The Django project around the ``scoring`` app: settings from the environment, URLs, the Celery
-app, WSGI, gunicorn's settings and logging, and the read-only admin site."""
+"""The Django project around the ``scoring`` app; it only wires the site together:
+
+- ``settings`` (from the environment), ``urls`` (the root URLs by audience), ``apps`` (the site
+  as an app, for its system checks in ``checks``), ``admin`` (the read-only admin site)
+- ``celery`` (the Celery app; tasks eager without a broker), ``dbtimeout`` (PostgreSQL's
+  ``statement_timeout`` in a connection's options)
+- ``asgi`` (the ASGI router: the events stream, then Django), ``asgi_worker`` (gunicorn's
+  uvicorn worker), ``wsgi`` (the plain WSGI application)
+- ``gunicorn.conf`` (gunicorn's settings), ``gunicorn_logging`` (its logger, tokens masked),
+  ``logmask`` (secrets out of every log line)
+- ``root_files`` (robots.txt and the favicon), ``storage`` (static files with or without
+  ``collectstatic``)
+"""
 
 # Load the Celery app with Django so that @shared_task uses it.
 from gupai_site.celery import app as celery_app

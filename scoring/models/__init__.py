@@ -9,6 +9,15 @@ Django needs: it imports ``scoring.models`` and registers only the models import
 the rest of the code keeps writing ``from scoring.models import Round``. (``services`` and
 ``selectors`` re-export nothing.) ``default_tie_breaks`` stays reachable here because
 migration 0010 names it ``scoring.models.default_tie_breaks``.
+
+The modules: ``clubs`` (clubs and players), ``tournaments`` (tournaments, entries, sessions),
+``tables`` (tables and seats), ``rounds`` (deals and their hash-chained revisions),
+``standings`` (each entry's kept figures), ``seasons`` (tournaments grouped with weights),
+``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
+``action_log`` (every change a service makes), ``idempotency`` (stored answers to repeated
+requests), ``auth`` (directors' API tokens), ``jobs`` (what every long job has), ``audits``
+(replay audits), ``imports`` (uploaded documents being imported) and ``paper_sheets`` (paper
+score sheets rendered by a worker).
 """
 
 from __future__ import annotations

@@ -1,2 +1,16 @@
 """Every read of Gupai Club beyond a plain get, one module per domain. Plain data out (dicts,
-lists, model objects), no writes."""
+lists, model objects), no writes.
+
+- ``common`` (look-ups every domain shares), ``access`` (who may do what), ``auth`` (whose API
+  token it is)
+- ``clubs``, ``players`` (players' proof at a seat), ``tournaments``, ``sessions``, ``tables``,
+  ``rounds`` (a deal, a table's list, revisions, previews), ``roster`` (the roster page)
+- ``standings`` (the kept rows ranked, and their recomputation), ``payouts`` (the settle-up
+  list), ``seasons``, ``seating`` (what seating the next session needs, a session's sheet)
+- ``ratings`` (the deals and results the ratings count), ``rating_pages`` (the ratings as the
+  pages show them), ``player_stats`` (a player's statistics), ``report`` (the tournament report)
+- ``dashboards`` (the director's console), ``public`` (what the public pages read), ``events``
+  (the live feed's missed events or a snapshot)
+- ``exports`` (a tournament as one document), ``imports`` and ``paper_sheets`` (their jobs),
+  ``audits`` (the hash chain checked, and the replay audits' reads)
+"""

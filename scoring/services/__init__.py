@@ -7,4 +7,22 @@ one module per domain. Each service
 - writes one ActionLog row (who, what, target, data, ip),
 - enqueues follow-up Celery tasks with ``transaction.on_commit`` (standings after deal writes),
 - raises ``scoring.domain.errors`` exceptions, which the API and the pages turn into HTTP answers.
+
+The modules:
+
+- ``common`` (the audit row, follow-up tasks after commit, checked text), ``lifecycle`` (one
+  table of the moves allowed and refusals), ``idempotency`` (exactly-once by Idempotency-Key),
+  ``events`` (each committed change becomes one live event), ``jobs`` (what every long job's
+  worker does alike)
+- ``auth`` (directors and API tokens), ``clubs`` (clubs, directors, players), ``players``
+  (players' personal codes), ``seasons``
+- ``tournaments`` (create, settings, start, finish; entries), ``roster`` (withdraw, re-enter,
+  deletions), ``seating`` (the next session, its tables and links), ``sessions`` (close,
+  reopen, the clock), ``tables`` (tables, seats, scorer links)
+- ``rounds`` (record, correct, confirm, void, dispute, resolve), ``round_rows`` (how a deal's
+  rows are written beneath them), ``paper_sheet_entry`` (a paper sheet typed in, all or none)
+- ``standings`` (the kept figures moved and refreshed), ``ratings`` (follow and rebuild)
+- ``exports`` (a document imported into a new tournament), ``imports`` (an upload imported off
+  the request path), ``paper_sheets`` (paper sheets rendered by a worker), ``audits`` (replay
+  audits)
 """

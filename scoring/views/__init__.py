@@ -1,5 +1,7 @@
 """The pages, by audience (as ``scoring/urls_public.py``, ``urls_scorer.py`` and
 ``urls_director.py`` route them): ``public`` (standings, payouts, players, tables, the rules
-calculator; no login), ``scorer`` (a table's page behind its scorer link) and ``director/`` (a
-package by domain, behind the director's login). Views stay thin: they parse with
+calculator; no login) with ``public_table`` (a table's page), ``public_players`` (a player's
+club-wide page), ``public_ratings`` (a club's public ladder) and ``public_seasons`` (a season's
+page); ``scorer`` (a table's page behind its scorer link) with ``scorer_players`` (its "Who are
+you?"); and ``director/`` (a package by domain, behind the director's login). Views stay thin: they parse with
 ``scoring.web``, write through services and read through selectors."""

@@ -7,11 +7,13 @@ than to list an exception here.
 - ``scoring/services/__init__.py`` re-exports nothing: services are imported by module.
 - No private name (``_name``) is imported from another project module, neither by
   ``from x import _name`` nor as ``x._name``: a name used across modules is public.
+- Each package's ``__init__`` docstring names every module and subpackage in it.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,35 @@ def test_no_private_name_is_taken_from_another_module():
 def test_a_private_import_is_caught(source, expected):
     assert private_uses("games.probe", source) == expected
 
+
+def _packages() -> list[str]:
+    return sorted(m for m, path in MODULES.items() if path.name == "__init__.py")
+
+
+def _members(package: str) -> list[str]:
+    """The modules and subpackages directly inside a package, by file name (``rounds``,
+    ``gunicorn.conf``); migrations are Django's."""
+    folder = MODULES[package].parent
+    names = [p.name.removesuffix(".py") for p in folder.glob("*.py") if p.name != "__init__.py"]
+    names += [p.name for p in folder.iterdir() if (p / "__init__.py").is_file() and p.name != "migrations"]
+    return sorted(names)
+
+
+def unnamed_members(docstring: str | None, members: list[str]) -> list[str]:
+    """The members a package docstring does not name as a word (``rounds`` or ``rounds.py``)."""
+    text = docstring or ""
+    return [m for m in members if not re.search(rf"(?<!\w){re.escape(m)}(?!\w)", text)]
+
+
+def test_each_package_docstring_names_its_modules():
+    """Opening a package's ``__init__`` tells what each of its modules holds."""
+    found = []
+    for package in _packages():
+        path = MODULES[package]
+        docstring = ast.get_docstring(ast.parse(path.read_text()))
+        found += [f"{_where(path, 1)}: no word on {name}" for name in unnamed_members(docstring, _members(package))]
+    assert found == []
+
+
+def test_an_unnamed_module_is_caught():
+    assert unnamed_members("``rounds`` (deals), tables.py, and the seating", ["rounds", "seat", "tables"]) == ["seat"]

@@ -1,0 +1,2 @@
+"""``manage.py`` commands: ``create_director`` (a director user, with their clubs) and
+``load_demo`` (a small demo club and tournaments, written through the services)."""

@@ -13,6 +13,14 @@ only. A form sent twice (a reload without JavaScript, Back and resubmit, a secon
 act twice: a table that the same form already created is recognised (same name, same seats) and
 a rotate form carries the link it replaces (``made``), so a stale one changes nothing; both
 answer with the plain link page, saying so.
+
+The modules: ``access`` (the director's checks: the thing's club, else 404), ``clubs`` (home,
+clubs, players), ``players`` (player cards and codes), ``tournaments`` (a tournament's page and
+console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closing, the clock),
+``tables`` (tables and their scorer links), ``rounds`` (deals: late, void, dispute, confirm,
+correct), ``paper_sheets`` (printable sheets), ``paper_sheet_entry`` (a paper sheet typed in),
+``audits`` (the audit box), ``imports`` (download and upload of a tournament document),
+``ratings`` (the ladder and its settings), ``report`` (the tournament report) and ``seasons``.
 """
 
 from scoring.views.director.audits import audit_box, audit_start
