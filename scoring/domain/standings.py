@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from django.utils.translation import gettext_lazy
 
-from scoring.domain.statuses import ROUND_CONFIRMED, ROUND_VOIDED
+from scoring.domain.statuses import ROUND_CONFIRMED, ROUND_RECORDED
 
 #: What standings may be ranked by, in a tournament's chosen order (``Tournament.tie_breaks``).
 TIE_BREAKS = ("net", "wins", "average_place", "head_to_head", "deals")
@@ -39,14 +39,22 @@ def default_tie_breaks() -> list[str]:
     return list(DEFAULT_TIE_BREAKS)
 
 
+def counted_statuses(require_confirmation: bool) -> tuple[str, ...]:
+    """The statuses of the deals that count: any but voided; with ``require_confirmation`` only
+    confirmed ones. The one statement of which deals count (the selectors' filter reads it too)."""
+    return (ROUND_CONFIRMED,) if require_confirmation else (ROUND_RECORDED, ROUND_CONFIRMED)
+
+
+def deal_counts(*, status: str, has_revision: bool, require_confirmation: bool) -> bool:
+    """Whether a deal counts, from plain values. A deal with no revision (which the services never
+    make) has nothing to count."""
+    return has_revision and status in counted_statuses(require_confirmation)
+
+
 def counts_round(tournament: Any, rnd: Any) -> bool:
-    """A deal counts unless voided; with ``require_confirmation`` only once confirmed. A deal
-    with no revision (which the services never make) has nothing to count."""
-    if rnd.status == ROUND_VOIDED or rnd.current_revision_id is None:
-        return False
-    if tournament.require_confirmation:
-        return rnd.status == ROUND_CONFIRMED
-    return True
+    """``deal_counts`` for a deal (``status``, ``current_revision_id``) of a tournament."""
+    return deal_counts(status=rnd.status, has_revision=rnd.current_revision_id is not None,
+                       require_confirmation=tournament.require_confirmation)
 
 
 class Figures(NamedTuple):

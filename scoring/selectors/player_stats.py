@@ -14,7 +14,7 @@ from games import get_game
 from scoring.domain.player_stats import DealRow, player_stats_from_rows
 from scoring.models import Entry, Player, Round, Seat, Tournament
 from scoring.models.tournaments import PUBLICLY_VISIBLE
-from scoring.selectors.standings import COUNTED_ROUNDS
+from scoring.selectors.standings import counted_rounds_filter
 
 
 def player_has_public_tournament(player: Player) -> bool:
@@ -48,7 +48,7 @@ def player_stats(player: Player, *, public_only: bool) -> dict:
         seats[table_id] = (position, tournament_id, session_id, number, n)
     rows = []
     if seats:
-        deals = (Round.objects.filter(table_id__in=list(seats)).filter(COUNTED_ROUNDS)
+        deals = (Round.objects.filter(table_id__in=list(seats)).filter(counted_rounds_filter())
                  .order_by("table__session__tournament_id", "table__session__number", "table_id", "number")
                  .values_list("table_id", "current_revision__body", "current_revision__result"))
         for table_id, body, result in deals:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db.models import Case, Count, Max, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
@@ -25,7 +25,7 @@ from scoring.domain.inputs import MAX_ID, parse_whole_number
 from scoring.domain.paging import Page, page_window
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
-from scoring.domain.standings import counts_round
+from scoring.domain.standings import deal_counts
 from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Table, Tournament
 from scoring.selectors.rounds import round_detail, round_list
 from scoring.selectors.standings import counted_rounds_filter
@@ -153,12 +153,6 @@ _MICROSECOND = timedelta(microseconds=1)
 MAX_CURSOR = (datetime.max.replace(tzinfo=dt_timezone.utc) - _EPOCH) // _MICROSECOND
 
 
-class _Counted(NamedTuple):
-    """What ``counts_round`` reads of a deal."""
-    status: str
-    current_revision_id: int | None
-
-
 def cursor_of(latest: datetime | None) -> int:
     """What a page hands back (``?after=``) having seen every change up to ``latest``: that time,
     or ``CHANGE_OVERLAP`` before now if that is earlier, in microseconds since 1970; 0 when
@@ -188,7 +182,8 @@ def _table_summary(tournament: Tournament, table: Table, seats: list[Seat]) -> d
     for status, revision, updated_at, leader, result_seats in rows:
         latest = updated_at if latest is None or updated_at > latest else latest
         shown += status != Round.Status.VOIDED
-        if counts_round(tournament, _Counted(status, revision)):
+        if deal_counts(status=status, has_revision=revision is not None,
+                       require_confirmation=tournament.require_confirmation):
             body = {} if leader is None else {"leader": leader}
             result = {"seats": result_seats or []}
             for pos, net in enumerate(nets_by_position(game=tournament.game, body=body, result=result, n=n)):

@@ -12,7 +12,7 @@ from games import GAMES, get_game
 from games.places import EACH_DEAL, TABLE_SESSION
 from scoring.domain.ratings import Deal, Rating, ladder, session_result
 from scoring.models import Club, Player, PlayerRating, RatedDeal, RatingChange, Round, Seat, Tournament
-from scoring.selectors.standings import COUNTED_ROUNDS, seat_numbers
+from scoring.selectors.standings import counted_rounds_filter, seat_numbers
 
 #: A counted (or taken) deal as the follow compares them: (round id, revision id, session) where
 #: session is the deal's table id if its game rates table sessions, else None.
@@ -20,10 +20,10 @@ Key = tuple[int, int, "int | None"]
 
 
 def rated_rounds(club: Club):
-    """The deals the club's ratings count: the counted deals (``COUNTED_ROUNDS``) of each rated
+    """The deals the club's ratings count: the counted deals (``counted_rounds_filter``) of each rated
     tournament whose game the club does not leave out (``Club.unrated_games``), oldest id first."""
     rounds = (Round.objects.filter(table__session__tournament__club=club, table__session__tournament__rated=True)
-              .filter(COUNTED_ROUNDS).order_by("id"))
+              .filter(counted_rounds_filter()).order_by("id"))
     if club.unrated_games:
         rounds = rounds.exclude(table__session__tournament__game__in=list(club.unrated_games))
     return rounds

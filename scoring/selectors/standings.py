@@ -20,23 +20,20 @@ from django.db.models.functions import Cast
 
 from games import get_game
 from scoring.domain.records import transfers_by_position
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, rank_rows
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, counted_statuses, rank_rows
 from scoring.models import Entry, Round, Seat, Standing, Tournament
 
 
-def counted_rounds_filter(tournament: Tournament) -> Q:
-    """``scoring.domain.standings.counts_round`` as a query filter."""
+def counted_rounds_filter(tournament: Tournament | None = None) -> Q:
+    """``scoring.domain.standings.counted_statuses`` as a query filter: the counted deals of
+    ``tournament``, or, without one, of deals of many tournaments at once (each tournament says
+    whether its deals count only once confirmed). The one query form of the rule."""
     has_content = Q(current_revision__isnull=False)
-    if tournament.require_confirmation:
-        return has_content & Q(status=Round.Status.CONFIRMED)
-    return has_content & ~Q(status=Round.Status.VOIDED)
-
-
-#: ``counted_rounds_filter`` for deals of many tournaments at once (each tournament says whether
-#: its deals count only once confirmed).
-COUNTED_ROUNDS = Q(current_revision__isnull=False) & (
-    Q(table__session__tournament__require_confirmation=True, status=Round.Status.CONFIRMED)
-    | (Q(table__session__tournament__require_confirmation=False) & ~Q(status=Round.Status.VOIDED)))
+    if tournament is not None:
+        return has_content & Q(status__in=counted_statuses(tournament.require_confirmation))
+    return has_content & (
+        Q(table__session__tournament__require_confirmation=True, status__in=counted_statuses(True))
+        | Q(table__session__tournament__require_confirmation=False, status__in=counted_statuses(False)))
 
 
 def seat_numbers(width: int) -> dict[str, Cast]:

@@ -260,3 +260,22 @@ def test_tie_breaks_are_checked(jie_long):
                                tie_breaks=["wins", "head_to_head", "deals", "average_place", "net"])
     t.refresh_from_db()
     assert t.tie_breaks == ["wins", "head_to_head", "deals", "average_place", "net"]
+
+
+@pytest.mark.parametrize("require_confirmation", [False, True])
+def test_the_counted_filter_picks_the_deals_the_rule_counts(make_setup, require_confirmation):
+    """The query form of ``counts_round``, for one tournament and for many at once, picks the same deals."""
+    from scoring.domain.standings import counts_round
+    from scoring.models import Round
+    from scoring.selectors.standings import counted_rounds_filter
+
+    s = make_setup("jie_long", require_confirmation=require_confirmation)
+    kept, confirmed, voided = (round_record(actor=s.scorer_actor, table=s.table,
+                                            body={"points": [2, 12, 34, 18], "entered_by": 0}) for _ in range(3))
+    round_confirm(actor=s.scorer_actor, round=confirmed, confirmed_by=1)
+    round_void(actor=s.director_actor, round=voided, reason="wrong table")
+    deals = Round.objects.filter(table=s.table)
+    by_rule = {r.pk for r in deals if counts_round(s.tournament, r)}
+    assert by_rule == ({confirmed.pk} if require_confirmation else {kept.pk, confirmed.pk})
+    assert set(deals.filter(counted_rounds_filter(s.tournament)).values_list("pk", flat=True)) == by_rule
+    assert set(deals.filter(counted_rounds_filter()).values_list("pk", flat=True)) == by_rule
