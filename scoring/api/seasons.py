@@ -27,7 +27,7 @@ from scoring.api.fields import (
 from scoring.api.standings import CSV_ERRORS, CSVFormatChecked, cell
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
-from scoring.domain.standings import PLACES, TIE_BREAK_ORDER, TIE_BREAKS
+from scoring.domain.standings import PLACES, TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import Club, Season, Tournament
 from scoring.selectors.access import is_director_of, require_club_visible
 from scoring.selectors.common import get_or_404
@@ -93,7 +93,8 @@ class SeasonStandingsSerializer(OutputSerializer):
     tie_breaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIE_BREAKS)),
         help_text="The tournaments' order when they all share one, else the default; head-to-head is left out "
-                  "(it reads one tournament's deals). " + "; ".join(f"`{k}`: {v}" for k, v in TIE_BREAK_ORDER.items()))
+                  "(it reads one tournament's deals). "
+                  + "; ".join(f"`{k}`: {v.order}" for k, v in TIE_BREAK_FACTS.items()))
     rows = SeasonRowSerializer(many=True)
 
 

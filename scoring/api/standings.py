@@ -25,7 +25,7 @@ from scoring.api.base import READ_ERRORS, ApiView, error_responses
 from scoring.api.fields import DateTimeField, OutputSerializer
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
-from scoring.domain.standings import TIE_BREAK_ORDER, TIE_BREAKS
+from scoring.domain.standings import TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import Tournament
 from scoring.selectors.access import require_tournament_readable
 from scoring.selectors.payouts import payouts_cached, payouts_made
@@ -81,7 +81,7 @@ class StandingsSerializer(OutputSerializer):
                                                "deals, so they are never behind what a reader can see.")
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)),
                                        help_text="The order of the ranking: " + "; ".join(
-                                           f"`{k}`: {v}" for k, v in TIE_BREAK_ORDER.items()) + ".")
+                                           f"`{k}`: {v.order}" for k, v in TIE_BREAK_FACTS.items()) + ".")
     chip_value = serializers.DecimalField(max_digits=10, decimal_places=2)
     currency = serializers.CharField()
     rows = StandingRowSerializer(many=True)

@@ -22,7 +22,7 @@ from scoring.api.fields import (
 from scoring.api.tables import TableCreatedSerializer, TableInputSerializer, TableSerializer
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CURRENCY, MAX_SLUG, MAX_TOURNAMENT_NAME
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import Entry, Player, Tournament
 from scoring.selectors.access import require_director
 from scoring.selectors.tables import table_detail, table_list
@@ -39,7 +39,8 @@ from scoring.services.tournaments import (
 from scoring.web import links
 
 TIE_BREAKS_HELP = (f"The standings' order, most important first: one or more of {', '.join(TIE_BREAKS)} "
-                   f"(default {', '.join(DEFAULT_TIE_BREAKS)}); head_to_head cannot come first.")
+                   f"(default {', '.join(DEFAULT_TIE_BREAKS)}); "
+                   f"{', '.join(k for k, f in TIE_BREAK_FACTS.items() if not f.may_lead)} cannot come first.")
 
 TOURNAMENT_SLUG_HELP = (
     "The public page's address, `/t/<slug>/` (made from the name when left out). 409 `slug_taken` only when a "

@@ -13,23 +13,42 @@ from django.utils.translation import gettext_lazy
 
 from scoring.domain.statuses import ROUND_CONFIRMED, ROUND_RECORDED
 
+
+class TieBreak(NamedTuple):
+    """One key the standings may be ranked by: how it orders (``order``, for the documentation and
+    the API's schema), its name in a ranking line (``label``) and in the director's settings form
+    (``choice``), and whether it may come first (``may_lead``: head-to-head breaks ties among those
+    level on the keys before it; first, it would only repeat the net, at the cost of a pass over
+    every deal on each read)."""
+
+    order: str
+    label: Any
+    choice: Any
+    may_lead: bool = True
+
+
+#: Every tie-break key's facts and words, once; pages, the API and the services read them here.
+TIE_BREAK_FACTS = {
+    "net": TieBreak("the net (chips or points), higher first", gettext_lazy("net"),
+                    gettext_lazy("Net (chips won minus lost)")),
+    "wins": TieBreak("deals won, more first", gettext_lazy("wins"), gettext_lazy("Wins")),
+    "average_place": TieBreak("the average place over the deals that place anyone, lower first; no such deal: last",
+                              gettext_lazy("average place"), gettext_lazy("Average place")),
+    "head_to_head": TieBreak("the net won from the others still tied, in the deals played together, higher first",
+                             gettext_lazy("head-to-head"), gettext_lazy("Head-to-head among the tied"),
+                             may_lead=False),
+    "deals": TieBreak("deals played, more first (the same result over more deals has stood a longer test)",
+                      gettext_lazy("deals played"), gettext_lazy("Deals played")),
+}
 #: What standings may be ranked by, in a tournament's chosen order (``Tournament.tie_breaks``).
-TIE_BREAKS = ("net", "wins", "average_place", "head_to_head", "deals")
+TIE_BREAKS = tuple(TIE_BREAK_FACTS)
 DEFAULT_TIE_BREAKS = ("net", "wins", "average_place")
 
-#: How each key orders the standings, for the documentation and the API's schema.
-TIE_BREAK_ORDER = {
-    "net": "the net (chips or points), higher first",
-    "wins": "deals won, more first",
-    "average_place": "the average place over the deals that place anyone, lower first; no such deal: last",
-    "head_to_head": "the net won from the others still tied, in the deals played together, higher first",
-    "deals": "deals played, more first (the same result over more deals has stood a longer test)",
-}
 
-#: Each key in words, for pages.
-TIE_BREAK_LABELS = {"net": gettext_lazy("net"), "wins": gettext_lazy("wins"),
-                    "average_place": gettext_lazy("average place"), "head_to_head": gettext_lazy("head-to-head"),
-                    "deals": gettext_lazy("deals played")}
+def tie_break_labels(keys: Sequence[str]) -> list:
+    """The keys of a ranking in words, in their order (``Ranked by net, wins, …``)."""
+    return [TIE_BREAK_FACTS[k].label for k in keys]
+
 
 #: The places histogram's columns (``Standing``), place 1 first: as many as the most seats a game has.
 PLACES = ("place_1", "place_2", "place_3", "place_4", "place_5", "place_6")

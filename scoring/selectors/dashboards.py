@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from scoring.domain.clock import clock_state, still_playing
 from scoring.domain.errors import NotFound
 from scoring.domain.paging import Page, page_window
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, Seat, Session, Table, Tournament
 from scoring.selectors.rounds import disputed_rounds, round_detail
 from scoring.selectors.standings import standings_for
@@ -119,7 +119,7 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
         "counts": counts,
         "disputed": _disputes_page(tournament, counts["disputed"], disputes_page),
         "standings": standings_for(tournament, entries=entries),
-        "tie_breaks": [TIE_BREAK_LABELS[k] for k in tournament.tie_breaks or DEFAULT_TIE_BREAKS],
+        "tie_breaks": tie_break_labels(tournament.tie_breaks or DEFAULT_TIE_BREAKS),
     }
 
 

@@ -15,7 +15,7 @@ import games
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import (
     PUBLICLY_VISIBLE,
     ActionLog,
@@ -67,10 +67,8 @@ def _chip_value(value: Any) -> Decimal:
 
 def tournament_tie_breaks_check(value: Any) -> list[str]:
     """The standings' order as given (None: the default ``net, wins, average_place``), or
-    ValidationFailed: a non-empty list of distinct keys of ``TIE_BREAKS``, not starting with
-    ``head_to_head`` (it breaks ties among those level on the keys before it; first, it would
-    rank everyone by their play against everyone, which is what the net already is, and cost a
-    pass over every deal on each read)."""
+    ValidationFailed: a non-empty list of distinct keys of ``TIE_BREAKS``, not starting with one
+    that may not lead (``TieBreak.may_lead``: head-to-head)."""
     if value is None:
         return list(DEFAULT_TIE_BREAKS)
     allowed = ", ".join(TIE_BREAKS)
@@ -85,7 +83,7 @@ def tournament_tie_breaks_check(value: Any) -> list[str]:
             errors.append(problem(f"tie_breaks[{i}]", "duplicate", f"{key} is already in the list."))
     if errors:
         raise ValidationFailed(errors=errors)
-    if value[0] == "head_to_head":
+    if not TIE_BREAK_FACTS[value[0]].may_lead:
         raise ValidationFailed(gettext("head_to_head breaks ties: put another key first."), path="tie_breaks[0]",
                                code="head_to_head_first")
     return list(value)

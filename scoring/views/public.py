@@ -35,7 +35,7 @@ from scoring.domain.errors import NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.paging import Page
 from scoring.domain.records import round_build_record
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_LABELS
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.selectors.clubs import club_list_for_user
 from scoring.selectors.payouts import payouts_for
 from scoring.selectors.public import (
@@ -259,7 +259,7 @@ def _standings_context(tournament, request) -> dict:
             # The standings' pager keeps the search only: its links are the same in the live
             # fragment, which is kept for everyone on that page and search.
             "entries": len(rows), "q": q, "query": _query(request, "page", "q"),
-            "tie_break_keys": keys, "tie_breaks": [TIE_BREAK_LABELS[k] for k in keys],
+            "tie_break_keys": keys, "tie_breaks": tie_break_labels(keys),
             "places": list(range(1, place_count(tournament) + 1))}
 
 

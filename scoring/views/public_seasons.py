@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 import games
-from scoring.domain.standings import TIE_BREAK_LABELS
+from scoring.domain.standings import tie_break_labels
 from scoring.models import Season
 from scoring.selectors.seasons import season_links, season_standings
 
@@ -38,4 +38,4 @@ def season_page(request, pk: int):
         r["net_shown"] = plain(r["net"])
     return render(request, "public/season.html", {
         "season": season, "tournaments": tournaments, "rows": table["rows"],
-        "tie_breaks": [TIE_BREAK_LABELS[k] for k in table["tie_breaks"]]})
+        "tie_breaks": tie_break_labels(table["tie_breaks"])})

@@ -9,15 +9,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 import games
 from scoring.domain.inputs import MAX_TYPED, whole_number_or_text
+from scoring.domain.standings import TIE_BREAK_FACTS
 
-#: The standings' keys in the director's words.
-TIE_BREAK_LABELS = {
-    "net": gettext_lazy("Net (chips won minus lost)"),
-    "wins": gettext_lazy("Wins"),
-    "average_place": gettext_lazy("Average place"),
-    "head_to_head": gettext_lazy("Head-to-head among the tied"),
-    "deals": gettext_lazy("Deals played"),
-}
 TIE_BREAK_POSITIONS = (gettext_lazy("Ranked first by"), gettext_lazy("then by"), gettext_lazy("then by"),
                        gettext_lazy("then by"), gettext_lazy("then by"))
 
@@ -94,10 +87,10 @@ def tie_break_fields(chosen: list, errors: dict[str, list[str]]) -> list[dict]:
     """One select per position; an empty select ends the list."""
     return [{"name": f"tie_break_{i}", "label": TIE_BREAK_POSITIONS[i], "value": chosen[i] if i < len(chosen) else "",
              "optional": i > 0,
-             "options": [{"value": k, "label": label} for k, label in TIE_BREAK_LABELS.items()]}
-            for i in range(len(TIE_BREAK_LABELS))]
+             "options": [{"value": k, "label": f.choice} for k, f in TIE_BREAK_FACTS.items()]}
+            for i in range(len(TIE_BREAK_FACTS))]
 
 
 def tie_breaks_from_post(post) -> list[str]:
     """The chosen keys in order, blanks skipped (the service refuses repeats and unknown keys)."""
-    return [k for k in (post.get(f"tie_break_{i}", "").strip() for i in range(len(TIE_BREAK_LABELS))) if k]
+    return [k for k in (post.get(f"tie_break_{i}", "").strip() for i in range(len(TIE_BREAK_FACTS))) if k]

@@ -1,12 +1,22 @@
-"""The standings' rules where they live (``scoring.domain.standings``): which deals count."""
+"""The standings' rules where they live (``scoring.domain.standings``): which deals count, the
+tie-break keys' facts and words."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import pytest
+from django.utils import translation
 
-from scoring.domain.standings import counted_statuses, counts_round, deal_counts
+from scoring.domain.standings import (
+    DEFAULT_TIE_BREAKS,
+    TIE_BREAK_FACTS,
+    TIE_BREAKS,
+    counted_statuses,
+    counts_round,
+    deal_counts,
+    tie_break_labels,
+)
 from scoring.domain.statuses import ROUND_CONFIRMED, ROUND_RECORDED, ROUND_VOIDED
 
 
@@ -33,3 +43,17 @@ def test_which_deals_count(status, has_revision, require_confirmation, counts):
     tournament = SimpleNamespace(require_confirmation=require_confirmation)
     rnd = SimpleNamespace(status=status, current_revision_id=7 if has_revision else None)
     assert counts_round(tournament, rnd) is counts
+
+
+def test_one_table_holds_every_tie_break_key_with_its_facts_and_words():
+    assert TIE_BREAKS == ("net", "wins", "average_place", "head_to_head", "deals")
+    assert set(DEFAULT_TIE_BREAKS) <= set(TIE_BREAKS)
+    assert [k for k, f in TIE_BREAK_FACTS.items() if not f.may_lead] == ["head_to_head"]
+    assert all(f.order and str(f.label) and str(f.choice) for f in TIE_BREAK_FACTS.values())
+
+
+def test_a_ranking_line_names_its_keys_in_order_and_in_the_readers_language():
+    with translation.override("en"):
+        assert [str(w) for w in tie_break_labels(["wins", "net", "head_to_head"])] == ["wins", "net", "head-to-head"]
+    with translation.override("zh-hans"):
+        assert str(tie_break_labels(["net"])[0]) != "net"
