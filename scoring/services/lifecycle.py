@@ -1,65 +1,12 @@
-"""The moves a tournament and a deal may make, as data, and the one guard each service calls.
-
-A tournament goes draft → running → finished (read-only). A session is open or closed, back
-and forth while the tournament is not finished; a closed session's scorer links record and
-change nothing (a director still may: a late deal). A deal is recorded, may be confirmed, and
-may be voided; independently it may be disputed and then resolved. Every round service asks
-``round_guard`` whether its move is allowed from the deal's present state; the pages ask
-``round_moves_allowed`` (the same data, the same answer) which moves to offer.
-"""
+"""The guards each service calls before a move: the tournament's status read again from the
+database, then the answer of the moves' table (``scoring.domain.lifecycle``, where the moves and
+their refusals are written, once)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
-from django.utils.translation import gettext, gettext_noop
-
 from scoring.domain.actors import Actor
-from scoring.domain.errors import Conflict, DomainError, PermissionDenied
-from scoring.models import Round, Session, Tournament
-
-Status = Round.Status
-
-# ---------------------------------------------------------------------------------------------
-# Refusals
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a move is refused: the error it raises, its code (never translated) and its message,
-    in English and marked for the catalogs; ``text`` is the message in the active language."""
-
-    error: type[DomainError]
-    code: str
-    message: str
-
-    @property
-    def text(self) -> str:
-        return gettext(self.message)
-
-    def raise_(self) -> None:
-        raise self.error(self.text, code=self.code)
-
-
-# ---------------------------------------------------------------------------------------------
-# Tournaments
-
-
-@dataclass(frozen=True)
-class TournamentMove:
-    source: str
-    target: str
-    stamp: str      # the time field it sets
-    verb: str       # for the refusal: "Only a draft tournament can start"
-
-
-TOURNAMENT_MOVES: dict[str, TournamentMove] = {
-    "tournament_start": TournamentMove(Tournament.Status.DRAFT, Tournament.Status.RUNNING, "started_at", "start"),
-    "tournament_finish": TournamentMove(Tournament.Status.RUNNING, Tournament.Status.FINISHED, "finished_at",
-                                        "finish"),
-}
+from scoring.domain.lifecycle import TOURNAMENT_FINISHED_REFUSAL, round_moves_allowed, tournament_refusal
+from scoring.models import Round, Tournament
 
 
 def fresh_status(tournament: Tournament) -> str:
@@ -69,24 +16,10 @@ def fresh_status(tournament: Tournament) -> str:
     return tournament.status
 
 
-_FINISHED = Refusal(Conflict, "tournament_finished", gettext_noop("This tournament is finished; it is read-only."))
-_NOT_RUNNING = Refusal(Conflict, "tournament_not_running",
-                       gettext_noop("This tournament has not started yet; start it before recording deals."))
-
-
-def tournament_refusal(status: str) -> Refusal | None:
-    """Why deals cannot be recorded or changed in a tournament of this status, or None."""
-    if status == Tournament.Status.FINISHED:
-        return _FINISHED
-    if status != Tournament.Status.RUNNING:
-        return _NOT_RUNNING
-    return None
-
-
 def require_not_finished(tournament: Tournament, *, fresh: bool = True) -> None:
     status = fresh_status(tournament) if fresh else tournament.status
     if status == Tournament.Status.FINISHED:
-        _FINISHED.raise_()
+        TOURNAMENT_FINISHED_REFUSAL.raise_()
 
 
 def require_running(tournament: Tournament, *, fresh: bool = True) -> None:
@@ -95,138 +28,6 @@ def require_running(tournament: Tournament, *, fresh: bool = True) -> None:
     refusal = tournament_refusal(fresh_status(tournament) if fresh else tournament.status)
     if refusal is not None:
         refusal.raise_()
-
-
-# ---------------------------------------------------------------------------------------------
-# Sessions
-
-
-#: A scorer link of a closed session: its deals are the director's now (a late deal, a correction).
-SESSION_CLOSED = Refusal(Conflict, "session_closed", gettext_noop(
-    "This table's session has ended: its link records and changes no more deals. Ask the director to record "
-    "a late deal."))
-#: A session's status moves: action → (from, to, the refusal when it is already there).
-SESSION_MOVES: dict[str, tuple[str, str, Refusal]] = {
-    "session_close": (Session.Status.OPEN, Session.Status.CLOSED, Refusal(
-        Conflict, "session_already_closed", gettext_noop("This session is already closed."))),
-    "session_reopen": (Session.Status.CLOSED, Session.Status.OPEN, Refusal(
-        Conflict, "session_already_open", gettext_noop("This session is already open."))),
-}
-NO_CLOCK = Refusal(Conflict, "no_clock", gettext_noop("This session has no clock to stop."))
-
-
-def session_refusal(session_status: str, actor: Actor) -> Refusal | None:
-    """Why ``actor`` may not record or change deals at a table of a session in this status, or
-    None: a closed session refuses scorer links only (directors record late deals)."""
-    if session_status == Session.Status.CLOSED and actor.is_scorer:
-        return SESSION_CLOSED
-    return None
-
-
-def session_move_refusal(action: str, session_status: str) -> Refusal | None:
-    """The refusal of ``session_close`` / ``session_reopen`` from this status, or None."""
-    source, _target, refusal = SESSION_MOVES[action]
-    return None if session_status == source else refusal
-
-
-# ---------------------------------------------------------------------------------------------
-# Deals
-
-
-_VOIDED = Refusal(Conflict, "round_voided", gettext_noop("This deal is voided."))
-#: The message and code of ``selectors.access.require_director_of``, which the services ask
-#: first: only a scorer link is told this here, by the moves it may not make at all.
-_DIRECTORS_ONLY = Refusal(PermissionDenied, "permission_denied", gettext_noop("Only a director of this club may do this."))
-
-
-@dataclass(frozen=True)
-class RoundMove:
-    """``refused``: the statuses it cannot start from, and why; ``scorer_refused``: more of
-    them for a scorer link; ``disputed``: the refusal when the deal is (or, with
-    ``needs_dispute``, is not) disputed — for scorers only unless ``needs_dispute``;
-    ``directors_only``: never from a scorer link."""
-
-    refused: dict[str, Refusal] = field(default_factory=dict)
-    scorer_refused: dict[str, Refusal] = field(default_factory=dict)
-    disputed: Refusal | None = None
-    needs_dispute: bool = False
-    directors_only: bool = False
-    #: Refused to a scorer link once the deal's session is closed (``session_refusal``).
-    open_session_only: bool = False
-
-
-ROUND_MOVES: dict[str, RoundMove] = {
-    "round_correct": RoundMove(
-        refused={Status.VOIDED: Refusal(Conflict, "round_voided",
-                                        gettext_noop("This deal is voided; it cannot be corrected."))},
-        scorer_refused={Status.CONFIRMED: Refusal(PermissionDenied, "round_confirmed", gettext_noop(
-            "This deal is confirmed; only a director can correct it now."))},
-        open_session_only=True),
-    "round_confirm": RoundMove(
-        refused={Status.CONFIRMED: Refusal(Conflict, "already_confirmed",
-                                           gettext_noop("This deal is already confirmed.")),
-                 Status.VOIDED: _VOIDED},
-        disputed=Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it.")),
-        open_session_only=True),
-    "round_void": RoundMove(
-        refused={Status.VOIDED: Refusal(Conflict, "round_voided", gettext_noop("This deal is already voided."))},
-        directors_only=True),
-    "round_dispute": RoundMove(refused={Status.VOIDED: _VOIDED}),
-    "round_dispute_resolve": RoundMove(
-        disputed=Refusal(Conflict, "not_disputed", gettext_noop("This deal is not disputed.")), needs_dispute=True,
-        directors_only=True),
-}
-
-
-def _round_refusal(move: RoundMove, *, status: str, disputed: bool, is_scorer: bool) -> Refusal | None:
-    if move.directors_only and is_scorer:
-        return _DIRECTORS_ONLY
-    refusal = move.refused.get(status)
-    if refusal is None and is_scorer:
-        refusal = move.scorer_refused.get(status)
-    if refusal is not None:
-        return refusal
-    if move.disputed is not None:
-        if move.needs_dispute and not disputed:
-            return move.disputed
-        if not move.needs_dispute and is_scorer and disputed:
-            return move.disputed
-    return None
-
-
-def round_moves_allowed(round: Round | Mapping[str, Any], actor: Actor, *,
-                        tournament: Tournament | None = None, session: Session | None = None) -> dict[str, Refusal | None]:
-    """Each move of ``ROUND_MOVES`` on this deal now, for this kind of actor (director or scorer
-    link): None when allowed, else its refusal — a tournament that is not running first, then
-    a closed session (for a scorer link), then the deal's own state. What the pages offer and
-    what ``round_guard`` lets through.
-
-    ``round``: a Round, or a deal as the pages list it (a dict with ``status`` and ``disputed``,
-    ``tournament`` then given, and ``session`` for a scorer link's page: without it no session
-    refuses). Whose club it is, and the moves' inputs, are the services' to check.
-    ``tournament``, ``session``: as read by the caller (not read again here)."""
-    if isinstance(round, Mapping):
-        status, disputed = round["status"], round["disputed"]
-    else:
-        status, disputed = round.status, round.disputed
-        tournament = tournament or round.table.session.tournament
-        if session is None and round.table_id is not None:
-            session = round.table.session
-    if tournament is None:
-        raise TypeError("round_moves_allowed needs the tournament of a deal given as a dict")
-    blocked = tournament_refusal(tournament.status)
-    ended = session_refusal(session.status, actor) if session is not None else None
-    return {action: blocked or (ended if move.open_session_only else None)
-            or _round_refusal(move, status=status, disputed=disputed, is_scorer=actor.is_scorer)
-            for action, move in ROUND_MOVES.items()}
-
-
-def round_moves_open(round: Round | Mapping[str, Any], actor: Actor, *,
-                     tournament: Tournament | None = None, session: Session | None = None) -> set[str]:
-    """The moves ``round_moves_allowed`` allows, by name (what a page offers)."""
-    return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament,
-                                                              session=session).items()
-            if refusal is None}
 
 
 def round_guard(*, action: str, round: Round, tournament: Tournament, actor: Actor, fresh: bool = True) -> None:

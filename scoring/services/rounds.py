@@ -24,6 +24,7 @@ from scoring.domain.errors import (
     ValidationFailed,
 )
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, is_int
+from scoring.domain.lifecycle import session_refusal
 from scoring.domain.proof import PROOF_REQUIRED, SELF_CONFIRMATION, PlayerProof
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.domain.standings import counts_round
@@ -34,7 +35,7 @@ from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, enqueue_on_commit, optional_text
 from scoring.services.events import deal_data, event_publish
-from scoring.services.lifecycle import require_running, round_guard, session_refusal
+from scoring.services.lifecycle import require_running, round_guard
 from scoring.services.round_rows import add_revision, insert_round, lock_table
 from scoring.services.standings import standings_follow, table_entries
 

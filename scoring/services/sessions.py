@@ -20,11 +20,12 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, is_int
+from scoring.domain.lifecycle import NO_CLOCK, SESSION_CLOSED, session_move_refusal
 from scoring.models import ActionLog, PaperSheetJob, Session, Table
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log
 from scoring.services.events import event_publish, session_data
-from scoring.services.lifecycle import NO_CLOCK, SESSION_CLOSED, require_not_finished, session_move_refusal
+from scoring.services.lifecycle import require_not_finished
 from scoring.services.paper_sheets import paper_sheets_drop
 
 

@@ -15,6 +15,7 @@ import games
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import DECIMAL_TEXT, MAX_CURRENCY, MAX_TOURNAMENT_NAME, text_problem
+from scoring.domain.lifecycle import TOURNAMENT_MOVES, tournament_move_refusal
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import (
     PUBLICLY_VISIBLE,
@@ -32,7 +33,7 @@ from scoring.models import (
 from scoring.selectors.access import require_director_of
 from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.services.common import action_log, checked_settings, enqueue_on_commit, require_text, unique_slug
-from scoring.services.lifecycle import TOURNAMENT_MOVES, require_not_finished
+from scoring.services.lifecycle import require_not_finished
 from scoring.services.paper_sheets import paper_sheets_drop
 from scoring.services.standings import standings_recompute
 
@@ -236,9 +237,9 @@ def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> To
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         require_director_of(actor, t.club)
-        if t.status != move.source:
-            raise Conflict(f"Only a {move.source} tournament can {move.verb}; this one is {t.status}.",
-                           code="bad_status")
+        refused = tournament_move_refusal(action, t.status)
+        if refused is not None:
+            raise Conflict(refused, code="bad_status")
         t.status = move.target
         setattr(t, move.stamp, timezone.now())
         renamed = _claim_public_slug(t)

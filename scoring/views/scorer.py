@@ -31,12 +31,12 @@ from scoring.domain.errors import (
     ValidationFailed,
 )
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
+from scoring.domain.lifecycle import SESSION_CLOSED, round_moves_allowed, tournament_refusal
 from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 from scoring.services import idempotency as idempotency_services
 from scoring.services import rounds as rounds_services
-from scoring.services.lifecycle import SESSION_CLOSED, round_moves_allowed
 from scoring.views.login import limited_page
 from scoring.web import throttling
 from scoring.web.auth import actor_from_request, client_ip
@@ -86,12 +86,9 @@ def limited_or_invalid(view):
 
 
 def _state(tournament) -> tuple[bool, str]:
-    """(writable, notice) of a tournament for its scorers."""
-    if tournament.is_running:
-        return True, ""
-    if tournament.is_finished:
-        return False, gettext("This tournament is finished: the table is read-only.")
-    return False, gettext("This tournament has not started yet: deals can be entered once the director starts it.")
+    """(writable, notice) of a tournament for its scorers: the services' refusal, in its words."""
+    refusal = tournament_refusal(tournament.status)
+    return (True, "") if refusal is None else (False, refusal.text)
 
 
 def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
@@ -287,7 +284,6 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     refused = round_moves_allowed(rnd, actor, tournament=tournament)["round_correct"]
-    # A tournament not running: the scorer's own words for it (``_state``), else the refusal's.
     problems = [notice] if notice else [refused.text] if refused else []
     ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
            "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,

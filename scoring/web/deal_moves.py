@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import DomainError
-from scoring.services.lifecycle import round_moves_open
+from scoring.domain.lifecycle import round_moves_open
 
 
 def with_moves(rows: list[dict], actor: Actor, tournament, *, session=None, failed: dict | None = None) -> list[dict]:

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.domain.errors import DomainError, IdempotencyKeyReused, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
+from scoring.domain.lifecycle import tournament_refusal
 from scoring.domain.records import round_preview
 from scoring.selectors.tables import round_defaults, table_seats
-from scoring.services.lifecycle import tournament_refusal
 from scoring.services.paper_sheet_entry import paper_sheet_record, paper_sheet_replay
 from scoring.views.director.access import director_required, visible_table
 from scoring.web.http import status_of

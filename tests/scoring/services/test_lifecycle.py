@@ -1,4 +1,4 @@
-"""The moves a deal allows (``lifecycle.round_moves_allowed``): for each status, disputed or not,
+"""The moves a deal allows (``scoring.domain.lifecycle.round_moves_allowed``): for each status, disputed or not,
 for a scorer link and a director; the guard the services call gives the same answer, and the
 refusals speak the page's language with their codes unchanged."""
 
@@ -9,8 +9,9 @@ from django.utils import translation
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import DomainError
+from scoring.domain.lifecycle import ROUND_MOVES, round_moves_allowed, round_moves_open
 from scoring.models import Round, Table, Tournament
-from scoring.services.lifecycle import ROUND_MOVES, round_guard, round_moves_allowed, round_moves_open
+from scoring.services.lifecycle import round_guard
 
 SCORER = Actor(table=Table(pk=1, name="T"))
 DIRECTOR = Actor(user=object())  # only the kind of actor counts here, not whose club it is

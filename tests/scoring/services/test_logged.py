@@ -66,9 +66,6 @@ NOT_LOGGED = {
 TAKE_AN_ACTOR_POSITIONALLY = {
     "action_log": "the writer of the rows itself",
     "action_logs": "the writer of the rows itself, many at once (an import's players)",
-    "round_moves_allowed": "a check: which moves this actor may make on a deal now; writes nothing",
-    "round_moves_open": "round_moves_allowed as the set of moves allowed, for the pages; writes nothing",
-    "session_refusal": "a check: whether this actor may record at a table of a session in this status; writes nothing",
 }
 
 

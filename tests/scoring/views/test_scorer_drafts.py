@@ -104,7 +104,7 @@ def test_a_closed_table_is_said_both_ways(client, jie_long):
     r = client.post(url(jie_long), jie_long_points(action="submit", number="1"), **JSON)
     assert r.status_code == 409 and r.json()["status"] == "closed" and "finished" in r.json()["message"]
     r = client.post(url(jie_long), jie_long_points(action="submit", number="1"))
-    assert r.status_code == 302 and "the table is read-only" in client.get(r["Location"]).content.decode()
+    assert r.status_code == 302 and "This tournament is finished; it is read-only." in client.get(r["Location"]).content.decode()
     assert Round.objects.count() == 0
 
 
