@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from scoring.api.base import READ_ERRORS, WRITE_ERRORS, ApiView
 from scoring.api.fields import DateTimeField, OutputSerializer
+from scoring.domain.statuses import AUDIT_STATUSES
 from scoring.selectors import audits as audits_selectors
 from scoring.selectors.access import require_club_visible
 from scoring.services.audits import audit_start
@@ -47,7 +48,7 @@ class AuditFindingSerializer(OutputSerializer):
 class AuditSerializer(OutputSerializer):
     id = serializers.IntegerField()
     tournament = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=("queued", "running", "passed", "failed"), help_text=(
+    status = serializers.ChoiceField(choices=AUDIT_STATUSES, help_text=(
         "`failed`: at least one finding is a problem (every kind but an `engine_version` that agrees), or a "
         "check could not run or the audit gave up (`error`)."))
     progress = AuditProgressSerializer()

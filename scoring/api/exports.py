@@ -41,6 +41,7 @@ from scoring.domain.inputs import (
     MONEY,
     NAME,
 )
+from scoring.domain.statuses import IMPORT_STATUSES
 from scoring.selectors.access import require_club_visible
 from scoring.selectors.exports import tournament_export
 from scoring.selectors.imports import import_detail, import_get
@@ -262,7 +263,7 @@ class ImportProblemField(serializers.Field):
 class ImportSerializer(OutputSerializer):
     id = serializers.IntegerField()
     club = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=("queued", "running", "done", "failed"), help_text=(
+    status = serializers.ChoiceField(choices=IMPORT_STATUSES, help_text=(
         "`done`: `tournament` is the new tournament; `failed`: `error` says the document's first problem, and "
         "nothing was stored."))
     checked = serializers.IntegerField(help_text="Revisions checked so far.")

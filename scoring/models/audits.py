@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from scoring.domain import inputs
+from scoring.domain import inputs, statuses
 from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Tournament
 
@@ -17,10 +17,10 @@ class Audit(WorkerJob):
     deals (``AuditChunk``), each a Celery task; ``done``/``total`` count the deals checked."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        PASSED = "passed", "Passed"
-        FAILED = "failed", "Failed"
+        QUEUED = statuses.JOB_QUEUED, "Queued"
+        RUNNING = statuses.JOB_RUNNING, "Running"
+        PASSED = statuses.JOB_PASSED, "Passed"
+        FAILED = statuses.JOB_FAILED, "Failed"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audits")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
@@ -42,7 +42,7 @@ class Audit(WorkerJob):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["tournament", "-created_at"]), models.Index(fields=["status"])]
         constraints = [
-            models.CheckConstraint(condition=Q(status__in=["queued", "running", "passed", "failed"]),
+            models.CheckConstraint(condition=Q(status__in=list(statuses.AUDIT_STATUSES)),
                                    name="audit_status_valid"),
             # A chunk delivered twice counts once: progress can never pass the total.
             models.CheckConstraint(condition=Q(done__lte=models.F("total")), name="audit_done_within_total"),
@@ -53,10 +53,6 @@ class Audit(WorkerJob):
 
     def __str__(self) -> str:
         return f"Audit #{self.pk} of {self.tournament}: {self.status}"
-
-    @property
-    def is_active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
 
 
 class AuditChunk(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from scoring.domain import statuses
 from scoring.models.clubs import Club
 from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Tournament
@@ -22,10 +23,10 @@ class TournamentImport(WorkerJob):
     page translates it) and nothing else."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = statuses.JOB_QUEUED, "Queued"
+        RUNNING = statuses.JOB_RUNNING, "Running"
+        DONE = statuses.JOB_DONE, "Done"
+        FAILED = statuses.JOB_FAILED, "Failed"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="imports")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
@@ -44,14 +45,10 @@ class TournamentImport(WorkerJob):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["club", "status"])]
         constraints = [
-            models.CheckConstraint(condition=Q(status__in=["queued", "running", "done", "failed"]),
+            models.CheckConstraint(condition=Q(status__in=list(statuses.IMPORT_STATUSES)),
                                    name="import_status_valid"),
             models.CheckConstraint(condition=Q(checked__lte=models.F("total")), name="import_checked_within_total"),
         ]
 
     def __str__(self) -> str:
         return f"Import #{self.pk} into {self.club}: {self.status}"
-
-    @property
-    def is_active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

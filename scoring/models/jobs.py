@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from scoring.domain import inputs
+from scoring.domain import inputs, statuses
 
 
 class WorkerJob(models.Model):
@@ -22,3 +22,8 @@ class WorkerJob(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def is_active(self) -> bool:
+        """Not over: a worker has it, or will (``statuses.JOB_ACTIVE``)."""
+        return self.status in statuses.JOB_ACTIVE

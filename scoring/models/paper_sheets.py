@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from scoring.domain import statuses
 from scoring.models.jobs import WorkerJob
 from scoring.models.tournaments import Session
 
@@ -17,12 +18,12 @@ class PaperSheetJob(WorkerJob):
     ``expires_at``; the row stays, saying why (``reason``)."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = statuses.JOB_QUEUED, "Queued"
+        RUNNING = statuses.JOB_RUNNING, "Running"
+        DONE = statuses.JOB_DONE, "Done"
+        FAILED = statuses.JOB_FAILED, "Failed"
         #: The PDF was deleted (``reason`` says why), or the job was stopped for the same reasons.
-        REMOVED = "removed", "Removed"
+        REMOVED = statuses.JOB_REMOVED, "Removed"
 
     class Reason(models.TextChoices):
         NONE = "", "-"
@@ -54,20 +55,16 @@ class PaperSheetJob(WorkerJob):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["session", "status"]), models.Index(fields=["status", "expires_at"])]
         constraints = [
-            models.CheckConstraint(condition=Q(status__in=["queued", "running", "done", "failed", "removed"]),
+            models.CheckConstraint(condition=Q(status__in=list(statuses.PAPER_SHEET_STATUSES)),
                                    name="paper_sheet_job_status_valid"),
             models.CheckConstraint(condition=Q(done__lte=models.F("total")), name="paper_sheet_job_done_within_total"),
             # Only a done job holds a PDF.
-            models.CheckConstraint(condition=Q(pdf__isnull=True) | Q(status="done"),
+            models.CheckConstraint(condition=Q(pdf__isnull=True) | Q(status=statuses.JOB_DONE),
                                    name="paper_sheet_job_pdf_only_done"),
         ]
 
     def __str__(self) -> str:
         return f"Paper sheets #{self.pk} of {self.session}: {self.status}"
-
-    @property
-    def is_active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
 
     @property
     def language_list(self) -> list[str]:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
+from scoring.domain.statuses import JOB_ACTIVE
 from scoring.models import Club, TournamentImport
 
 #: A running import without progress for this long has stalled (its worker died): the page
@@ -38,6 +39,5 @@ def import_detail(job: TournamentImport) -> dict:
 
 def imports_under_way(club: Club) -> list[TournamentImport]:
     """The club's imports queued or running (stalled ones included: the page says so)."""
-    return list(TournamentImport.objects.filter(club=club, status__in=[TournamentImport.Status.QUEUED,
-                                                                       TournamentImport.Status.RUNNING])
+    return list(TournamentImport.objects.filter(club=club, status__in=JOB_ACTIVE)
                 .defer("document").order_by("-created_at", "-id"))

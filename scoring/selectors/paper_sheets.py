@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
+from scoring.domain.statuses import JOB_ACTIVE
 from scoring.models import PaperSheetJob, Session
 
 #: A running job without progress for this long has stalled (its worker died): the page says so,
@@ -65,5 +66,5 @@ def paper_sheet_jobs_shown(session: Session, now: datetime | None = None) -> lis
     way, or over within the time a PDF is kept. One query."""
     since = (now or timezone.now()) - KEEP
     return list(PaperSheetJob.objects.filter(session=session)
-                .filter(Q(status__in=(PaperSheetJob.Status.QUEUED, PaperSheetJob.Status.RUNNING)) | Q(updated_at__gte=since))
+                .filter(Q(status__in=JOB_ACTIVE) | Q(updated_at__gte=since))
                 .defer("pdf").order_by("-created_at", "-id")[:SHOWN])

@@ -53,6 +53,7 @@ import games
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_ACTOR_LABEL, is_int
+from scoring.domain.statuses import JOB_ACTIVE
 from scoring.models import ActionLog, Audit, AuditChunk, AuditFinding, Round, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.selectors.audits import audit_chunk_findings, audit_finding_counts, audit_standings_findings
@@ -66,7 +67,6 @@ STALE_AFTER = timedelta(minutes=5)
 #: Stalls in a row, without progress between them, after which an audit gives up.
 MAX_STALLS = 5
 
-ACTIVE = (Audit.Status.QUEUED, Audit.Status.RUNNING)
 #: The chunk that checks the kept standings (no deals of its own).
 STANDINGS_CHUNK = 0
 
@@ -81,7 +81,7 @@ def audit_start(*, actor: Actor, tournament: Tournament, chunk_rounds: int | Non
     with transaction.atomic():
         # Two clicks at once start one audit: the tournament's row orders them.
         Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()
-        active = Audit.objects.filter(tournament=tournament, status__in=ACTIVE).order_by("-id").first()
+        active = Audit.objects.filter(tournament=tournament, status__in=JOB_ACTIVE).order_by("-id").first()
         if active is not None:
             return active
         audit = Audit.objects.create(tournament=tournament, chunk_rounds=chunk_rounds,
@@ -266,7 +266,7 @@ def audits_resume(*, actor: Actor | None = None, stale_after: timedelta | None =
     (Celery beat); None: all active audits (a worker starting: any audit under way lost its
     worker, or has others that skip what is being done). Returns how many were resumed."""
     stale_before = timezone.now() - stale_after if stale_after is not None else None
-    qs = Audit.objects.filter(status__in=ACTIVE)
+    qs = Audit.objects.filter(status__in=JOB_ACTIVE)
     if stale_before is not None:
         qs = qs.filter(updated_at__lt=stale_before)
     resumed = 0

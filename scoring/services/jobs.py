@@ -10,6 +10,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from scoring.domain.statuses import JOB_QUEUED, JOB_RUNNING
+
 
 def job_claim(rows: QuerySet, *, counter: str, stale_after: timedelta):
     """The job of ``rows`` (one: ``filter(pk=...)``) made running by this worker, its ``counter``
@@ -17,16 +19,15 @@ def job_claim(rows: QuerySet, *, counter: str, stale_after: timedelta):
     task delivered again takes it over). None otherwise: no such row, over already, or running
     in another worker that still reports progress. The row is locked while it is claimed, so
     two deliveries claim it once."""
-    status = rows.model.Status
     now = timezone.now()
     with transaction.atomic():
         job = rows.select_for_update(of=("self",)).first()
         if job is None:
             return None
-        stalled = job.status == status.RUNNING and job.updated_at < now - stale_after
-        if job.status != status.QUEUED and not stalled:
+        stalled = job.status == JOB_RUNNING and job.updated_at < now - stale_after
+        if job.status != JOB_QUEUED and not stalled:
             return None
-        job.status, job.updated_at = status.RUNNING, now
+        job.status, job.updated_at = JOB_RUNNING, now
         setattr(job, counter, 0)
         job.started_at = job.started_at or now
         job.save(update_fields=["status", counter, "updated_at", "started_at"])

@@ -36,6 +36,7 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_ACTOR_LABEL
+from scoring.domain.statuses import JOB_ACTIVE
 from scoring.models import ActionLog, PaperSheetJob, Session, Table
 from scoring.selectors.access import require_director_of
 from scoring.selectors.paper_sheets import KEEP, STALE_AFTER, is_stalled
@@ -51,7 +52,6 @@ TASK = "scoring.paper_sheets_render"
 PROGRESS_EVERY = 0.5
 
 Status, Reason = PaperSheetJob.Status, PaperSheetJob.Reason
-ACTIVE = (Status.QUEUED, Status.RUNNING)
 __all__ = ["KEEP", "STALE_AFTER", "paper_sheets_drop", "paper_sheets_expire", "paper_sheets_render",
            "paper_sheets_start"]
 
@@ -79,7 +79,7 @@ def paper_sheets_start(*, actor: Actor, session: Session, languages: Any, base_u
     with transaction.atomic():
         # Two clicks at once start one job: the session's row orders them.
         locked = Session.objects.select_for_update().get(pk=session.pk)
-        active = (PaperSheetJob.objects.filter(session=locked, languages=codes, status__in=ACTIVE)
+        active = (PaperSheetJob.objects.filter(session=locked, languages=codes, status__in=JOB_ACTIVE)
                   .defer("pdf").order_by("-id").first())
         if active is not None and not is_stalled(active, now):
             return active
@@ -159,7 +159,7 @@ def paper_sheets_drop(*, sessions: Any, reason: str) -> int:
     saying ``reason``: called inside the write that makes them stale (``session_close``, a link
     replaced, ``tournament_finish``), so that both commit together. Returns the jobs changed."""
     now = timezone.now()
-    return (PaperSheetJob.objects.filter(session__in=sessions, status__in=(*ACTIVE, Status.DONE))
+    return (PaperSheetJob.objects.filter(session__in=sessions, status__in=(*JOB_ACTIVE, Status.DONE))
             .update(status=Status.REMOVED, reason=reason, pdf=None, updated_at=now))
 
 

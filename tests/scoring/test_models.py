@@ -96,3 +96,13 @@ def test_migration_0010_fills_the_new_figures_of_deals_already_stored(tau_ngau, 
         kept = {s.entry_id: (s.wins, tuple(getattr(s, f) for f in Standing.PLACES), s.last_deal_at)
                 for s in Standing.objects.filter(tournament=setup.tournament)}
         assert kept == {e: (f.wins, f.places, f.last_deal_at) for e, f in figures.items()}
+
+
+def test_the_jobs_choices_and_activity_read_the_one_list_of_statuses():
+    from scoring.domain.statuses import AUDIT_STATUSES, IMPORT_STATUSES, JOB_ACTIVE, PAPER_SHEET_STATUSES
+    from scoring.models import Audit, PaperSheetJob, TournamentImport
+
+    for model, values in ((TournamentImport, IMPORT_STATUSES), (PaperSheetJob, PAPER_SHEET_STATUSES),
+                          (Audit, AUDIT_STATUSES)):
+        assert tuple(model.Status.values) == values
+        assert {s for s in values if model(status=s).is_active} == set(JOB_ACTIVE)
