@@ -31,9 +31,8 @@ from scoring.api.fields import (
 )
 from scoring.api.sessions import SessionSerializer
 from scoring.domain import seating
-from scoring.domain.inputs import NON_BLANK
+from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY, NON_BLANK
 from scoring.selectors.sessions import session_detail, session_list
-from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY
 from scoring.services.seating import MAX_SEED, SeatedSession, session_seat
 from scoring.web import links
 
@@ -146,7 +145,8 @@ class TournamentSessionsView(ApiView):
                                                          "maxLength": MAX_IDEMPOTENCY_KEY,
                                                          "pattern": ecma(NON_BLANK)},
                                      OpenApiParameter.HEADER, required=False,
-                                     description="1 to 255 characters, not only spaces: a new one for each seating."),
+                                     description=f"1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces: a new one "
+                                                 f"for each seating."),
                     OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
                                      enum=["true"], description="Sent with the answer to a repeated key.")],
         request=SeatingInputSerializer, responses={201: SeatedSessionSerializer, **WRITE_ERRORS,

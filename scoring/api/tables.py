@@ -43,10 +43,10 @@ from scoring.api.rounds import (
     round_response,
     split_code,
 )
-from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, NON_BLANK
+from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY, MAX_INT32, MAX_TABLE_NAME, NON_BLANK
 from scoring.selectors.rounds import deal_stored_with_key, round_details, round_list, table_round_preview
 from scoring.selectors.tables import table_detail
-from scoring.services.idempotency import MAX_IDEMPOTENCY_KEY, round_record_idempotent
+from scoring.services.idempotency import round_record_idempotent
 from scoring.services.roster import table_delete
 from scoring.services.rounds import round_record
 from scoring.services.tables import table_scorer_token_rotate
@@ -151,7 +151,8 @@ class TableRoundsView(ApiView):
                                                          "maxLength": MAX_IDEMPOTENCY_KEY,
                                                          "pattern": ecma(NON_BLANK)},
                                      OpenApiParameter.HEADER, required=False,
-                                     description="1 to 255 characters, not only spaces: a new one for each deal."),
+                                     description=f"1 to {MAX_IDEMPOTENCY_KEY} characters, not only spaces: a new one "
+                                                 f"for each deal."),
                     etag_header(201),
                     OpenApiParameter("Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[201],
                                      enum=["true"], description="Sent with the stored answer to a repeated key.")],

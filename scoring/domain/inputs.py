@@ -41,6 +41,9 @@ MAX_PLAYER_NAME = 100
 MAX_TABLE_NAME = 60
 MAX_SLUG = 80
 MAX_CURRENCY = 3
+#: An ``Idempotency-Key`` (a deal's, a seating's): the services refuse longer ones, the API's
+#: schema says so, the stored key's column holds it.
+MAX_IDEMPOTENCY_KEY = 255
 #: Who did it, as the revisions and the action log keep it (``Actor.label``, cut to fit).
 MAX_ACTOR_LABEL = 200
 #: A director's username (Django's ``User.username``).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from scoring.domain import inputs
 from scoring.models.rounds import Round
 from scoring.models.tables import Table
 from scoring.models.tournaments import Session, Tournament
@@ -17,7 +18,7 @@ class IdempotencyKey(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="idempotency_keys")
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     session = models.ForeignKey(Session, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    key = models.CharField(max_length=255)
+    key = models.CharField(max_length=inputs.MAX_IDEMPOTENCY_KEY)
     request_hash = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField(default=0)
     response_body = models.JSONField(default=dict, blank=True)

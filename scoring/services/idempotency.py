@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.chain import canonical_json, sha256_hex
 from scoring.domain.errors import IdempotencyKeyReused, ValidationFailed
-from scoring.domain.inputs import blank, text_problem
+from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY, blank, text_problem
 from scoring.domain.proof import PlayerProof
 from scoring.models import ActionLog, IdempotencyKey, Table
 from scoring.selectors.access import require_table_access
@@ -30,7 +30,6 @@ from scoring.services.common import action_log
 from scoring.services.rounds import record_locked
 
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
-MAX_IDEMPOTENCY_KEY = 255
 
 
 @dataclass

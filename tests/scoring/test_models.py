@@ -106,3 +106,9 @@ def test_the_jobs_choices_and_activity_read_the_one_list_of_statuses():
                           (Audit, AUDIT_STATUSES)):
         assert tuple(model.Status.values) == values
         assert {s for s in values if model(status=s).is_active} == set(JOB_ACTIVE)
+
+
+def test_the_stored_idempotency_key_holds_the_longest_key_allowed():
+    from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY
+
+    assert IdempotencyKey._meta.get_field("key").max_length == MAX_IDEMPOTENCY_KEY

@@ -121,3 +121,10 @@ def test_whole_number_or_text():
                                       ("NaN", False), ("Infinity", False), ("1_0", False)])
 def test_decimal_text(text, ok):
     assert bool(DECIMAL_TEXT.match(text)) is ok
+
+
+def test_an_idempotency_key_is_at_most_255_characters():
+    """Written once: the services' check, the API's schema and the stored key's column read it."""
+    from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY
+
+    assert MAX_IDEMPOTENCY_KEY == 255
