@@ -1,4 +1,5 @@
-"""What every service shares: the audit row, follow-up tasks after commit, checked text."""
+"""What every service shares: the audit row, follow-up tasks after commit, checked text, locked reads
+of rows more than one module writes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils.text import slugify
 from scoring.domain.actors import Actor
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_ACTOR_LABEL, blank, text_problem
-from scoring.models import ActionLog, Tournament
+from scoring.models import ActionLog, Entry, Tournament
 
 logger = logging.getLogger("scoring")
 
@@ -33,6 +34,12 @@ def action_log(actor: Actor, action: ActionLog.Action, target: Any = None, *, to
         data=jsonable(data or {}),
         ip=actor.ip or None,
     )
+
+
+def entry_locked(entry: Entry) -> Entry:
+    """``entry`` read again and locked until the transaction ends (only its own row), with its
+    tournament's club and its player: what a roster or code change checks and logs."""
+    return Entry.objects.select_for_update(of=("self",)).select_related("tournament__club", "player").get(pk=entry.pk)
 
 
 def action_logs(actor: Actor, action: ActionLog.Action, items: Sequence[tuple[Any, dict]], *,

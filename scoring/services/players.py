@@ -20,12 +20,8 @@ from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import ISSUED_CODE_DIGITS, code_shape_message, is_code
 from scoring.models import ActionLog, Entry, Seat, Tournament
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log
+from scoring.services.common import action_log, entry_locked
 from scoring.services.lifecycle import require_not_finished, require_running
-
-
-def _locked_entry(entry: Entry) -> Entry:
-    return Entry.objects.select_for_update(of=("self",)).select_related("tournament__club", "player").get(pk=entry.pk)
 
 
 def _store(entry: Entry, code: str | None) -> None:
@@ -50,7 +46,7 @@ def entry_code_set(*, actor: Actor, entry: Entry, code: Any, code_again: Any = N
         raise ValidationFailed(gettext("The two codes differ: type the same code twice."), path="code_again",
                                code="codes_differ")
     with transaction.atomic():
-        e = _locked_entry(entry)
+        e = entry_locked(entry)
         tournament = e.tournament
         if actor.is_scorer:
             if not Seat.objects.filter(table=actor.table, entry=e).exists():
@@ -85,7 +81,7 @@ def entry_code_issue(*, actor: Actor, entry: Entry) -> str:
     player's card now; only its hash is kept."""
     require_director_of(actor, entry.tournament.club)
     with transaction.atomic():
-        e = _locked_entry(entry)
+        e = entry_locked(entry)
         require_not_finished(e.tournament)
         code = _issue(actor, e, e.tournament)
     entry.code_hash, entry.code_version = e.code_hash, e.code_version
@@ -108,7 +104,7 @@ def entry_code_reset(*, actor: Actor, entry: Entry) -> Entry:
     phone that remembered them forgets them."""
     require_director_of(actor, entry.tournament.club)
     with transaction.atomic():
-        e = _locked_entry(entry)
+        e = entry_locked(entry)
         require_not_finished(e.tournament)
         _store(e, None)
         action_log(actor, ActionLog.Action.ENTRY_CODE_RESET, e, tournament=e.tournament, data=_logged(e, "director"))

@@ -22,13 +22,9 @@ from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict
 from scoring.models import ActionLog, Entry, PaperSheetJob, Round, Seat, Table, Tournament
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log
+from scoring.services.common import action_log, entry_locked
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.paper_sheets import paper_sheets_drop
-
-
-def _locked_entry(entry: Entry) -> Entry:
-    return Entry.objects.select_for_update(of=("self",)).select_related("tournament__club", "player").get(pk=entry.pk)
 
 
 def _logged(entry: Entry) -> dict:
@@ -42,7 +38,7 @@ def entry_withdraw(*, actor: Actor, entry: Entry) -> Entry:
     leaves them out from the next session on."""
     require_director_of(actor, entry.tournament.club)
     with transaction.atomic():
-        e = _locked_entry(entry)
+        e = entry_locked(entry)
         require_not_finished(e.tournament)
         if e.withdrawn_at is not None:
             raise Conflict(gettext("%(name)s has already withdrawn.") % {"name": e.player.name},
@@ -60,7 +56,7 @@ def entry_reenter(*, actor: Actor, entry: Entry) -> Entry:
     again from the next session on."""
     require_director_of(actor, entry.tournament.club)
     with transaction.atomic():
-        e = _locked_entry(entry)
+        e = entry_locked(entry)
         require_not_finished(e.tournament)
         if e.withdrawn_at is None:
             raise Conflict(gettext("%(name)s has not withdrawn.") % {"name": e.player.name}, code="not_withdrawn")
