@@ -2,7 +2,8 @@
 (tests/architecture/test_imports.py holds every module here to that).
 
 ``errors`` (the one error shape), ``inputs`` (what may be stored, and how typed numbers are
-read), ``actors`` (who acts), ``statuses``, ``chain`` (revision hashes), ``records`` (a request
+read), ``actors`` (who acts), ``statuses``, ``lifecycle`` (the moves a tournament, a session
+and a deal may make, and their refusals), ``chain`` (revision hashes), ``records`` (a request
 body ↔ the engine's record), ``documents`` and ``document_*`` (the export format and the checks
 of an import), ``money`` (settle-up), ``seating``, ``replay`` and ``standings`` (which deals
 count, the figures, the tie-break keys).

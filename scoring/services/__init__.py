@@ -10,10 +10,11 @@ one module per domain. Each service
 
 The modules:
 
-- ``common`` (the audit row, follow-up tasks after commit, checked text), ``lifecycle`` (one
-  table of the moves allowed and refusals), ``idempotency`` (exactly-once by Idempotency-Key),
-  ``events`` (each committed change becomes one live event), ``jobs`` (what every long job's
-  worker does alike)
+- ``common`` (the audit row, follow-up tasks after commit, checked text, an entry's locked
+  read), ``lifecycle`` (the guards that read a thing's state from the database and ask
+  ``scoring.domain.lifecycle``'s table of moves), ``idempotency`` (exactly-once by
+  Idempotency-Key), ``events`` (each committed change becomes one live event), ``jobs`` (what
+  every long job's worker does alike)
 - ``auth`` (directors and API tokens), ``clubs`` (clubs, directors, players), ``players``
   (players' personal codes), ``seasons``
 - ``tournaments`` (create, settings, start, finish; entries), ``roster`` (withdraw, re-enter,
