@@ -6,6 +6,9 @@
   ``statement_timeout`` in a connection's options)
 - ``asgi`` (the ASGI router: the events stream, then Django), ``asgi_worker`` (gunicorn's
   uvicorn worker), ``wsgi`` (the plain WSGI application)
+- ``body_deadline`` (a request's body read in the event loop under a deadline and its route's
+  size limit, before a thread is given to Django), ``head_deadline`` (uvicorn's protocol with a
+  deadline for a request's head)
 - ``gunicorn.conf`` (gunicorn's settings), ``gunicorn_logging`` (its logger, tokens masked),
   ``logmask`` (secrets out of every log line)
 - ``root_files`` (robots.txt and the favicon), ``storage`` (static files with or without

@@ -23,6 +23,7 @@ import time
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
+from gupai_site.body_deadline import BodyDeadline
 from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
@@ -53,6 +54,14 @@ def _head_refusal(scope) -> tuple[int, bytes] | None:
     return None
 
 
+def _client_of(scope) -> str | None:
+    client = (scope.get("client") or (None,))[0]
+    if behind_proxy():
+        forwarded = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for"), None)
+        return client_address(forwarded, client, proxy_hops())
+    return client
+
+
 def _log_access(scope, status: int, size: int, started: float) -> None:
     if not access_log.isEnabledFor(logging.INFO):
         return
@@ -71,7 +80,8 @@ def _log_access(scope, status: int, size: int, started: float) -> None:
 
 def build(wsgi_app, *, threads: int | None = None):
     """The router around ``wsgi_app`` (the tests build one around theirs)."""
-    wsgi = WSGIMiddleware(wsgi_app, workers=threads or _threads())
+    # The body is read in the event loop under a deadline before a thread is taken (body_deadline).
+    wsgi = BodyDeadline(WSGIMiddleware(wsgi_app, workers=threads or _threads()), client_of=_client_of)
     # Django is set up by now (get_wsgi_application): the stream's modules may import models.
     from scoring.web import event_stream
 

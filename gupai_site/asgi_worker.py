@@ -5,6 +5,8 @@ in each worker process, logging as the sync workers did.
   taken), written to gunicorn's access log; uvicorn's own is off. uvicorn's error log goes to
   gunicorn's. Both loggers mask scorer tokens and credentials (``MaskSecretsFilter``), as
   ``gupai_site.gunicorn_logging.MaskingLogger`` does for gunicorn's own lines.
+- A deadline on each request's head and a limit of unfinished heads per address
+  (``gupai_site.head_deadline``): uvicorn has neither.
 - No restart after ``max_requests``: a restart drops every held events stream at once, and each
   reconnection would count towards the next one.
 """
@@ -15,11 +17,13 @@ import logging
 
 from uvicorn_worker import UvicornWorker as _UvicornWorker
 
+from gupai_site.head_deadline import HeadDeadlineProtocol
 from gupai_site.logmask import MaskSecretsFilter
 
 
 class UvicornWorker(_UvicornWorker):
-    CONFIG_KWARGS = {**_UvicornWorker.CONFIG_KWARGS, "access_log": False, "lifespan": "on"}
+    CONFIG_KWARGS = {**_UvicornWorker.CONFIG_KWARGS, "access_log": False, "lifespan": "on",
+                     "http": HeadDeadlineProtocol}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
