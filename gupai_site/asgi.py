@@ -24,12 +24,14 @@ from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
 from gupai_site.body_deadline import BodyDeadline
+from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
 
 #: The events route: everything else goes to Django.
-EVENTS_PATH = re.compile(r"^/api/v1/tournaments/(\d{1,18})/events/$")
+#: ASCII digits: ``\d`` also takes "١" (which ``int`` reads as 1), where Django's ``<int:pk>`` does not.
+EVENTS_PATH = re.compile(r"^/api/v1/tournaments/([0-9]{1,18})/events/$")
 LIMIT_REQUEST_LINE = 8190
 LIMIT_REQUEST_FIELDS = 100
 LIMIT_REQUEST_FIELD_SIZE = 8190
@@ -38,8 +40,7 @@ access_log = logging.getLogger("gupai_site.access")
 
 
 def _threads() -> int:
-    raw = os.environ.get("WSGI_THREADS", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 4
+    return positive_setting(os.environ.get("WSGI_THREADS"), 4)
 
 
 def _head_refusal(scope) -> tuple[int, bytes] | None:
@@ -115,7 +116,8 @@ def build(wsgi_app, *, threads: int | None = None):
                                    "headers": [(b"content-type", b"text/plain"), (b"connection", b"close")]})
                 await logged_send({"type": "http.response.body", "body": refusal[1]})
             elif match:
-                await event_stream.tournament_events(scope, receive, logged_send, int(match[1]))
+                await event_stream.tournament_events(scope, receive, logged_send,
+                                                     parse_whole_number(match[1], low=0, high=MAX_ID))
             else:
                 await wsgi(scope, receive, logged_send)
         finally:

@@ -35,10 +35,12 @@ Every log line has scorer tokens masked (``/s/****/``) and credentials left out
 import multiprocessing
 import os
 
+# No Django settings here: this reader needs none (gunicorn has put the project on sys.path).
+from scoring.domain.inputs import positive_setting
+
 
 def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+    return positive_setting(os.environ.get(name), default)
 
 
 def _behind_proxy() -> bool:

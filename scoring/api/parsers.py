@@ -8,7 +8,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser, JSONParser
 
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import unstorable
+from scoring.domain.inputs import parse_whole_number, unstorable
 
 
 class SafeJSONParser(JSONParser):
@@ -49,8 +49,10 @@ class DocumentJSONParser(BaseParser):
     def parse(self, stream, media_type=None, parser_context=None):
         limit = settings.IMPORT_MAX_BYTES
         request = (parser_context or {}).get("request")
-        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if declared and declared.isdigit() and int(declared) > limit:
+        # A Content-Length that is no number ("²") is not believed: the read below stops at the limit.
+        declared = parse_whole_number(request.META.get("CONTENT_LENGTH"), low=0, high=limit + 1, clamp=True) \
+            if request is not None else None
+        if declared is not None and declared > limit:
             raise DocumentTooLarge(limit)
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:

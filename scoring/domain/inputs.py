@@ -1,8 +1,10 @@
 """What the database can store, checked before anything reaches it, and the shapes of input
 that the API's fields (``scoring.api.fields``), the tournament document
 (``scoring.domain.documents``) and the services all read the same way: each rule is written
-here once. And the one reading of a whole number typed in a form, a query string or a URL
-(``parse_whole_number``).
+here once. And the one reading of a whole number typed in a form, a query string, a header or a
+URL (``parse_whole_number``), or set in the environment (``positive_setting``): nothing else in
+scoring/ or gupai_site/ calls ``str.isdigit`` or ``int`` on such text
+(tests/architecture/test_request_input.py).
 
 Text: no NUL characters or lone surrogates (PostgreSQL refuses both, and UTF-8 cannot encode
 the latter), no longer than its column. Whole numbers: JSON integers within the columns' range.
@@ -180,6 +182,15 @@ def parse_whole_number(text: Any, *, low: int, high: int, signed: bool = False, 
     if value > high and clamp:
         return high
     return value if low <= value <= high else None
+
+
+def positive_setting(text: str | None, default: int, *, high: int = MAX_INT32) -> int:
+    """A count or a port set in the environment (``os.environ.get(…)``), read by
+    ``parse_whole_number`` from 1 to ``high``; ``default`` when it is unset, 0 or no such number
+    ("²" passed ``str.isdigit`` and then failed ``int``: the server did not start). Needs no
+    Django settings: gunicorn.conf.py reads its own with it."""
+    value = parse_whole_number(text, low=1, high=high)
+    return default if value is None else value
 
 
 def whole_number_or_text(text: Any, *, low: int, high: int, signed: bool = False) -> Any:

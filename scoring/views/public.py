@@ -235,8 +235,9 @@ def _found(rows: list[dict], q: str, name: str = "name") -> list[dict]:
     how a player finds their row when it is not on the first page."""
     if not q:
         return rows
-    if q.isdigit():
-        return [r for r in rows if r.get("rank") == int(q) or q in str(r[name])]
+    rank = parse_whole_number(q, low=1, high=MAX_INT32)   # "²" is text to look for, not a rank
+    if rank is not None:
+        return [r for r in rows if r.get("rank") == rank or q in str(r[name])]
     folded = q.casefold()
     return [r for r in rows if folded in r[name].casefold()]
 

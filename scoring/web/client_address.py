@@ -21,6 +21,8 @@ import os
 
 from django.conf import settings
 
+from scoring.domain.inputs import positive_setting
+
 _TRUE = ("1", "true", "yes", "on")
 
 
@@ -30,8 +32,7 @@ def behind_proxy() -> bool:
 
 
 def proxy_hops() -> int:
-    raw = os.environ.get("PROXY_HOPS", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 1
+    return positive_setting(os.environ.get("PROXY_HOPS"), 1)
 
 
 def client_address(forwarded_for: str | None, remote_addr: str | None, hops: int = 1) -> str | None:

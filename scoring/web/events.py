@@ -21,6 +21,7 @@ from django.db import DatabaseError, connections
 from rest_framework import exceptions
 
 from scoring.domain.errors import DomainError, problem
+from scoring.domain.inputs import MAX_ID, parse_whole_number
 from scoring.selectors.access import require_tournament_readable
 from scoring.selectors.events import events_after, snapshot
 from scoring.selectors.tournaments import tournament_get
@@ -92,9 +93,9 @@ def not_found() -> Refused:
 
 
 def parse_last_event_id(value: str | None) -> int | None:
-    """``Last-Event-ID`` as a version (None when absent or not a whole number: a new client)."""
-    value = (value or "").strip()
-    return int(value) if value.isdigit() and len(value) < 19 else None
+    """``Last-Event-ID`` as a version (None when absent or not a whole number of ASCII digits, as
+    "²" or "-0": a new client)."""
+    return parse_whole_number(value, low=0, high=MAX_ID)
 
 
 def frame(event_id: int, event: str, data: Any) -> bytes:
