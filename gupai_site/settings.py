@@ -12,7 +12,7 @@ SITE_URL      the site's address as phones reach it, e.g. http://192.168.1.20:80
 DB_STATEMENT_TIMEOUT       PostgreSQL: seconds any one statement of a web request may run
                            (default 10; 0: no limit)
 DB_TASK_STATEMENT_TIMEOUT  PostgreSQL: the same in a Celery worker (default 300; 0: no limit)
-IMPORT_MAX_MB              the largest tournament document an import takes, in MB (default 16)
+IMPORT_MAX_MB              the largest tournament document an import takes, in whole MB (default 16)
 LINK_KEY      the key that keeps open sessions' scorer links readable for the director's sheet
               (any long random text; default: derived from SECRET_KEY). Changing it makes the
               kept links unreadable (the sheet then offers new ones); the links still work
@@ -42,6 +42,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from gupai_site.dbtimeout import with_statement_timeout
+from scoring.domain.inputs import number_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -192,7 +193,6 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 DB_STATEMENT_TIMEOUT = float(os.environ.get("DB_STATEMENT_TIMEOUT", "10"))
 DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "300"))
 
-
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options["options"] = with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT)
@@ -202,7 +202,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 #: file alike). Every other request body stays under DATA_UPLOAD_MAX_MEMORY_SIZE (Django's 2.5 MB):
 #: a revision takes 1.5–2.5 kB of a document, so 16 MB holds 5,000 deals with their full move
 #: logs and 10,000 players, which the import stores well within a minute (docs/benchmarks.md).
-IMPORT_MAX_BYTES = int(float(os.environ.get("IMPORT_MAX_MB", "16")) * 1_000_000)
+IMPORT_MAX_BYTES = number_setting("IMPORT_MAX_MB", os.environ.get("IMPORT_MAX_MB"), 16, low=1) * 1_000_000
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -235,7 +235,7 @@ if not (DEBUG or TESTING) and not STATIC_COLLECTED:
     WHITENOISE_USE_FINDERS = True
 
 #: How long a director's API token lives.
-API_TOKEN_TTL = timedelta(days=int(os.environ.get("API_TOKEN_TTL_DAYS", "30")))
+API_TOKEN_TTL = timedelta(days=number_setting("API_TOKEN_TTL_DAYS", os.environ.get("API_TOKEN_TTL_DAYS"), 30, low=1))
 LOGIN_URL = "/director/login/"
 LOGIN_REDIRECT_URL = "/director/"
 LOGOUT_REDIRECT_URL = "/"
@@ -333,13 +333,13 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # and X-Forwarded-For (REMOTE_ADDR, scoring/web/client_address.py). Without one, a client could
 # send these headers itself, so they are ignored.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
-PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "").strip() or 1)
+PROXY_HOPS = number_setting("PROXY_HOPS", os.environ.get("PROXY_HOPS"), 1, low=1)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 if not DEBUG and not TESTING:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "").strip() or 31536000)
+    SECURE_HSTS_SECONDS = number_setting("SECURE_HSTS_SECONDS", os.environ.get("SECURE_HSTS_SECONDS"), 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     # Preloading is a promise to the browsers' built-in list, slow to undo: only on request.
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)

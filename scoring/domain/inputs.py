@@ -2,7 +2,8 @@
 that the API's fields (``scoring.api.fields``), the tournament document
 (``scoring.domain.documents``) and the services all read the same way: each rule is written
 here once. And the one reading of a whole number typed in a form, a query string, a header or a
-URL (``parse_whole_number``), or set in the environment (``positive_setting``): nothing else in
+URL (``parse_whole_number``), or set in the environment (``positive_setting``,
+``number_setting``): nothing else in
 scoring/ or gupai_site/ calls ``str.isdigit`` or ``int`` on such text
 (tests/architecture/test_request_input.py).
 
@@ -191,6 +192,19 @@ def positive_setting(text: str | None, default: int, *, high: int = MAX_INT32) -
     Django settings: gunicorn.conf.py reads its own with it."""
     value = parse_whole_number(text, low=1, high=high)
     return default if value is None else value
+
+
+def number_setting(name: str, text: str | None, default: int, *, low: int = 0) -> int:
+    """A whole number from ``low`` set in the environment for Django's settings (``name``:
+    ``text``): ``default`` when unset or blank, else ``parse_whole_number``'s reading; anything
+    else ("²", "٣", "1e3") is a ValueError that stops the start, rather than read as another
+    number or left to fail on a request."""
+    if text is None or blank(text):
+        return default
+    value = parse_whole_number(text, low=low, high=MAX_INT32)
+    if value is None:
+        raise ValueError(f"{name} must be a whole number from {low} in digits 0-9, not {text!r}")
+    return value
 
 
 def whole_number_or_text(text: Any, *, low: int, high: int, signed: bool = False) -> Any:

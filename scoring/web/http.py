@@ -17,6 +17,7 @@ from scoring.domain.errors import (
     PreconditionRequired,
     ValidationFailed,
 )
+from scoring.domain.inputs import parse_whole_number
 
 STATUS_OF_ERROR: dict[type[DomainError], int] = {
     ValidationFailed: 400,
@@ -50,6 +51,8 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None or not str(value).strip():
         return None
     m = IF_MATCH.match(str(value))
-    if m is None:
+    # Up to the pattern's 20 digits (the schema's): one past any revision is stale (412), as others.
+    revision = parse_whole_number(m.group(1) or m.group(2), low=0, high=10**20 - 1) if m else None
+    if revision is None:
         raise ValidationFailed(gettext('If-Match must be a revision number like "2".'), path="", code="bad_if_match")
-    return int(m.group(1) or m.group(2))
+    return revision

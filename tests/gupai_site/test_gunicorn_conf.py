@@ -55,3 +55,12 @@ def test_a_client_meets_them_only_far_beyond_real_requests(site):
     assert status_of(site, "/no/", {f"X-Field-{i}": "1" for i in range(120)}) == 431
     assert status_of(site, "/no/", {"X-Long": "b" * 8000}) == 404
     assert status_of(site, "/no/", {"X-Long": "b" * 9000}) == 431
+
+
+def test_a_count_that_is_no_number_is_the_default(monkeypatch):
+    """"²" passed str.isdigit and then failed int(): gunicorn did not start."""
+    monkeypatch.setenv("PORT", "²")
+    monkeypatch.setenv("GUNICORN_WORKERS", "٣")
+    monkeypatch.setenv("WEB_CONCURRENCY", "1e3")
+    values = runpy.run_path(str(CONF))
+    assert values["bind"] == ["0.0.0.0:8000"] and 1 <= values["workers"] <= 8

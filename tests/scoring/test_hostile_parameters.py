@@ -33,6 +33,7 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
+from gupai_site.asgi import EVENTS_PATH
 from scoring.domain.actors import Actor
 from scoring.models import PaperSheetJob, TournamentImport
 from scoring.services.audits import audit_start
@@ -42,6 +43,7 @@ from scoring.services.rounds import round_record
 from scoring.services.seasons import season_create, season_tournament_add
 from scoring.services.tables import table_create
 from scoring.services.tournaments import entry_create, tournament_create, tournament_start
+from scoring.web.events import parse_last_event_id
 
 from .bodies import JIE_LONG
 
@@ -438,3 +440,23 @@ def test_no_hostile_value_is_a_500(route, world, settings):
         for label, value in values.items():
             caller.send("GET", _path(route, world, (name, value)), what=f"path {name}={label}")
     assert not caller.failures, "\n".join(caller.failures)
+
+
+# --- the readers below the routes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("label", list(HEADER_HOSTILE) + ["none"])
+def test_a_last_event_id_that_is_no_version_is_a_new_client(label):
+    """Both the Django view and the ASGI stream read it here ("²" passed isdigit, then int failed)."""
+    assert parse_last_event_id(HEADER_HOSTILE.get(label)) is None
+
+
+def test_a_last_event_id_is_read_in_ascii_digits():
+    assert parse_last_event_id(" 12 ") == 12 and parse_last_event_id("0") == 0
+
+
+def test_the_asgi_events_route_takes_ascii_digits_only():
+    """``\\d`` took "١" (Arabic-Indic one), which int() read as tournament 1: now not the events route
+    but Django's, where no ``<int:pk>`` matches it (the API's JSON 404)."""
+    assert EVENTS_PATH.match("/api/v1/tournaments/12/events/")
+    assert not EVENTS_PATH.match("/api/v1/tournaments/\u0661/events/")
+    assert not EVENTS_PATH.match("/api/v1/tournaments/\u00b2/events/")

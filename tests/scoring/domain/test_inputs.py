@@ -21,7 +21,9 @@ from scoring.domain.inputs import (
     WHITESPACE,
     blank,
     is_int,
+    number_setting,
     parse_whole_number,
+    positive_setting,
     whole_number_or_text,
 )
 
@@ -128,3 +130,34 @@ def test_an_idempotency_key_is_at_most_255_characters():
     from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY
 
     assert MAX_IDEMPOTENCY_KEY == 255
+
+
+#: Issue 25's hostile texts, as a query string, a header or a form brings them: each has one
+#: reading (0 to MAX_ID, unsigned) and none of them reaches ``int``.
+@pytest.mark.parametrize("text, number", [
+    ("²", None), ("٣", None), ("１", None), ("-0", None), ("1e9", None), ("9" * 10_000, None), ("\x00", None),
+    ("7\x00", None), ("\ud800", None), ("7\ud800", None), ("", None), (" 7 ", 7), ("0", 0), (str(MAX_ID), MAX_ID),
+    (str(MAX_ID + 1), None),
+])
+def test_each_hostile_text_has_one_reading(text, number):
+    assert parse_whole_number(text, low=0, high=MAX_ID) == number
+
+
+def test_minus_zero_is_zero_where_a_sign_is_allowed():
+    assert parse_whole_number("-0", low=-5, high=5, signed=True) == 0
+
+
+@pytest.mark.parametrize("text, number", [(None, 4), ("", 4), ("  ", 4), ("0", 4), ("²", 4), ("٣", 4), ("1e3", 4),
+                                          ("9" * 10_000, 4), ("-2", 4), (" 3 ", 3), ("12", 12)])
+def test_a_count_in_the_environment_is_a_positive_number_or_the_default(text, number):
+    assert positive_setting(text, 4) == number
+
+
+def test_a_django_setting_that_is_no_number_stops_the_start():
+    assert number_setting("X", None, 30) == 30 and number_setting("X", " ", 30) == 30
+    assert number_setting("X", "0", 30) == 0 and number_setting("X", "7", 30, low=1) == 7
+    for text in ("²", "٣", "1e3", "-1", "0x10", "9" * 10_000):
+        with pytest.raises(ValueError, match="X must be a whole number"):
+            number_setting("X", text, 30)
+    with pytest.raises(ValueError):
+        number_setting("X", "0", 30, low=1)
