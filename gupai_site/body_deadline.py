@@ -35,13 +35,15 @@ import os
 import re
 from collections import Counter
 
+from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
+
 DEFAULT_BODY_TIMEOUT = 10.0
 MAX_BODY_TIMEOUT = 30.0
 DEFAULT_PER_ADDRESS = 8
 
 #: The two routes that take the import's documents (``IMPORT_MAX_BYTES``): the API's import and
 #: the club page's upload (tests/gupai_site/test_body_deadline.py checks them against the URLs).
-IMPORT_PATHS = re.compile(r"^/(?:api/v1/tournaments/import/|director/clubs/\d{1,18}/imports/)$")
+IMPORT_PATHS = re.compile(r"^/(?:api/v1/tournaments/import/|director/clubs/[0-9]{1,18}/imports/)$")
 #: A form's envelope around the uploaded file (boundaries, part headers, the CSRF field).
 FORM_ENVELOPE = 64 * 1024
 
@@ -56,8 +58,7 @@ def env_seconds(name: str, default: float, most: float) -> float:
 
 
 def env_count(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+    return positive_setting(os.environ.get(name), default)
 
 
 class PerAddress:
@@ -126,11 +127,9 @@ class BodyDeadline:
         raw = _header(scope, b"content-length")
         if scope["type"] != "http" or raw is None:
             return await self.app(scope, receive, send)
-        try:
-            declared = int(raw)
-        except ValueError:
-            declared = -1
-        if declared <= 0:  # nothing to wait for (the server refuses a malformed length itself)
+        # A length past any body reads as the largest: refused by it, as any over its limit.
+        declared = parse_whole_number(raw.decode("latin-1"), low=0, high=MAX_ID, clamp=True)
+        if not declared:  # nothing to wait for (the server refuses a malformed length itself)
             return await self.app(scope, receive, send)
         multipart = (_header(scope, b"content-type") or b"").lower().startswith(b"multipart/")
         limit = self.limit_of(scope, multipart)

@@ -2,9 +2,8 @@
 that the API's fields (``scoring.api.fields``), the tournament document
 (``scoring.domain.documents``) and the services all read the same way: each rule is written
 here once. And the one reading of a whole number typed in a form, a query string, a header or a
-URL (``parse_whole_number``), or set in the environment (``positive_setting``,
-``number_setting``): nothing else in
-scoring/ or gupai_site/ calls ``str.isdigit`` or ``int`` on such text
+URL (``parse_whole_number``), or set in the environment (``positive_setting``, ``number_setting``):
+nothing else in scoring/ or gupai_site/ calls ``str.isdigit`` or ``int`` on such text
 (tests/architecture/test_request_input.py).
 
 Text: no NUL characters or lone surrogates (PostgreSQL refuses both, and UTF-8 cannot encode
