@@ -490,3 +490,12 @@ def test_the_recording_sees_what_a_page_reads(world, settings):
     assert {("GET", "q"), ("GET", "page"), ("GET", "tables_page")} <= seen["public-tournament"]
     assert {("POST", "points_0"), ("POST", "leader")} <= seen["scorer-table"]
     assert ("header", "last-event-id") in seen["api-tournament-events"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["", "live/", "payouts/"])
+def test_a_search_for_a_character_that_looks_like_a_digit_searches_text(world, page):
+    """"²" passed isdigit and was read as a rank by int(): a 500. Now text, found in no name."""
+    r = Client().get(f"/t/{world.slug}/{page}", {"q": "²"})
+    assert r.status_code == 200 and "Anna" not in r.content.decode()
+    assert "Anna" in Client().get(f"/t/{world.slug}/{page}", {"q": "ann"}).content.decode()
