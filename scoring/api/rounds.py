@@ -291,7 +291,7 @@ class RoundConfirmView(ApiView):
         seat = data.get("confirmed_by")
         proof = PlayerProof(code=data["confirmed_by_code"]) if "confirmed_by_code" in data else None
         rnd = limit(lambda: throttling.player_code_guarded(
-            request, rnd.table_id, seat, proof,
+            request, rnd.table, seat, proof,
             lambda: round_confirm(actor=self.actor, round=rnd, confirmed_by=seat, proof=proof)))
         return round_response(rnd)
 
