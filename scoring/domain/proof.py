@@ -4,9 +4,10 @@ at the table, or a phone that remembers the player who proved themselves on it.
 Pure: what a proof says, what a code looks like, and what a code proves by where it came from
 (``first_code_refusal``, ``confirm_refusal``): a code the director issued proves the player; a
 code set at first use on a scorer page proves only that someone at the table chose it, so it
-confirms a deal only when it was set before the deal was entered, on another phone. The services check a proof against the
-entry's stored hash (``scoring.services.players``); the HTTP edge reads the phone's signed
-cookie (``scoring.web.player_proof``) and counts wrong codes (``scoring.web.throttling``).
+confirms a deal only when it was set before the deal was entered, on another phone. The
+services check a proof against the entry's stored hash (``scoring.services.players``); the
+HTTP edge reads the phone's signed cookie (``scoring.web.player_proof``) and counts wrong codes
+(``scoring.web.throttling``).
 """
 
 from __future__ import annotations

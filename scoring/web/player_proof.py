@@ -6,10 +6,10 @@ the entry's version up, and the cookie stops proving anything (``selectors.playe
 With it, the scorer page enters deals as that player with no extra tap, and confirms as them in
 one tap on a deal someone else entered.
 
-The phone itself is its browser session: ``this_phone`` is a random id kept in the session (never
-sent to the phone), recorded with the deals it enters and the first codes it sets; the session
-also keeps every player proven on it (``proven_here``), even after "not you?". What a code set
-at first use proves follows from them (``scoring.domain.proof``).
+The phone itself is its browser session: ``this_phone`` is a random id kept in the session's
+data (on the server), recorded with the deals it enters and the first codes it sets; the
+session also keeps every player proven on it (``proven_here``), even after "not you?". What a
+code set at first use proves follows from them (``scoring.domain.proof``).
 """
 
 from __future__ import annotations
