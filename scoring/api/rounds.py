@@ -141,9 +141,9 @@ class RevisionsSerializer(OutputSerializer):
 
 PROOF_ERRORS_HELP = (
     " A wrong code answers 403 `wrong_player_code`; a player without a code yet 403 `player_code_not_set`. "
-    "Wrong codes are limited per table and player (5 in 15 minutes by default, then 429 with Retry-After for "
-    "that player's code at that table only: other players, and the same player on their own phone, are not "
-    "affected).")
+    "Wrong codes are limited per player, at every table (5 in 15 minutes by default, each counted before it is "
+    "checked; then 429 with Retry-After for that player's code only: other players, and the same player on "
+    "their own phone, are not affected).")
 ENTERED_BY_CODE_HELP = (
     "The personal code (4 to 6 digits) of the player at `entered_by`, proving who enters the deal. Required of a "
     "scorer link when the tournament has `require_proof` (else 403 `player_proof_required`); when sent, it is "
@@ -151,7 +151,10 @@ ENTERED_BY_CODE_HELP = (
 CONFIRMED_BY_CODE_HELP = (
     "The personal code of the player at `confirmed_by`, proving who confirms. Required of a scorer link when the "
     "tournament has `require_proof` (else 403 `player_proof_required`). There, the player who entered the deal "
-    "cannot confirm it: 409 `self_confirmation`." + PROOF_ERRORS_HELP)
+    "cannot confirm it: 409 `self_confirmation`. A code the player set at first use (on the scorer page) "
+    "confirms only a deal entered after it was set, from another phone than the one it was set on: else 403 "
+    "`code_set_after_deal` or `code_set_on_entering_phone` (a deal entered through the API has no phone "
+    "known); a code the director issued confirms any." + PROOF_ERRORS_HELP)
 
 
 class ConfirmInputSerializer(InputSerializer):
@@ -291,7 +294,7 @@ class RoundConfirmView(ApiView):
         seat = data.get("confirmed_by")
         proof = PlayerProof(code=data["confirmed_by_code"]) if "confirmed_by_code" in data else None
         rnd = limit(lambda: throttling.player_code_guarded(
-            request, rnd.table_id, seat, proof,
+            request, rnd.table, seat, proof,
             lambda: round_confirm(actor=self.actor, round=rnd, confirmed_by=seat, proof=proof)))
         return round_response(rnd)
 

@@ -173,7 +173,7 @@ class TableRoundsView(ApiView):
                 limit(lambda: throttling.hit(request, "round-create", str(table.pk)))
 
         def guarded(call):
-            return limit(lambda: throttling.player_code_guarded(request, table.pk, seat, None if stored else proof,
+            return limit(lambda: throttling.player_code_guarded(request, table, seat, None if stored else proof,
                                                                 call))
 
         if key is None:

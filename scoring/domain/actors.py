@@ -21,6 +21,9 @@ class Actor:
     #: The player who proved who they are for this write, as the label says it ("entered by Chen
     #: (proven)"); the services set it (``dataclasses.replace``) once the proof is checked.
     as_player: str = ""
+    #: The phone acting through a scorer page (``scoring.web.player_proof.this_phone``), "" when not
+    #: known: recorded with a deal it enters and a first code it sets (``scoring.domain.proof``).
+    phone: str = ""
 
     @classmethod
     def system(cls, label_ip: str | None = None) -> "Actor":

@@ -40,6 +40,9 @@ class Round(models.Model):
                                            related_name="+")
     confirmed_by_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                           blank=True, related_name="+")
+    #: The phone that entered the deal from the scorer page (``scoring.web.player_proof.this_phone``);
+    #: "" when not known (the API, a director): a code set at first use on it does not confirm it.
+    entered_on = models.CharField(max_length=40, blank=True, default="")
     confirmed_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True, default="")
     disputed = models.BooleanField(default=False)

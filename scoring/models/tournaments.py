@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
-from scoring.domain import inputs, statuses
+from scoring.domain import inputs, proof, statuses
 from scoring.domain.standings import default_tie_breaks
 from scoring.models.clubs import Club, Player
 
@@ -101,6 +101,14 @@ class Entry(models.Model):
     #: Counts every change of the code (set, issued, reset): a phone remembers the player with the
     #: version it was proven under, so a new code or a reset makes every phone forget them.
     code_version = models.PositiveIntegerField(default=0)
+    #: How the code in force came to be (``scoring.domain.proof``: "" none, "director", "first_use")
+    #: and when: a code set at first use confirms only deals entered after it, on another phone.
+    code_origin = models.CharField(max_length=10, blank=True, default="",
+                                   choices=[(proof.ORIGIN_NONE, "none"), (proof.ORIGIN_DIRECTOR, "director"),
+                                            (proof.ORIGIN_FIRST_USE, "first use")])
+    code_set_at = models.DateTimeField(null=True, blank=True)
+    #: The phone (``scoring.web.player_proof.this_phone``) a first-use code was set on; "" otherwise.
+    code_set_on = models.CharField(max_length=40, blank=True, default="")
     #: When the player left the tournament (null: playing). A withdrawn entry keeps its deals, its
     #: standing and its seats; seating leaves it out from then on, until it is entered again.
     withdrawn_at = models.DateTimeField(null=True, blank=True)

@@ -4,42 +4,69 @@ the director. Stored hashed (Django's password hashers); the plain code is never
 
 Every change counts up ``Entry.code_version``: a phone remembers a player with the version it
 was proven under (``scoring.web.player_proof``), so a new code or a reset makes it forget them.
+Every change also records where the code came from (``code_origin``, ``code_set_at``, and for a
+code set at first use the phone, ``code_set_on``): what it proves (``scoring.domain.proof``).
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Collection
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.domain import proof as proofs
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import ISSUED_CODE_DIGITS, code_shape_message, is_code
-from scoring.models import ActionLog, Entry, Seat, Tournament
+from scoring.models import ActionLog, Entry, Round, Seat, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log, entry_locked
 from scoring.services.lifecycle import require_not_finished, require_running
 
 
-def _store(entry: Entry, code: str | None) -> None:
+def _store(entry: Entry, code: str | None, *, origin: str = proofs.ORIGIN_DIRECTOR, phone: str = "") -> None:
+    """Store ``code`` (None: forget it) with where it came from: ``origin``, now, and for a code set
+    at first use the ``phone`` it was set on."""
     entry.code_hash = make_password(code) if code is not None else ""
     entry.code_version += 1
-    entry.save(update_fields=["code_hash", "code_version"])
+    entry.code_origin = origin if code is not None else proofs.ORIGIN_NONE
+    entry.code_set_at = timezone.now() if code is not None else None
+    entry.code_set_on = phone if code is not None and origin == proofs.ORIGIN_FIRST_USE else ""
+    entry.save(update_fields=["code_hash", "code_version", "code_origin", "code_set_at", "code_set_on"])
+
+
+def _refuse_another_players_first_code(actor: Actor, entry: Entry, proven_here: Collection[int]) -> None:
+    """A phone that speaks for one player sets no other player's first code (403
+    ``phone_proves_another_player``): else it could confirm its own deals as them. What it
+    speaks for: ``proven_here`` (what the phone remembers proving) and the deals it entered in
+    this tournament (``Round.entered_on``), whoever they were entered as."""
+    entered_as = set(Round.objects.filter(table__session__tournament_id=entry.tournament_id, entered_on=actor.phone)
+                     .values_list("entered_by_entry_id", flat=True).distinct()) if actor.phone else set()
+    if proofs.first_code_refusal(entry_id=entry.pk, proven_here=proven_here, entered_as=entered_as):
+        raise PermissionDenied(gettext("This phone already speaks for another player: %(name)s sets their first code "
+                                       "on their own phone, or asks the director for a player card.")
+                               % {"name": entry.player.name}, path="code", code=proofs.PHONE_PROVES_ANOTHER)
 
 
 def _logged(entry: Entry, by: str) -> dict:
     return {"player": entry.player_id, "name": entry.player.name, "by": by, "version": entry.code_version}
 
 
-def entry_code_set(*, actor: Actor, entry: Entry, code: Any, code_again: Any = None) -> Entry:
+def entry_code_set(*, actor: Actor, entry: Entry, code: Any, code_again: Any = None,
+                   proven_here: Collection[int] = ()) -> Entry:
     """Set ``entry``'s personal code (4 to 6 digits; ``code_again``, when given, must repeat it).
 
     Through a scorer link: the player sits at that table, the tournament runs, and no code is set
     yet (409 ``code_already_set``: only the director changes a code, so nobody at the table can
-    take over another player's). A director of the club: any time before the finish."""
+    take over another player's); the phone (``actor.phone``) has proven no other player
+    (``proven_here``, the entries it remembers proving) and entered no deal as one (403
+    ``phone_proves_another_player``). Such a code is "set at first use": it confirms only deals
+    entered after it, from another phone. A director of the club: any time before the finish,
+    a code as good as one they issue."""
     if not is_code(code):
         raise ValidationFailed(code_shape_message(), path="code", code="bad_code")
     if code_again is not None and code_again != code:
@@ -55,14 +82,22 @@ def entry_code_set(*, actor: Actor, entry: Entry, code: Any, code_again: Any = N
             if e.code_hash:
                 raise Conflict(gettext("%(name)s already has a code: type it, or ask the director to reset it.")
                                % {"name": e.player.name}, path="code", code="code_already_set")
+            _refuse_another_players_first_code(actor, e, proven_here)
+            _store(e, code, origin=proofs.ORIGIN_FIRST_USE, phone=actor.phone)
         else:
             require_director_of(actor, tournament.club)
             require_not_finished(tournament)
-        _store(e, code)
+            _store(e, code)
         action_log(actor, ActionLog.Action.ENTRY_CODE_SET, e, tournament=tournament,
                    data=_logged(e, "player" if actor.is_scorer else "director"))
-    entry.code_hash, entry.code_version = e.code_hash, e.code_version
+    _copy_code(e, entry)
     return entry
+
+
+def _copy_code(locked: Entry, entry: Entry) -> None:
+    """The caller's ``entry`` as stored now (its code and where it came from)."""
+    for name in ("code_hash", "code_version", "code_origin", "code_set_at", "code_set_on"):
+        setattr(entry, name, getattr(locked, name))
 
 
 def _new_code() -> str:
@@ -84,7 +119,7 @@ def entry_code_issue(*, actor: Actor, entry: Entry) -> str:
         e = entry_locked(entry)
         require_not_finished(e.tournament)
         code = _issue(actor, e, e.tournament)
-    entry.code_hash, entry.code_version = e.code_hash, e.code_version
+    _copy_code(e, entry)
     return code
 
 
@@ -108,5 +143,5 @@ def entry_code_reset(*, actor: Actor, entry: Entry) -> Entry:
         require_not_finished(e.tournament)
         _store(e, None)
         action_log(actor, ActionLog.Action.ENTRY_CODE_RESET, e, tournament=e.tournament, data=_logged(e, "director"))
-    entry.code_hash, entry.code_version = e.code_hash, e.code_version
+    _copy_code(e, entry)
     return entry

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from scoring.domain import proof as proofs
 from scoring.domain.actors import Actor
 from scoring.domain.errors import (
     Conflict,
@@ -28,7 +29,7 @@ from scoring.domain.lifecycle import session_refusal
 from scoring.domain.proof import PROOF_REQUIRED, SELF_CONFIRMATION, PlayerProof
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.domain.standings import counts_round
-from scoring.models import ActionLog, Round, RoundRevision, Seat, Table, Tournament
+from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Table, Tournament
 from scoring.selectors.access import require_director_of, require_table_access
 from scoring.selectors.players import proven_entry
 from scoring.selectors.rounds import table_round_preview
@@ -156,7 +157,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     # any deal once the clock ran out is after time (the director decides what it counts for).
     rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED,
                 late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at,
-                entered_by_entry=entered)
+                entered_by_entry=entered, entered_on=actor.phone)
     _apply_preview(rnd, preview)
     revision_id = insert_round(rnd)
     rev = add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="", id=revision_id)
@@ -240,6 +241,23 @@ def _self_confirmation() -> Conflict:
                     path="confirmed_by", code=SELF_CONFIRMATION)
 
 
+def _refuse_a_code_the_enterer_chose(confirmer: Entry, rnd: Round) -> None:
+    """A code set at first use confirms only a deal entered after it, from another phone (403
+    ``code_set_after_deal`` / ``code_set_on_entering_phone``): else the phone that entered the
+    deal could have chosen the confirmer's code itself (``domain.proof.confirm_refusal``)."""
+    refusal = proofs.confirm_refusal(origin=confirmer.code_origin, code_set_at=confirmer.code_set_at,
+                                     code_set_on=confirmer.code_set_on, deal_entered_at=rnd.created_at,
+                                     deal_entered_on=rnd.entered_on)
+    if refusal is None:
+        return
+    name = confirmer.player.name
+    message = (gettext("%(name)s set their code after this deal was entered, so it cannot confirm it: the director "
+                       "can, or can give %(name)s a player card.") if refusal == proofs.CODE_SET_AFTER_DEAL else
+               gettext("%(name)s's code was set on the phone that entered this deal (or one not told apart from it), "
+                       "so it cannot confirm it: the director can, or can give %(name)s a player card."))
+    raise PermissionDenied(message % {"name": name}, path="confirmed_by_code", code=refusal)
+
+
 def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof: PlayerProof | None = None) -> Round:
     """Confirm a recorded deal. A director may (``confirmed_by`` optional); a scorer link only
     naming a seat ``confirmed_by`` other than ``entered_by`` (Bridgemate: the device passes
@@ -247,7 +265,9 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
 
     Where the tournament requires proof, a scorer link confirms only with the confirming
     player's ``proof`` (their code, or their own phone), and the enterer confirming their own
-    deal is a conflict (409 ``self_confirmation``; without proof it stays 400 ``same_seat``)."""
+    deal is a conflict (409 ``self_confirmation``; without proof it stays 400 ``same_seat``).
+    A confirmer's code set at first use must predate the deal and come from another phone than
+    the one that entered it (403 ``code_set_after_deal``, ``code_set_on_entering_phone``)."""
     require_table_access(actor, round.table)
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
@@ -272,6 +292,7 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
         if confirmer is not None:
             if confirmer.pk == rnd.entered_by_entry_id:
                 raise _self_confirmation()
+            _refuse_a_code_the_enterer_chose(confirmer, rnd)
             actor = replace(actor, as_player=f"confirmed by {confirmer.player.name} (proven)")
         rnd.confirmed_by_entry = confirmer
         counted_before = counts_round(tournament, rnd)

@@ -43,7 +43,7 @@ from scoring.web.auth import actor_from_request, client_ip
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure, with_moves
 from scoring.web.http import parse_if_match, status_of
-from scoring.web.player_proof import remembered, remembered_player
+from scoring.web.player_proof import on_this_phone, remembered, remembered_player
 from scoring.web.presentation import describe_rows, where_now
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
@@ -237,6 +237,8 @@ def _record(request, table, body, key, number, proof):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
+    if proof is not None:  # the phone entering a proven deal: a code set on it does not confirm it
+        actor = on_this_phone(request, actor)
     # A retry of a stored deal is not one more deal: the service counts only a new one, once the
     # key's insert has told them apart.
     return idempotency_services.round_record_idempotent(
@@ -350,7 +352,7 @@ def round_confirm(request, token: str, round_id: int):
 
     def confirm(actor, rnd):
         seat, proof = confirming(request, rnd.table, confirmed_by)
-        return throttling.player_code_guarded(request, rnd.table_id, seat, proof, lambda: rounds_services.round_confirm(
+        return throttling.player_code_guarded(request, rnd.table, seat, proof, lambda: rounds_services.round_confirm(
             actor=actor, round=rnd, confirmed_by=seat, proof=proof))
 
     return _round_action(request, token, round_id, confirm, gettext("Deal %(number)s confirmed."),

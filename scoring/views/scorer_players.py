@@ -20,18 +20,20 @@ from scoring.views.scorer import invalid_link, limited_or_invalid, optional_numb
 from scoring.web import throttling
 from scoring.web.auth import actor_from_request
 from scoring.web.http import status_of
-from scoring.web.player_proof import forget, remember
+from scoring.web.player_proof import forget, on_this_phone, proven_here, remember
 from scoring.web.rule_messages import error_message
 
 
 def _check(request, table, seat, code: str, again: str):
-    """The entry at ``seat`` once proven: a new code set (none yet: typed twice), or its code."""
+    """The entry at ``seat`` once proven: a new code set (none yet: typed twice; only by a phone
+    that speaks for nobody else), or its code."""
     entry = seat_entry(table, seat)
     if entry is not None and not entry.code_hash:
-        return entry_code_set(actor=actor_from_request(request, table=table), entry=entry, code=code,
-                              code_again=again)
+        actor = on_this_phone(request, actor_from_request(request, table=table))
+        return entry_code_set(actor=actor, entry=entry, code=code, code_again=again,
+                              proven_here=proven_here(request, table.session.tournament_id))
     proof = PlayerProof(code=code)
-    return throttling.player_code_guarded(request, table.pk, seat, proof, lambda: proven_entry(
+    return throttling.player_code_guarded(request, table, seat, proof, lambda: proven_entry(
         table=table, seat=seat, proof=proof, path="code", seat_path="seat"))
 
 

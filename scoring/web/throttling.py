@@ -9,11 +9,14 @@ venue every phone shares one public address):
 - failed logins, per (account, address) and per address; and per account from every address:
   past that allowance only the addresses that have failed for the account themselves are refused,
   so the right password from an address that has not been guessing gets in at once;
-- wrong personal codes per (table, player): a code has 4 to 6 digits, so past the allowance that
-  player's code is refused at that table whatever it is (were the right one let through, the
-  refusals would tell a guesser which code is right). Nobody else is touched: other players,
-  other tables, the same address, and the player on a phone that remembers them (no code typed);
-  the director can issue a new card;
+- wrong personal codes per player (their entry, at whichever table): a code has 4 to 6 digits,
+  so past the allowance that player's code is refused whatever it is (were the right one let
+  through, the refusals would tell a guesser which code is right). Each typed code takes its
+  place in the count before it is checked, atomically, and gives it back unless it was wrong:
+  codes typed at once are never checked more often than the allowance, nor does a second
+  table give a guesser a second allowance. Nobody else is touched: other players, the same
+  address, and the player on a phone that remembers them (no code typed); the director can
+  issue a new card;
 - deals recorded per scorer link (generous: a table records a deal every minute or two); the
   callers leave out the replay of a deal already stored (its Idempotency-Key known), which gets
   the stored answer.
@@ -39,6 +42,7 @@ from rest_framework import exceptions
 from scoring.domain.errors import PermissionDenied
 from scoring.domain.inputs import MAX_USERNAME
 from scoring.domain.proof import WRONG_CODE, PlayerProof
+from scoring.selectors.players import seat_entry
 
 logger = logging.getLogger("scoring")
 
@@ -51,7 +55,7 @@ RATES = {
     "scorer-token": "30/m",              # unknown scorer links from one address
     "director-token": "30/m",            # unknown API tokens from one address
     "round-create": "30/m",              # deals recorded through one scorer link
-    "player-code": "5/15m",              # wrong personal codes for one player at one table
+    "player-code": "5/15m",              # wrong personal codes for one player
 }
 
 #: One sentence each, saying the wait once ("seconds" picks the plural form).
@@ -76,8 +80,8 @@ MESSAGES = {
         "Too many deals sent through this scorer link: try again in %(seconds)d second.",
         "Too many deals sent through this scorer link: try again in %(seconds)d seconds.", "seconds"),
     "player-code": ngettext_lazy(
-        "Too many wrong codes for this player at this table: try again in %(seconds)d second.",
-        "Too many wrong codes for this player at this table: try again in %(seconds)d seconds.", "seconds"),
+        "Too many wrong codes for this player: try again in %(seconds)d second.",
+        "Too many wrong codes for this player: try again in %(seconds)d seconds.", "seconds"),
 }
 
 
@@ -134,15 +138,33 @@ def _counted_in_redis(request, group: str, value: str) -> dict | None:
     return {"count": count, "limit": limit, "should_limit": count > limit, "time_left": window - int(time.time())}
 
 
-def hit(request, group: str, value: str) -> None:
-    """Count one and raise Limited if that went over the allowance."""
+def _counted(request, group: str, value: str) -> dict | None:
+    """Count one, atomically (Redis: SET NX + INCR; elsewhere the cache's add, then incr): the
+    usage with this one counted; None when the cache is down (fail open)."""
     try:
         usage = _counted_in_redis(request, group, value)
     except Exception as exc:  # noqa: BLE001 - the cache is down: fail open
         logger.warning("Rate limit %s not checked (cache unavailable): %s", group, exc)
-        return
-    if usage is None:
-        usage = _usage(request, group, value, increment=True)
+        return None
+    return usage if usage is not None else _usage(request, group, value, increment=True)
+
+
+def _give_back(group: str, value: str) -> None:
+    """Uncount one counted by ``_counted`` (in the window now: at a window's turn there is nothing
+    to give back)."""
+    the_rate = rate(group)
+    _limit, period = ratelimit_core._split_rate(the_rate)
+    key = ratelimit_core._make_cache_key(group, ratelimit_core._get_window(value, period), the_rate, value,
+                                         ratelimit_core.ALL)
+    try:
+        caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")].decr(key)
+    except Exception as exc:  # noqa: BLE001 - gone with its window, or the cache is down
+        logger.info("Rate limit %s not given back: %s", group, exc)
+
+
+def hit(request, group: str, value: str) -> None:
+    """Count one and raise Limited if that went over the allowance."""
+    usage = _counted(request, group, value)
     if usage is not None and usage["should_limit"]:
         raise Limited(group, usage["time_left"])
 
@@ -177,20 +199,30 @@ def login_failed(request, username, address: str) -> None:
     _usage(request, "login-account-anywhere", account, increment=True)
 
 
-def player_code_guarded(request, table_id: int, seat: Any, proof: PlayerProof | None, call: Callable[[], Any]) -> Any:
-    """``call()`` (a service checking ``proof`` for the player at ``seat``), counting a wrong
-    typed code against that player at that table; Limited, before anything is checked, once
-    their wrong codes are used up. A phone remembering the player (no code typed) is not counted
-    and never limited: it guesses nothing."""
+def player_code_guarded(request, table: Any, seat: Any, proof: PlayerProof | None, call: Callable[[], Any]) -> Any:
+    """``call()`` (a service checking ``proof`` for the player at ``seat`` of ``table``), a typed
+    code counted against that player (their entry, not the table's seat) before it is checked:
+    Limited, with nothing checked, once their allowance is taken. The count is kept only for a
+    wrong code; a right one, or a refusal for another reason, gives its place back. A phone
+    remembering the player (no code typed) is not counted and never limited: it guesses nothing."""
     if proof is None or not proof.typed:
         return call()
-    key = f"{table_id}:{seat}"
-    usage = _usage(request, "player-code", key, increment=False)
-    if _used_up(usage):
+    entry = seat_entry(table, seat)
+    if entry is None:  # no such seat: no code to guess (the service says so)
+        return call()
+    key = f"entry:{entry.pk}"
+    usage = _counted(request, "player-code", key)
+    if usage is None:
+        return call()
+    if usage["should_limit"]:
+        _give_back("player-code", key)   # refused unchecked: only checked codes hold a place
         raise Limited("player-code", usage["time_left"])
+    wrong = False
     try:
         return call()
     except PermissionDenied as e:
-        if any(x.get("code") == WRONG_CODE for x in e.errors):
-            _usage(request, "player-code", key, increment=True)
+        wrong = any(x.get("code") == WRONG_CODE for x in e.errors)
         raise
+    finally:
+        if not wrong:
+            _give_back("player-code", key)

@@ -1,6 +1,6 @@
 """Players' proof over the API: codes issued and reset by the director (shown once, no-store),
 deals recorded with the enterer's code and confirmed with another player's, every refusal
-(proof required, wrong code, self-confirmation) and the guessing limit per table and player."""
+(proof required, wrong code, self-confirmation) and the guessing limit per player."""
 
 from __future__ import annotations
 
@@ -89,17 +89,17 @@ def test_confirming_needs_another_players_code(proof):
     assert ActionLog.objects.get(action="round_confirm").actor_label.endswith("confirmed by Bob (proven)")
 
 
-def test_the_wrong_code_limit_is_per_table_and_player(proof, settings):
+def test_the_wrong_code_limit_is_per_player(proof, settings):
     settings.RATE_LIMITS = {"player-code": "5/d"}   # a day's window: no test straddles two
     rnd = record(proof, entered_by=0, entered_by_code="1111").json()["id"]
     for _ in range(5):
         r = confirm(proof, rnd, confirmed_by=1, confirmed_by_code="0000")
         assert r.status_code == 403 and errors_of(r) == [("confirmed_by_code", "wrong_player_code")]
-    # Past the allowance Bob's code is refused at this table, even the right one: were it let
+    # Past the allowance Bob's code is refused, even the right one: were it let
     # through, the refusals would tell a guesser which code is right.
     r = confirm(proof, rnd, confirmed_by=1, confirmed_by_code="2222")
     assert r.status_code == 429 and int(r["Retry-After"]) >= 1
-    assert errors_of(r) == [("", "throttled")] and "wrong codes for this player at this table" in r.json()["detail"]
+    assert errors_of(r) == [("", "throttled")] and "wrong codes for this player:" in r.json()["detail"]
     # Another player's right code from the same address (the venue's) is not refused...
     r = confirm(proof, rnd, confirmed_by=2, confirmed_by_code="3333")
     assert r.status_code == 200, r.content

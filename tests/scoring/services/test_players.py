@@ -1,14 +1,18 @@
 """Players' codes and proof in the services: set once by the player, issued and reset by the
-director, stored hashed, each with its ActionLog row; deals recorded and confirmed with proof."""
+director, stored hashed, each with its ActionLog row and where it came from; deals recorded and
+confirmed with proof, a code set at first use confirming only what it can (``domain.proof``)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 from django.contrib.auth.hashers import check_password
 
+from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
-from scoring.models import ActionLog, Entry
+from scoring.models import ActionLog, Entry, Round
 from scoring.services.players import entry_code_issue, entry_code_reset, entry_code_set, entry_codes_issue
 from scoring.services.rounds import round_confirm, round_correct, round_record
 from scoring.services.tournaments import tournament_finish
@@ -137,3 +141,65 @@ def test_the_enterers_own_phone_cannot_confirm_their_deal(proof):
         round_confirm(actor=proof.scorer_actor, round=rnd, confirmed_by=0,
                       proof=PlayerProof(remembered=(anna.pk, Entry.objects.get(pk=anna.pk).code_version)))
     assert codes(e) == [("confirmed_by", "self_confirmation")]
+
+
+def on(setup, phone: str) -> Actor:
+    """The setup's scorer link, acting from ``phone`` (a scorer page's browser session)."""
+    return replace(setup.scorer_actor, phone=phone)
+
+
+def test_a_code_records_where_it_came_from(proof):
+    anna, bob = proof.entries[0], proof.entries[1]
+    entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111")
+    stored = Entry.objects.get(pk=anna.pk)
+    assert (stored.code_origin, stored.code_set_on) == ("first_use", "phone-a") and stored.code_set_at
+    entry_code_issue(actor=proof.director_actor, entry=bob)
+    entry_code_set(actor=proof.director_actor, entry=anna, code="2222")   # the director's: as good as a card
+    assert [(e.code_origin, e.code_set_on, e.code_set_at is not None)
+            for e in Entry.objects.filter(pk__in=[anna.pk, bob.pk]).order_by("pk")] == [
+        ("director", "", True), ("director", "", True)]
+    entry_code_reset(actor=proof.director_actor, entry=anna)
+    stored = Entry.objects.get(pk=anna.pk)
+    assert (stored.code_origin, stored.code_set_at, stored.code_set_on) == ("", None, "")
+
+
+def test_a_phone_speaking_for_another_player_sets_no_first_code(proof):
+    anna, bob, celine = proof.entries[0], proof.entries[1], proof.entries[2]
+    with pytest.raises(PermissionDenied) as e:
+        entry_code_set(actor=on(proof, "phone-a"), entry=bob, code="2222", proven_here={anna.pk})
+    assert codes(e) == [("code", "phone_proves_another_player")]
+    entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111", proven_here={anna.pk})   # her own
+    # A phone that entered a deal as Anna, even one that forgot her since.
+    rnd = round_record(actor=on(proof, "phone-a"), table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                       proof=PlayerProof(code="1111"))
+    assert rnd.entered_on == "phone-a"
+    with pytest.raises(PermissionDenied) as e:
+        entry_code_set(actor=on(proof, "phone-a"), entry=celine, code="3333")
+    assert codes(e) == [("code", "phone_proves_another_player")]
+    assert not Entry.objects.get(pk=celine.pk).code_hash
+    entry_code_set(actor=on(proof, "phone-c"), entry=celine, code="3333")   # her own phone
+
+
+def test_a_first_use_code_confirms_only_a_deal_entered_after_it_from_another_phone(proof):
+    anna, bob, celine, dominic = proof.entries
+    entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111")
+    entry_code_set(actor=on(proof, "phone-b"), entry=bob, code="2222")
+    rnd = round_record(actor=on(proof, "phone-a"), table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                       proof=PlayerProof(code="1111"))
+    entry_code_set(actor=on(proof, "phone-c"), entry=celine, code="3333")   # after the deal
+    with pytest.raises(PermissionDenied) as e:
+        round_confirm(actor=on(proof, "phone-c"), round=rnd, confirmed_by=2, proof=PlayerProof(code="3333"))
+    assert codes(e) == [("confirmed_by_code", "code_set_after_deal")]
+    # Entered through the API (no phone known): a first-use code is not known to come from another.
+    api_deal = round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
+                            proof=PlayerProof(code="1111"))
+    with pytest.raises(PermissionDenied) as e:
+        round_confirm(actor=on(proof, "phone-b"), round=api_deal, confirmed_by=1, proof=PlayerProof(code="2222"))
+    assert codes(e) == [("confirmed_by_code", "code_set_on_entering_phone")]
+    assert Round.objects.filter(status="confirmed").count() == 0
+    rnd = round_confirm(actor=on(proof, "phone-a"), round=rnd, confirmed_by=1, proof=PlayerProof(code="2222"))
+    assert (rnd.status, rnd.confirmed_by_entry_id) == ("confirmed", bob.pk)
+    # A card confirms whatever phone entered the deal and whenever it was issued.
+    card = entry_code_issue(actor=proof.director_actor, entry=dominic)
+    api_deal = round_confirm(actor=proof.scorer_actor, round=api_deal, confirmed_by=3, proof=PlayerProof(code=card))
+    assert api_deal.confirmed_by_entry_id == dominic.pk

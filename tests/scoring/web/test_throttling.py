@@ -277,3 +277,38 @@ def test_the_count_in_one_round_trip_to_redis_is_django_ratelimits(rf, settings)
     with pytest.raises(throttling.Limited):
         throttling.hit(request, "round-create", "table-9")
     throttling.hit(request, "round-create", "table-10")   # another link: its own count
+
+
+@pytest.mark.django_db(transaction=True)
+def test_codes_typed_at_once_are_checked_no_more_often_than_the_allowance(make_setup, rf):
+    """24 wrong codes for one player sent together: each takes its place in the count before it is
+    checked, so only the allowance's worth are checked at all (against the cache the tests use:
+    local memory, or Redis with REDIS_URL); the rest are refused unchecked."""
+    import threading
+    import time
+
+    from scoring.domain.proof import PlayerProof
+    from scoring.selectors.players import proven_entry
+    from scoring.services.players import entry_code_issue
+    from scoring.web import throttling
+
+    from ..concurrency import run_concurrently
+
+    s = make_setup("jie_long", require_proof=True)
+    entry_code_issue(actor=s.director_actor, entry=s.entries[1])
+    checked, lock = [], threading.Lock()
+
+    def check(proof):
+        with lock:
+            checked.append(proof.code)
+        time.sleep(0.05)   # the checks overlap, as password hashing makes them
+        return proven_entry(table=s.table, seat=1, proof=proof, path="code", seat_path="seat")
+
+    def guess(i):
+        proof = PlayerProof(code=f"{i:04d}")   # never the 6-digit card
+        return throttling.player_code_guarded(rf.post("/"), s.table, 1, proof, lambda: check(proof))
+
+    answers = run_concurrently(24, guess)
+    assert len(checked) == allowance("player-code")
+    kinds = sorted(type(a).__name__ for a in answers)
+    assert kinds == ["Limited"] * (24 - allowance("player-code")) + ["PermissionDenied"] * allowance("player-code")
