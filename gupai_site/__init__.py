@@ -4,7 +4,8 @@
   as an app, for its system checks in ``checks``), ``admin`` (the read-only admin site)
 - ``celery`` (the Celery app; tasks eager without a broker), ``queues`` (beat's
   schedule, read by the settings), ``dbtimeout`` (PostgreSQL's ``statement_timeout`` in a
-  connection's options)
+  connection's options), ``cache`` (the database's cache, shared by the processes of a site
+  without Redis)
 - ``asgi`` (the ASGI router: the events stream, then Django), ``asgi_worker`` (gunicorn's
   uvicorn worker), ``wsgi`` (the plain WSGI application)
 - ``gunicorn.conf`` (gunicorn's settings), ``gunicorn_logging`` (its logger, tokens masked),

@@ -2,7 +2,7 @@
 
 DATABASE_URL  default: a SQLite file in the project (db.sqlite3)
 REDIS_URL     when set: Celery broker/result backend and the cache; when unset: tasks run
-              eagerly in-process and the cache is local memory
+              eagerly in-process, the cache local memory (CACHE_IN_DATABASE=1: a database table)
 SECRET_KEY    required when DEBUG is off
 DEBUG         1/0, true/false (default: off, production-safe)
 ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
@@ -256,7 +256,9 @@ if REDIS_URL:
     CELERY_REDIS_SOCKET_TIMEOUT = 2.0
     CELERY_TASK_PUBLISH_RETRY = False
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # make club's gunicorn workers without Redis share a table (gupai_site/cache.py), else each counts every limit apart
+    CACHES = {"default": {"BACKEND": "gupai_site.cache.DatabaseCache", "LOCATION": "gupai_cache"} if env_bool(
+        "CACHE_IN_DATABASE") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True

@@ -14,7 +14,9 @@
 - the club's own database, ``.club/club.sqlite3`` (unless ``DATABASE_URL`` is set), migrated;
   the demo is not loaded;
 - when ``REDIS_URL`` is set and Redis answers, a Celery worker and beat beside gunicorn;
-  otherwise background tasks run in-process, as with ``make run``.
+  otherwise background tasks run in-process, as with ``make run``, and the cache (the guessing
+  limits' counts) is a table of the club's database (``createcachetable``), shared by gunicorn's
+  workers.
 
 ``scripts/club.py manage COMMAND …`` runs a manage.py command with the club's settings and
 database, e.g. ``create_director NAME --password PASS``: ``CREATE_DIRECTOR`` below, the one way
@@ -139,6 +141,9 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
         if environ.get("REDIS_URL", "").strip():
             notes.append(f"Redis does not answer at {_where(environ['REDIS_URL'])}: background jobs run in-process.")
         env.pop("REDIS_URL", None)
+        # gunicorn runs several workers: each one's memory would count every limit apart.
+        env["CACHE_IN_DATABASE"] = "1"
+        steps.append([*manage, "createcachetable"])
     server = [PYTHON, "-m", "gunicorn", "-c", GUNICORN_CONF, "gupai_site.asgi:application"]
     return Plan(url=url, env=env, steps=steps, server=server, services=services, notes=notes)
 
