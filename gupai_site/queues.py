@@ -1,8 +1,34 @@
-"""The Celery side of the settings (``gupai_site.settings`` imports it): beat's schedule."""
+"""The Celery side of the settings (``gupai_site.settings`` imports it): the queues, which task
+goes to which, and beat's schedule.
+
+Two queues, each with workers of its own in production (``docker-compose.yml``; ``make club``
+starts one for each): ``celery``, the follow-ups (standings, ratings, audits, cleanups: short,
+and what the pages wait for), and ``documents``, the long jobs a director starts (an import,
+paper sheets), one a club at a time (``scoring.tasks``). A worker started without ``-Q`` reads
+both.
+"""
 
 from __future__ import annotations
 
 from celery.schedules import crontab
+from kombu import Exchange, Queue
+
+__all__ = ["CELERY_BEAT_SCHEDULE", "CELERY_TASK_ACKS_LATE", "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_QUEUES",
+           "CELERY_TASK_ROUTES", "CELERY_WORKER_PREFETCH_MULTIPLIER"]
+
+FOLLOW_UPS = "celery"
+DOCUMENTS = "documents"
+#: The long jobs: their own queue.
+DOCUMENT_TASKS = ("scoring.tournament_import_run", "scoring.paper_sheets_render")
+
+CELERY_TASK_DEFAULT_QUEUE = FOLLOW_UPS
+CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in (FOLLOW_UPS, DOCUMENTS))
+CELERY_TASK_ROUTES = {name: {"queue": DOCUMENTS} for name in DOCUMENT_TASKS}
+# A worker takes one message a process at a time, acknowledged once done (``acks_late``): a long
+# job does not hold messages behind it that an idle process could run, and a job whose worker
+# dies is delivered again.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = True
 
 # Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
 CELERY_BEAT_SCHEDULE = {

@@ -266,7 +266,6 @@ else:
 # The guessing limits (scoring/web/throttling.py) step aside when the cache cannot count: refusing
 # every scorer because Redis died would be worse than a few more guesses.
 RATELIMIT_FAIL_OPEN = True
-CELERY_TASK_ACKS_LATE = True
 # Results are kept only by tasks that say so: sending a task then never needs the result store.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
@@ -382,4 +381,4 @@ if not REDIS_URL:
     LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
 # Celery's queues (which task goes where) and beat's schedule.
-from gupai_site.queues import CELERY_BEAT_SCHEDULE  # noqa: E402, F401 - Celery reads them from here
+from gupai_site.queues import *  # noqa: E402, F403 - its CELERY_ settings (__all__), read by Celery from here

@@ -82,8 +82,10 @@ def test_a_loopback_address_is_pointed_out(tmp_path):
 def test_celery_worker_and_beat_run_beside_only_when_redis_answers(tmp_path):
     redis_url = "redis://:s3cret@127.0.0.1:6379/0"
     with_redis = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=True)
-    assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"],
-                                                         ["-m", "celery", "-A", "gupai_site", "beat"]]
+    assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"]] * 2 + [
+        ["-m", "celery", "-A", "gupai_site", "beat"]]
+    # every queue read (gupai_site/queues.py)
+    assert [cmd[cmd.index("-Q") + 1] for cmd in with_redis.services[:2]] == ["celery", "documents"]
     assert with_redis.env["REDIS_URL"] == redis_url
     silent = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=False)
     assert silent.services == [] and "REDIS_URL" not in silent.env  # tasks run in-process
