@@ -4,7 +4,7 @@ goes to which, and beat's schedule.
 Two queues, each with workers of its own in production (``docker-compose.yml``; ``make club``
 starts one for each): ``celery``, the follow-ups (standings, ratings, audits, cleanups: short,
 and what the pages wait for), and ``documents``, the long jobs a director starts (an import,
-paper sheets), one a club at a time (``scoring.tasks``). A worker started without ``-Q`` reads
+paper sheets, one a club at a time; a ratings rebuild) (``scoring.tasks``). A worker started without ``-Q`` reads
 both.
 """
 
@@ -18,8 +18,8 @@ __all__ = ["CELERY_BEAT_SCHEDULE", "CELERY_TASK_ACKS_LATE", "CELERY_TASK_DEFAULT
 
 FOLLOW_UPS = "celery"
 DOCUMENTS = "documents"
-#: The long jobs: their own queue.
-DOCUMENT_TASKS = ("scoring.tournament_import_run", "scoring.paper_sheets_render")
+#: The long jobs: their own queue (a ratings rebuild too, though not one a club at a time).
+DOCUMENT_TASKS = ("scoring.tournament_import_run", "scoring.paper_sheets_render", "scoring.ratings_rebuild")
 
 CELERY_TASK_DEFAULT_QUEUE = FOLLOW_UPS
 CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in (FOLLOW_UPS, DOCUMENTS))

@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from gupai_site.dbtimeout import with_statement_timeout
+from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -190,11 +190,16 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 #: (imports, recomputes, audits) take the longer limit: set in the worker (gupai_site/celery.py).
 DB_STATEMENT_TIMEOUT = float(os.environ.get("DB_STATEMENT_TIMEOUT", "10"))
 DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "300"))
+#: A web request waits this long for a row lock (seconds; 0: up to the statement timeout), then
+#: answers 503 `busy` with Retry-After (scoring/web/unavailable.py): a scorer behind a long write
+#: hears "try again" at once rather than "database unavailable" after 10 s. Workers wait.
+DB_LOCK_TIMEOUT = float(os.environ.get("DB_LOCK_TIMEOUT", "3"))
 
 
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT)
+    _options["options"] = with_lock_timeout(with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT),
+                                            DB_LOCK_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: The largest tournament document an import takes, in bytes (the API's body and the club page's

@@ -57,6 +57,15 @@ def ratings_follow(club_id: int) -> int:
     return ratings_services.ratings_follow(club=club)["deals"]
 
 
+@shared_task(name="scoring.ratings_rebuild")
+def ratings_rebuild(club_id: int) -> int:
+    """Rebuild the club's ratings from scratch, as a director asked. Returns the deals rated."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return 0
+    return ratings_services.ratings_rebuild_run(club=club)["deals"]
+
+
 @shared_task(name="scoring.standings_check")
 def standings_check() -> int:
     """``standings_refresh`` for every running tournament (Celery beat runs it nightly)."""
