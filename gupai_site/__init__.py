@@ -2,8 +2,10 @@
 
 - ``settings`` (from the environment), ``urls`` (the root URLs by audience), ``apps`` (the site
   as an app, for its system checks in ``checks``), ``admin`` (the read-only admin site)
-- ``celery`` (the Celery app; tasks eager without a broker), ``dbtimeout`` (PostgreSQL's
-  ``statement_timeout`` in a connection's options)
+- ``celery`` (the Celery app; tasks eager without a broker), ``queues`` (its queues, the
+  tasks' routes and beat's schedule, read by the settings), ``dbtimeout`` (PostgreSQL's
+  ``statement_timeout`` and ``lock_timeout`` in a connection's options), ``cache`` (the
+  database's cache, shared by the processes of a site without Redis)
 - ``asgi`` (the ASGI router: the events stream, then Django), ``asgi_worker`` (gunicorn's
   uvicorn worker), ``wsgi`` (the plain WSGI application)
 - ``body_deadline`` (a request's body read in the event loop under a deadline and its route's

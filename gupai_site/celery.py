@@ -18,18 +18,20 @@ app.autodiscover_tasks()
 
 
 def use_task_statement_timeout() -> None:
-    """From now on, this process's new PostgreSQL connections take the tasks' statement timeout."""
+    """From now on, this process's new PostgreSQL connections take the tasks' statement timeout,
+    and no lock timeout."""
     from django.conf import settings
     from django.db import connections
 
-    from gupai_site.dbtimeout import with_statement_timeout
+    from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 
     for alias in connections:
         conn = connections[alias]
         if conn.vendor == "postgresql":
             options = conn.settings_dict.setdefault("OPTIONS", {})
-            options["options"] = with_statement_timeout(options.get("options", ""),
-                                                                 settings.DB_TASK_STATEMENT_TIMEOUT)
+            # no lock_timeout: a task waits its turn for a lock (a request would answer busy)
+            options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),
+                                                                          settings.DB_TASK_STATEMENT_TIMEOUT), 0)
 
 
 @worker_init.connect

@@ -2,7 +2,7 @@
 
 DATABASE_URL  default: a SQLite file in the project (db.sqlite3)
 REDIS_URL     when set: Celery broker/result backend and the cache; when unset: tasks run
-              eagerly in-process and the cache is local memory
+              eagerly in-process, the cache local memory (CACHE_IN_DATABASE=1: a database table)
 SECRET_KEY    required when DEBUG is off
 DEBUG         1/0, true/false (default: off, production-safe)
 ALLOWED_HOSTS comma-separated (default with DEBUG: localhost names)
@@ -38,10 +38,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
-from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from gupai_site.dbtimeout import with_statement_timeout
+from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 from scoring.domain.inputs import number_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -192,10 +191,15 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 #: (imports, recomputes, audits) take the longer limit: set in the worker (gupai_site/celery.py).
 DB_STATEMENT_TIMEOUT = float(os.environ.get("DB_STATEMENT_TIMEOUT", "10"))
 DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "300"))
+#: A web request waits this long for a row lock (seconds; 0: up to the statement timeout), then
+#: answers 503 `busy` with Retry-After (scoring/web/unavailable.py): a scorer behind a long write
+#: hears "try again" at once rather than "database unavailable" after 10 s. Workers wait.
+DB_LOCK_TIMEOUT = float(os.environ.get("DB_LOCK_TIMEOUT", "3"))
 
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT)
+    _options["options"] = with_lock_timeout(with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT),
+                                            DB_LOCK_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: The largest tournament document an import takes, in bytes (the API's body and the club page's
@@ -257,7 +261,9 @@ if REDIS_URL:
     CELERY_REDIS_SOCKET_TIMEOUT = 2.0
     CELERY_TASK_PUBLISH_RETRY = False
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # make club's gunicorn workers without Redis share a table (gupai_site/cache.py), else each counts every limit apart
+    CACHES = {"default": {"BACKEND": "gupai_site.cache.DatabaseCache", "LOCATION": "gupai_cache"} if env_bool(
+        "CACHE_IN_DATABASE") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
@@ -265,7 +271,6 @@ else:
 # The guessing limits (scoring/web/throttling.py) step aside when the cache cannot count: refusing
 # every scorer because Redis died would be worse than a few more guesses.
 RATELIMIT_FAIL_OPEN = True
-CELERY_TASK_ACKS_LATE = True
 # Results are kept only by tasks that say so: sending a task then never needs the result store.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
@@ -380,21 +385,5 @@ if not REDIS_URL:
     # The in-memory broker has no host; kombu warns about that on every connection.
     LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
-# Periodic housekeeping (run `celery -A gupai_site beat` beside the worker).
-CELERY_BEAT_SCHEDULE = {
-    "idempotency-keys-cleanup": {"task": "scoring.idempotency_keys_cleanup", "schedule": 3600.0},
-    # Expired director API tokens no longer work; the rows go, once a day.
-    "auth-tokens-cleanup": {"task": "scoring.auth_tokens_cleanup", "schedule": crontab(hour=2, minute=30)},
-    # Kept standings are exact by construction; this is the check that would find (and repair)
-    # a drift, and it catches up any check missed while the broker was down.
-    "standings-check": {"task": "scoring.standings_check", "schedule": crontab(hour=4, minute=0)},
-    # Replay audits of the running tournaments, before the standings check (which would repair
-    # a drift the audit is there to report).
-    "audits-nightly": {"task": "scoring.audits_nightly", "schedule": crontab(hour=3, minute=0)},
-    # Audits whose worker died (no progress for a while: services.audits.STALE_AFTER) go back on
-    # the queue.
-    "audits-resume": {"task": "scoring.audits_resume", "schedule": 120.0},
-    # Paper sheets' PDFs carry live scorer links: deleted once past their time (the download
-    # refuses them from then on anyway).
-    "paper-sheets-expire": {"task": "scoring.paper_sheets_expire", "schedule": 300.0},
-}
+# Celery's queues (which task goes where) and beat's schedule.
+from gupai_site.queues import *  # noqa: E402, F403 - its CELERY_ settings (__all__), read by Celery from here

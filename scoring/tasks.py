@@ -1,4 +1,11 @@
-"""Celery tasks: they only look things up and call services."""
+"""Celery tasks: they only look things up and call services.
+
+The long jobs a director starts (an import, paper sheets) go to their own queue,
+``documents`` (``gupai_site/queues.py``), so that follow-ups (standings, ratings, audits)
+never wait behind them; and a club runs one at a time: a club's job that finds another of the
+club's under way goes back on the queue for ``DEFER_SECONDS``, so that the worker takes another
+club's job meanwhile (one club's six sessions of paper sheets held another club's import for
+151 s)."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from celery.signals import worker_ready
 from django.db import connection
 
 from scoring.models import Audit, Club, Tournament
+from scoring.selectors import jobs as jobs_selectors
 from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
@@ -20,6 +28,15 @@ from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
 
 logger = logging.getLogger("scoring")
+
+#: Seconds a club's long job waits while another of the club's is under way (checked again then).
+DEFER_SECONDS = 5
+
+
+def _club_busy(task, club_id: int | None, **this_job: int) -> bool:
+    """Whether ``task`` should wait for the club's job under way. Never when run in-process (no
+    worker: no other club to let through, and an eager retry would run again at once)."""
+    return bool(club_id) and not task.request.is_eager and jobs_selectors.club_job_under_way(club_id, **this_job)
 
 
 @shared_task(name="scoring.standings_refresh")
@@ -40,6 +57,15 @@ def ratings_follow(club_id: int) -> int:
     return ratings_services.ratings_follow(club=club)["deals"]
 
 
+@shared_task(name="scoring.ratings_rebuild")
+def ratings_rebuild(club_id: int) -> int:
+    """Rebuild the club's ratings from scratch, as a director asked. Returns the deals rated."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return 0
+    return ratings_services.ratings_rebuild_run(club=club)["deals"]
+
+
 @shared_task(name="scoring.standings_check")
 def standings_check() -> int:
     """``standings_refresh`` for every running tournament (Celery beat runs it nightly)."""
@@ -58,17 +84,21 @@ def auth_tokens_cleanup() -> int:
     return auth_services.auth_tokens_cleanup()
 
 
-@shared_task(name="scoring.tournament_import_run")
-def tournament_import_run(import_id: int) -> str:
+@shared_task(name="scoring.tournament_import_run", bind=True, max_retries=None)
+def tournament_import_run(self, import_id: int) -> str:
     """Import a document uploaded on a club's page (``services.imports``). Returns its status."""
+    if _club_busy(self, jobs_selectors.import_club(import_id), import_id=import_id):
+        raise self.retry(countdown=DEFER_SECONDS)
     job = imports_services.tournament_import_run(import_id=import_id)
     return job.status if job is not None else ""
 
 
-@shared_task(name="scoring.paper_sheets_render")
-def paper_sheets_render(job_id: int) -> str:
+@shared_task(name="scoring.paper_sheets_render", bind=True, max_retries=None)
+def paper_sheets_render(self, job_id: int) -> str:
     """Draw a session's paper sheets (``services.paper_sheets``; the drawing is the web layer's
     PDF, handed to the service). Returns the job's status."""
+    if _club_busy(self, jobs_selectors.paper_sheets_club(job_id), sheets_id=job_id):
+        raise self.retry(countdown=DEFER_SECONDS)
     from scoring.web.paper_sheets import session_sheets_pdf
 
     job = paper_sheets_services.paper_sheets_render(job_id=job_id, render=session_sheets_pdf)

@@ -13,8 +13,10 @@
 - plain http on the local network: no https redirect, cookies without the https-only flag;
 - the club's own database, ``.club/club.sqlite3`` (unless ``DATABASE_URL`` is set), migrated;
   the demo is not loaded;
-- when ``REDIS_URL`` is set and Redis answers, a Celery worker and beat beside gunicorn;
-  otherwise background tasks run in-process, as with ``make run``.
+- when ``REDIS_URL`` is set and Redis answers, Celery workers (one a queue) and beat beside gunicorn;
+  otherwise background tasks run in-process, as with ``make run``, and the cache (the guessing
+  limits' counts) is a table of the club's database (``createcachetable``), shared by gunicorn's
+  workers.
 
 ``scripts/club.py manage COMMAND …`` runs a manage.py command with the club's settings and
 database, e.g. ``create_director NAME --password PASS``: ``CREATE_DIRECTOR`` below, the one way
@@ -131,14 +133,20 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
     steps = [[*manage, "collectstatic", "--noinput", "--verbosity", "0"], [*manage, "migrate", "--noinput"]]
     services = []
     if redis_check(environ.get("REDIS_URL", "").strip()):
-        services = [[PYTHON, "-m", "celery", "-A", "gupai_site", "worker", "--loglevel=info", "--concurrency=2"],
+        # A worker for each queue (gupai_site/queues.py): a deal's follow-ups never wait behind
+        # an import or paper sheets.
+        worker = [PYTHON, "-m", "celery", "-A", "gupai_site", "worker", "--loglevel=info", "--concurrency=1"]
+        services = [[*worker, "-Q", "celery", "-n", "followups@%h"], [*worker, "-Q", "documents", "-n", "documents@%h"],
                     [PYTHON, "-m", "celery", "-A", "gupai_site", "beat", "--loglevel=info",
                      "--schedule", str(folder / "celerybeat-schedule")]]
-        notes.append(f"Background jobs: a Celery worker and beat, through Redis at {_where(environ['REDIS_URL'])}.")
+        notes.append(f"Background jobs: Celery workers and beat, through Redis at {_where(environ['REDIS_URL'])}.")
     else:
         if environ.get("REDIS_URL", "").strip():
             notes.append(f"Redis does not answer at {_where(environ['REDIS_URL'])}: background jobs run in-process.")
         env.pop("REDIS_URL", None)
+        # gunicorn runs several workers: each one's memory would count every limit apart.
+        env["CACHE_IN_DATABASE"] = "1"
+        steps.append([*manage, "createcachetable"])
     server = [PYTHON, "-m", "gunicorn", "-c", GUNICORN_CONF, "gupai_site.asgi:application"]
     return Plan(url=url, env=env, steps=steps, server=server, services=services, notes=notes)
 

@@ -18,7 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from scoring.domain.errors import DomainError, problem
 from scoring.web.http import status_of
 from scoring.web.rule_messages import translate_problems
-from scoring.web.unavailable import DATABASE_ERRORS, RETRY_AFTER, log_unavailable, unavailable_body
+from scoring.web.unavailable import DATABASE_ERRORS, log_unavailable, retry_after, unavailable_body
 
 
 def _flatten(detail, path: str = "") -> list[dict]:
@@ -58,9 +58,9 @@ def api_exception_handler(exc, context):
             "size": getattr(exc, "limit", settings.DATA_UPLOAD_MAX_MEMORY_SIZE)}
         return Response({"errors": [problem("", "too_large", message)], "detail": message}, status=413)
     if isinstance(exc, DATABASE_ERRORS):
-        # The database is down or restarting: worth a retry in a moment, not a 500.
+        # The database is down or restarting, or a lock stayed taken: worth a retry in a moment, not a 500.
         log_unavailable(context["request"], exc)
-        return Response(unavailable_body(), status=503, headers={"Retry-After": str(RETRY_AFTER)})
+        return Response(unavailable_body(exc), status=503, headers={"Retry-After": str(retry_after(exc))})
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -21,7 +21,7 @@ from scoring.models import Club, Player
 from scoring.selectors.access import is_director_of
 from scoring.selectors.common import get_or_404
 from scoring.selectors.rating_pages import ladder_with_moves, visible_history
-from scoring.services.ratings import ratings_rebuild
+from scoring.services.ratings import ratings_rebuild_queue
 
 
 class NamedSerializer(serializers.Serializer):
@@ -71,7 +71,8 @@ class RatingChangeSerializer(serializers.Serializer):
 
 
 class RebuildSerializer(serializers.Serializer):
-    deals = serializers.IntegerField(help_text="Deals rated.")
+    status = serializers.ChoiceField(choices=["queued"], help_text="A worker rebuilds the ratings; the ladder shows "
+                                                                  "them once it is done.")
 
 
 def _readable(actor, club: Club, what: str) -> bool:
@@ -97,10 +98,12 @@ class ClubRatingsView(ApiView):
 
 class ClubRatingsRebuildView(ApiView):
     @extend_schema(operation_id="clubs_ratings_rebuild", summary="Rebuild the club's ratings from scratch",
-                   request=None, responses={200: RebuildSerializer, **WRITE_ERRORS}, tags=["ratings"])
+                   description="Answers at once; a worker rebuilds them (the rebuild holds the club's ratings "
+                               "while it rates every deal).",
+                   request=None, responses={202: RebuildSerializer, **WRITE_ERRORS}, tags=["ratings"])
     def post(self, request, pk: int):
-        done = ratings_rebuild(actor=self.actor, club=self.club(pk))
-        return Response({"deals": done["deals"]})
+        ratings_rebuild_queue(actor=self.actor, club=self.club(pk))
+        return Response({"status": "queued"}, status=202)
 
 
 class PlayerRatingsView(ApiView):

@@ -12,5 +12,6 @@ lists, model objects), no writes.
 - ``dashboards`` (the director's console), ``public`` (what the public pages read), ``events``
   (the live feed's missed events or a snapshot)
 - ``exports`` (a tournament as one document), ``imports`` and ``paper_sheets`` (their jobs),
+  ``jobs`` (whether a club has a long job under way, whatever its kind),
   ``audits`` (the hash chain checked, and the replay audits' reads)
 """

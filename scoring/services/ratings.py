@@ -10,7 +10,9 @@ every change is deleted and the results from there are rated forward from the ra
 before it (each moved player's ``before`` in its first change deleted). The common case (new
 deals at the end, of games rated deal by deal) rates only the new deals.
 
-A change of what a game's result is (``Game.rating_unit``) needs a rebuild.
+A change of what a game's result is (``Game.rating_unit``) needs a rebuild. A director's rebuild
+runs in a worker (``ratings_rebuild_queue``): it holds the club's lock while it rates every deal,
+and on a request's path a scorer's deal waited 13 s behind it.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from games.places import EACH_DEAL, TABLE_SESSION
 from scoring.domain.actors import Actor
 from scoring.domain.ratings import Deal, Moved, Rating, deals_moved, rate_deals
 from scoring.models import ActionLog, Club, PlayerRating, RatedDeal, RatingChange
+from scoring.selectors.access import require_director_of
 from scoring.selectors.ratings import rated_keys, rating_deals, taken_keys
-from scoring.services.common import action_log
+from scoring.services.common import action_log, enqueue_on_commit
 
 #: Rows a bulk INSERT writes at once.
 BATCH = 2000
@@ -220,3 +223,21 @@ def ratings_rebuild(*, actor: Actor, club: Club) -> dict:
             done = _rate(club, everything=True)
         action_log(actor, ActionLog.Action.RATINGS_REBUILD, club, data={"deals": done["deals"]})
     return done
+
+
+def ratings_rebuild_queue(*, actor: Actor, club: Club) -> None:
+    """A director asks for a rebuild: logged now, done by a worker (``scoring.ratings_rebuild``,
+    enqueued on commit: ``ratings_rebuild_run``), so that the request answers at once. With the
+    broker down nothing is rebuilt (the director asks again); the followed ratings stand."""
+    require_director_of(actor, club)
+    with transaction.atomic():
+        action_log(actor, ActionLog.Action.RATINGS_REBUILD, club, data={"queued": True})
+        enqueue_on_commit("scoring.ratings_rebuild", club.pk)
+
+
+def ratings_rebuild_run(*, club: Club) -> dict:
+    """The worker's rebuild asked for by ``ratings_rebuild_queue`` (logged there). Returns what
+    ``ratings_follow`` does."""
+    with transaction.atomic(), _gc_paused():
+        return _rate(club, everything=True)
+

@@ -11,6 +11,8 @@ started, else by its club's directors — their session (the dashboard) or their
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from importlib import import_module
 from typing import Any
 
@@ -118,13 +120,67 @@ def first_bytes(version: int, frames: list[tuple[int, bytes]], *, new_client: bo
     return last_sent, opening(last_sent, new_client=new_client) + b"".join(f for _, f in frames)
 
 
+class SharedSnapshots:
+    """The ``snapshot`` frame of each tournament at its latest version, drawn once and sent to
+    every client too far behind at that version: a snapshot reads the standings, and 100
+    anonymous clients resuming with an old ``Last-Event-ID`` each drew their own (the public
+    page went from 0.03 s to 0.6 s). Per process, for the ``KEPT`` tournaments last asked; the
+    threads asking for one not drawn yet wait for the first to draw it."""
+
+    KEPT = 256
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._frames: OrderedDict[int, tuple[int, bytes]] = OrderedDict()
+        self._drawing: dict[int, threading.Lock] = {}
+
+    def _kept(self, tournament_id: int, version: int) -> tuple[int, bytes] | None:
+        with self._lock:
+            kept = self._frames.get(tournament_id)
+            if kept is None or kept[0] != version:
+                return None
+            self._frames.move_to_end(tournament_id)
+            return kept
+
+    def get(self, tournament_id: int, version: int) -> tuple[int, bytes]:
+        """``(id, frame)``: the snapshot at ``version`` (the feed's latest, as just read), or a
+        newer one when an event came between that read and the drawing."""
+        kept = self._kept(tournament_id, version)
+        if kept is not None:
+            return kept
+        with self._lock:
+            drawing = self._drawing.setdefault(tournament_id, threading.Lock())
+        with drawing:
+            kept = self._kept(tournament_id, version)   # drawn while this thread waited
+            if kept is not None:
+                return kept
+            snap = snapshot(tournament_id)
+            drawn = (snap["id"], frame(snap["id"], "snapshot", snap["data"]))
+            with self._lock:
+                self._frames[tournament_id] = drawn
+                self._frames.move_to_end(tournament_id)
+                while len(self._frames) > self.KEPT:
+                    gone, _ = self._frames.popitem(last=False)
+                    self._drawing.pop(gone, None)
+        return drawn
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+            self._drawing.clear()
+
+
+snapshots = SharedSnapshots()
+
+
 def backlog(tournament_id: int, after: int | None) -> tuple[int, list[tuple[int, bytes]]]:
     """What a client that has seen ``after`` is sent first: ``(version, [(id, frame)])`` —
-    every kept event since, or one ``snapshot`` when it is too far behind."""
+    every kept event since, or one ``snapshot`` when it is too far behind (``snapshots``:
+    shared by every such client at that version)."""
     version, events = events_after(tournament_id, after)
     if events is None:
-        snap = snapshot(tournament_id)
-        return snap["id"], [(snap["id"], frame(snap["id"], "snapshot", snap["data"]))]
+        snap_id, snap_frame = snapshots.get(tournament_id, version)
+        return snap_id, [(snap_id, snap_frame)]
     return version, [(e["id"], frame(e["id"], e["event"], e["data"])) for e in events]
 
 

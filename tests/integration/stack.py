@@ -48,27 +48,50 @@ def wait_for(predicate, timeout: float = 30.0, every: float = 0.2) -> bool:
     return False
 
 
+def test_queues(queue: str) -> tuple[str, tuple, dict]:
+    """A test's own queues in place of the site's (``gupai_site.queues``): ``queue`` for the
+    follow-ups, ``queue-documents`` for the long jobs. ``(default queue, queues, routes)``."""
+    from kombu import Exchange, Queue
+
+    from gupai_site.queues import DOCUMENT_TASKS
+
+    names = (queue, f"{queue}-documents")
+    return (queue, tuple(Queue(n, Exchange(n), routing_key=n) for n in names),
+            {task: {"queue": names[1]} for task in DOCUMENT_TASKS})
+
+
+def _routing_again(app) -> None:
+    """The app's queues and routes read afresh from its configuration (built once, when first
+    used: an earlier test's worker may have)."""
+    for built in ("queues", "default_queue", "router", "send_task_message"):
+        app.amqp.__dict__.pop(built, None)
+    app.amqp._rtable = None
+
+
 @contextmanager
-def celery_worker():
-    """``celery -A gupai_site worker`` against the test database, on a queue of its own (xdist
+def celery_worker(*, concurrency: int = 1):
+    """``celery -A gupai_site worker`` against the test database, on queues of its own (xdist
     runs several at once; the tasks it enqueues itself go there too: ``worker_settings``), with
-    the site's keys (it unseals scorer links). Yields ``app`` and the worker's ``name``."""
+    the site's keys (it unseals scorer links); the solo pool, or ``concurrency`` processes. Yields
+    ``app`` and the worker's ``name``."""
     from django.conf import settings
 
     from gupai_site.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:12]}"
     name = f"{queue}@localhost"
-    old = (app.conf.task_always_eager, app.conf.task_default_queue)
+    old = (app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes)
     app.conf.task_always_eager = False
-    app.conf.task_default_queue = queue
+    app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = test_queues(queue)
+    _routing_again(app)
     env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
                SECRET_KEY=settings.SECRET_KEY, LINK_KEY=settings.LINK_KEY, GUPAI_TEST_QUEUE=queue,
                DJANGO_SETTINGS_MODULE="tests.integration.worker_settings")
     log = open(ROOT / "var" / f"celery-{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "--pool=solo", "--concurrency=1",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue, "-n", name,
+        [sys.executable, "-m", "celery", "-A", "gupai_site", "worker",
+         *(["--pool=solo", "--concurrency=1"] if concurrency == 1 else [f"--concurrency={concurrency}"]),
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", f"{queue},{queue}-documents", "-n", name,
          "--loglevel=INFO"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         # Ready once it answers a ping on its queue.
@@ -87,7 +110,8 @@ def celery_worker():
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-        app.conf.task_always_eager, app.conf.task_default_queue = old
+        app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = old
+        _routing_again(app)
         if log is not subprocess.DEVNULL:
             log.close()
 

@@ -1,9 +1,11 @@
 """The site's settings for a Celery worker started by a test: the tasks the worker enqueues
-itself (an audit's chunks, its finish) go to the test's own queue (``GUPAI_TEST_QUEUE``), which
-only that worker reads, rather than to the default queue shared by every worker on the Redis."""
+itself (an audit's chunks, its finish) go to the test's own queues (``GUPAI_TEST_QUEUE``, and
+``-documents`` after it for the long jobs), which only that worker reads, rather than to the
+queues shared by every worker on the Redis."""
 
 import os
 
 from gupai_site.settings import *  # noqa: F403
+from tests.integration.stack import test_queues
 
-CELERY_TASK_DEFAULT_QUEUE = os.environ["GUPAI_TEST_QUEUE"]
+CELERY_TASK_DEFAULT_QUEUE, CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = test_queues(os.environ["GUPAI_TEST_QUEUE"])

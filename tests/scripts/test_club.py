@@ -42,7 +42,9 @@ def test_gunicorn_with_its_configuration_and_debug_off(tmp_path):
 def test_static_files_collected_migrations_applied_and_no_demo(tmp_path):
     p = make_plan(tmp_path)
     commands = [" ".join(step[1:]) for step in p.steps]
-    assert commands == ["manage.py collectstatic --noinput --verbosity 0", "manage.py migrate --noinput"]
+    assert commands == ["manage.py collectstatic --noinput --verbosity 0", "manage.py migrate --noinput",
+                        "manage.py createcachetable"]
+    assert make_plan(tmp_path, {"REDIS_URL": "redis://127.0.0.1:6379/0"}, redis=True).steps == p.steps[:2]
     assert not any("load_demo" in " ".join(cmd) for cmd in [*p.steps, *p.services, p.server])
 
 
@@ -80,14 +82,63 @@ def test_a_loopback_address_is_pointed_out(tmp_path):
 def test_celery_worker_and_beat_run_beside_only_when_redis_answers(tmp_path):
     redis_url = "redis://:s3cret@127.0.0.1:6379/0"
     with_redis = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=True)
-    assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"],
-                                                         ["-m", "celery", "-A", "gupai_site", "beat"]]
+    assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"]] * 2 + [
+        ["-m", "celery", "-A", "gupai_site", "beat"]]
+    # every queue read (gupai_site/queues.py)
+    assert [cmd[cmd.index("-Q") + 1] for cmd in with_redis.services[:2]] == ["celery", "documents"]
     assert with_redis.env["REDIS_URL"] == redis_url
     silent = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=False)
     assert silent.services == [] and "REDIS_URL" not in silent.env  # tasks run in-process
     assert any("Redis does not answer at 127.0.0.1:6379" in note for note in silent.notes)
     assert not any("s3cret" in note for note in [*with_redis.notes, *silent.notes])  # the notes are printed
     assert make_plan(tmp_path).services == []
+
+
+#: One process's failed logins for one account from one address (``throttling.login_failed``).
+_FAIL_LOGINS = """
+import os, sys, django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gupai_site.settings")
+django.setup()
+from django.test import RequestFactory
+from scoring.web import throttling
+request = RequestFactory().post("/director/login/")
+for _ in range(int(sys.argv[1])):
+    throttling.login_failed(request, "dora", "10.0.0.7")
+try:
+    throttling.login_check(request, "dora", "10.0.0.7")
+except throttling.Limited:
+    print("limited")
+else:
+    print("allowed")
+"""
+
+
+def _clean_environ() -> dict:
+    return {k: v for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL",
+                         "CACHE_IN_DATABASE") and not k.startswith(("PYTEST", "DJANGO_"))}
+
+
+def test_without_redis_every_process_counts_the_same_limits(tmp_path):
+    """gunicorn's workers without Redis: a guesser's failures count once, whichever worker they
+    reach (each worker's memory counted its own: 39 wrong passwords were checked, allowance 10),
+    and two workers counting at the same moment lose none."""
+    p = make_plan(tmp_path, _clean_environ())
+    assert p.env["CACHE_IN_DATABASE"] == "1"
+    cache_table = next(step for step in p.steps if "createcachetable" in step)
+    subprocess.run(cache_table, cwd=ROOT, env=p.env, check=True, timeout=120)
+
+    def fail(times: int) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", _FAIL_LOGINS, str(times)], cwd=ROOT, env=p.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    # the allowance: 10 failures for one account from one address (throttling.RATES)
+    workers = [fail(5), fail(5)]   # each alone under it, together at it (none lost)
+    answers = [w.communicate(timeout=120) for w in workers]
+    assert all(w.returncode == 0 for w in workers), answers
+    assert fail(0).communicate(timeout=120)[0].strip() == "limited"
+    with sqlite3.connect(tmp_path / "club" / "club.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM gupai_cache").fetchone()[0] >= 3   # the three login counts
 
 
 def test_the_banner_says_where_the_director_goes_and_how_to_create_one(tmp_path):

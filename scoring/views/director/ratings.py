@@ -1,5 +1,6 @@
 """The club's rating ladder as its directors see it (with each player's move since the latest
-rated tournament), the club's ratings settings (public ladder, games left out) and the rebuild."""
+rated tournament), the club's ratings settings (public ladder, games left out) and the rebuild
+(asked for here, done by a worker)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def ratings_settings(request, actor, club_id: int):
 @require_POST
 def ratings_rebuild(request, actor, club_id: int):
     club = visible_club(actor, club_id)
-    done = ratings_services.ratings_rebuild(actor=actor, club=club)
-    messages.success(request, gettext("Ratings rebuilt from %(count)s deals.") % {"count": done["deals"]})
+    ratings_services.ratings_rebuild_queue(actor=actor, club=club)
+    messages.success(request, gettext("Ratings rebuild started: the ladder shows it once it is done, "
+                                      "in a few seconds for most clubs."))
     return redirect("director-ratings", club.pk)

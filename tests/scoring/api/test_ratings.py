@@ -45,12 +45,31 @@ def test_a_player_history_says_why_it_moved(director_client, club, rated):
     assert rows[0]["before"] == rows[1]["after"]
 
 
-def test_a_rebuild_gives_the_same_ladder_and_is_logged(director_client, club, rated):
+def test_a_rebuild_gives_the_same_ladder_and_is_logged(director_client, club, rated,
+                                                       django_capture_on_commit_callbacks):
     before = director_client.get(f"/api/v1/clubs/{club.pk}/ratings/").json()
-    r = director_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/")
-    assert r.status_code == 200 and r.json() == {"deals": 3}
+    with django_capture_on_commit_callbacks(execute=True):
+        r = director_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/")
+    assert r.status_code == 202 and r.json() == {"status": "queued"}
     assert director_client.get(f"/api/v1/clubs/{club.pk}/ratings/").json() == before
     assert ActionLog.objects.filter(action="ratings_rebuild").count() == 1
+
+
+def test_a_rebuild_runs_in_a_worker_not_in_the_request(director_client, club, rated, monkeypatch,
+                                                       django_capture_on_commit_callbacks):
+    """The request logs it and enqueues ``scoring.ratings_rebuild`` on commit; it rates nothing
+    itself (a rebuild on a request's path held the club's lock: a scorer's deal waited 13 s)."""
+    from scoring.services import ratings as ratings_services
+
+    rated_in_request = []
+    monkeypatch.setattr(ratings_services, "_rate", lambda *a, **k: rated_in_request.append(1))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        r = director_client.post(f"/api/v1/clubs/{club.pk}/ratings/rebuild/")
+    assert r.status_code == 202 and rated_in_request == [] and len(callbacks) == 1
+    sent = []
+    monkeypatch.setattr("celery.app.task.Task.delay", lambda self, *args: sent.append((self.name, args)))
+    callbacks[0]()
+    assert sent == [("scoring.ratings_rebuild", (club.pk,))]
 
 
 def test_only_the_club_directors_read_a_ladder_not_public_or_rebuild(other_director, anon_client, club, rated):

@@ -29,6 +29,7 @@ LOGGED_AS = {
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
     "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
     "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
+    "ratings_rebuild_queue": "ratings_rebuild",        # the rebuild's row, when asked; a worker rebuilds
 }
 
 #: Keyword-only functions of the services that are no write of their own, and why.
@@ -52,6 +53,7 @@ NOT_LOGGED = {
     "add_revision": "stores one revision inside a write that logs it (round_record, round_correct), in its transaction",
     "ratings_follow": "upkeep after a write that logs (round_*, tournament_update): the ratings are derived data, "
                       "rebuilt the same from the deals (ratings_rebuild logs a rebuild)",
+    "ratings_rebuild_run": "a worker's rebuild: ratings_rebuild_queue logs who asked",
     "tournament_import_run": "a worker's step of an upload: tournament_import_queue logs the upload, tournament_import "
                              "the tournament it makes; a refusal is kept on the import's row, as nothing is stored",
     "paper_sheets_render": "a worker's step of a print: paper_sheets_start logs who asked; how it went is kept on "

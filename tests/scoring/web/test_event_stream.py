@@ -19,6 +19,7 @@ from scoring.services.auth import auth_token_obtain
 from scoring.services.rounds import round_record
 from scoring.services.tournaments import tournament_update
 from scoring.web import event_stream
+from scoring.web import events as web_events
 
 from ..bodies import JIE_LONG
 from .sse import events_path, in_a_thread_of_its_own, open_stream, record, run
@@ -100,6 +101,37 @@ def test_a_client_too_far_behind_gets_one_snapshot(jie_long, monkeypatch):
     assert data["version"] == 5
     anna = next(r for r in data["standings"] if r["name"] == "Anna")
     assert (anna["rank"], anna["net"], anna["deals"]) == (1, 58 * 5, 5)
+
+
+def test_clients_too_far_behind_share_one_snapshot_a_version(jie_long, monkeypatch):
+    """A crowd resuming with old ids (several, at different moments) costs one standings read per
+    version of the tournament, not one per client."""
+    monkeypatch.setattr(feed, "KEEP", 2)
+    monkeypatch.setattr(feed, "PRUNE_EVERY", 1)
+    for _ in range(5):
+        round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    drawn = []
+    real = web_events.snapshot
+    monkeypatch.setattr(web_events, "snapshot", lambda tournament_id: drawn.append(tournament_id) or real(tournament_id))
+    web_events.snapshots.clear()
+
+    async def resume(last_id: str):
+        stream = await open_stream(application, events_path(jie_long), {"Last-Event-ID": last_id})
+        snap = await stream.next()
+        await stream.close()
+        return snap.id, snap.event, snap.data
+
+    async def scenario():
+        together = await asyncio.gather(*[resume(str(1 + i % 2)) for i in range(20)])
+        one_by_one = [await resume("1") for _ in range(5)]
+        await record(jie_long)
+        after_a_deal = [await resume("2") for _ in range(3)]
+        return together + one_by_one, after_a_deal
+
+    before, after = run(scenario())
+    assert {(i, e) for i, e, _ in before} == {(5, "snapshot")} and len({d for _, _, d in before}) == 1
+    assert {(i, e) for i, e, _ in after} == {(6, "snapshot")}
+    assert drawn == [jie_long.tournament.pk] * 2    # one a version, for 28 clients (each drew one before)
 
 
 def test_a_private_tournaments_stream_refuses_strangers_and_admits_its_director(jie_long, other_director,
