@@ -28,8 +28,8 @@ from scoring.api.standings import CSV_ERRORS, CSVFormatChecked, cell
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import PLACES, TIE_BREAK_FACTS, TIE_BREAKS
-from scoring.models import Club, Season, Tournament
-from scoring.selectors.access import is_director_of, require_club_visible
+from scoring.models import Season, Tournament
+from scoring.selectors.access import directed_club, is_director_of, require_club_visible
 from scoring.selectors.common import get_or_404
 from scoring.selectors.seasons import season_links, season_list, season_standings
 from scoring.services.seasons import season_create, season_tournament_add, season_tournament_remove, season_update
@@ -148,10 +148,10 @@ class ClubSeasonsView(ApiView):
                                "and 404 for a club with none.",
                    responses={200: SeasonSerializer(many=True), **LIST_ERRORS}, tags=["seasons"])
     def get(self, request, pk: int):
-        club = get_or_404(Club, pk=pk)
-        director = is_director_of(self.actor, club)
-        seasons = season_list(club, public_only=not director)
-        if not director and not seasons.exists():
+        # One query to tell a club that is not the reader's from an unknown id: its public seasons.
+        club = directed_club(self.actor, pk)
+        seasons = season_list(pk, public_only=club is None)
+        if club is None and not seasons.exists():
             raise NotFound("No such club.")
         return self.paginated(seasons, SeasonSerializer)
 

@@ -13,7 +13,8 @@ _KEPT = ("tournament_id", "entry__player_id", "entry__player__name", "total", "r
          *Standing.PLACES)
 
 
-def season_list(club: Club, *, public_only: bool) -> QuerySet[Season]:
+def season_list(club: Club | int, *, public_only: bool) -> QuerySet[Season]:
+    """A club's seasons (``club``: the club or its id); ``public_only``: those anyone may see."""
     seasons = Season.objects.filter(club=club)
     return seasons.filter(public=True) if public_only else seasons
 
