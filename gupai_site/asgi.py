@@ -9,12 +9,14 @@ with ``gupai_site.asgi_worker.UvicornWorker``, or ``uvicorn gupai_site.asgi:appl
 
 Here too, before either: gunicorn's limits on a request's head (``gunicorn.conf.py``: a request
 line over 8190 bytes answers 414, more than 100 header fields or one over 8190 bytes 431 —
-uvicorn sets none of its own), and the access log in gunicorn's combined format with the time
-taken, scorer tokens masked (``gupai_site.asgi_worker`` puts it in gunicorn's access log).
+uvicorn sets none of its own; JSON in the API's error shape under /api/, ``refusal_answer``),
+and the access log in gunicorn's combined format with the time taken, scorer tokens masked
+(``gupai_site.asgi_worker`` puts it in gunicorn's access log).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -24,6 +26,7 @@ from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
 from gupai_site.body_deadline import BodyDeadline
+from scoring.domain.errors import problem
 from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
@@ -43,15 +46,16 @@ def _threads() -> int:
     return positive_setting(os.environ.get("WSGI_THREADS"), 4)
 
 
-def _head_refusal(scope) -> tuple[int, bytes] | None:
+def _head_refusal(scope) -> tuple[int, str, str] | None:
+    """(status, code, message) of a head over gunicorn's limits, or None."""
     line = len(scope["method"]) + len(scope.get("raw_path") or scope["path"].encode()) + 11
     if scope.get("query_string"):
         line += len(scope["query_string"]) + 1
     if line > LIMIT_REQUEST_LINE:
-        return 414, b"Request-URI Too Long"
+        return 414, "uri_too_long", "Request-URI Too Long"
     headers = scope.get("headers", [])
     if len(headers) > LIMIT_REQUEST_FIELDS or any(len(k) + len(v) + 2 > LIMIT_REQUEST_FIELD_SIZE for k, v in headers):
-        return 431, b"Request Header Fields Too Large"
+        return 431, "headers_too_large", "Request Header Fields Too Large"
     return None
 
 
@@ -61,6 +65,14 @@ def _client_of(scope) -> str | None:
         forwarded = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for"), None)
         return client_address(forwarded, client, proxy_hops())
     return client
+
+
+def refusal_answer(path: str, code: str, message: str) -> tuple[bytes, bytes]:
+    """The content type and body of a refusal made here, before Django: the API's error shape
+    under /api/ (a client there reads JSON whatever the answer), plain text elsewhere."""
+    if path.startswith("/api/"):
+        return b"application/json", json.dumps({"errors": [problem("", code, message)], "detail": message}).encode()
+    return b"text/plain; charset=utf-8", message.encode()
 
 
 def _log_access(scope, status: int, size: int, started: float) -> None:
@@ -112,9 +124,10 @@ def build(wsgi_app, *, threads: int | None = None):
             refusal = _head_refusal(scope)
             match = EVENTS_PATH.match(scope["path"])
             if refusal is not None:
+                content_type, body = refusal_answer(scope["path"], *refusal[1:])
                 await logged_send({"type": "http.response.start", "status": refusal[0],
-                                   "headers": [(b"content-type", b"text/plain"), (b"connection", b"close")]})
-                await logged_send({"type": "http.response.body", "body": refusal[1]})
+                                   "headers": [(b"content-type", content_type), (b"connection", b"close")]})
+                await logged_send({"type": "http.response.body", "body": body})
             elif match:
                 await event_stream.tournament_events(scope, receive, logged_send,
                                                      parse_whole_number(match[1], low=0, high=MAX_ID))

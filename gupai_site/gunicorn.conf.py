@@ -22,7 +22,8 @@ BEHIND_PROXY      1: a reverse proxy is in front; then, and only then, its X-For
                   proxy must be the only way in)
 
 gunicorn's own refusals (the ASGI router's, ``gupai_site.asgi``, with the same numbers, under
-uvicorn), before Django (plain text, not the API's JSON), at limits set here
+uvicorn: the API's JSON error shape under /api/, plain text elsewhere; with the ``sync`` worker,
+gunicorn's own HTML, which it writes itself), before Django, at limits set here
 explicitly so that no real client meets them: a request line over 8190 bytes (gunicorn's
 maximum; its default is 4094) answers 414, more than 100 header fields or one over 8190 bytes
 answers 431. The longest real request line is a scorer's correction page with its token, far

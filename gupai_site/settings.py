@@ -129,8 +129,8 @@ MIDDLEWARE = [
     # /en/5.2/ref/middleware/#module-django.middleware.gzip); a scorer link's token is in pages
     # that only a request carrying that token gets, so another site cannot have them fetched.
     "django.middleware.gzip.GZipMiddleware",
-    # After WhiteNoise: pages get the policy, static files (served above) need none.
-    "csp.middleware.CSPMiddleware",
+    "scoring.web.api_refusals.ApiRefusalsMiddleware",   # Django's refusals under /api/ as the API's JSON
+    "csp.middleware.CSPMiddleware",   # after WhiteNoise: pages get the policy, static files need none
     # Scorer and director pages say noindex in a header too (gupai_site/root_files.py).
     "gupai_site.root_files.NoIndexMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -23,9 +23,9 @@ from rest_framework.views import APIView
 from scoring.api.fields import ErrorsSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
+from scoring.domain.errors import NotFound
 from scoring.models import Club, Round, Session, Table, Tournament
-from scoring.selectors.access import require_club_visible, require_table_visible
-from scoring.selectors.common import get_or_404
+from scoring.selectors.access import directed_club, require_club_visible, require_table_visible
 from scoring.selectors.rounds import round_get
 from scoring.selectors.sessions import session_get
 from scoring.selectors.tables import table_get
@@ -83,8 +83,9 @@ class ApiView(APIView):
     # other clubs and tables cannot be told apart from ids that do not exist.
 
     def club(self, pk) -> Club:
-        club = get_or_404(Club, pk=pk)
-        require_club_visible(self.actor, club, "club")
+        club = directed_club(self.actor, pk)
+        if club is None:
+            raise NotFound("No such club.")
         return club
 
     def tournament(self, pk) -> Tournament:

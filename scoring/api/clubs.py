@@ -15,11 +15,10 @@ from scoring.api.fields import (
     InputSerializer,
     OutputModelSerializer,
     OutputSerializer,
-    SlugInputField,
     TextField,
 )
 from scoring.domain.errors import NotFound
-from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, MAX_SLUG
+from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
 from scoring.models import Club, Player
 from scoring.selectors.access import is_director_of, require_club_visible, require_director
 from scoring.selectors.clubs import club_list_for_user, player_list
@@ -29,11 +28,14 @@ from scoring.services.clubs import club_create, player_create, player_rename
 
 
 class ClubInputSerializer(InputSerializer):
+    # No slug: a new club's is random (services.clubs.club_create); a chosen one refused as taken
+    # would tell that another club has it.
     name = TextField(max_length=MAX_CLUB_NAME)
-    slug = SlugInputField(max_length=MAX_SLUG, required=False, allow_blank=True)
 
 
 class ClubSerializer(OutputModelSerializer):
+    slug = serializers.CharField(read_only=True, help_text="Random for a new club (it tells nothing of its name).")
+
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "created_at"]
@@ -64,11 +66,14 @@ class ClubListView(ApiView):
         return self.paginated(club_list_for_user(request.user), ClubSerializer)
 
     @extend_schema(operation_id="clubs_create", summary="Create a club (you become its director)",
+                   description="Its slug is random: one made from its name, or a chosen one refused as taken, "
+                               "would tell whether another club has that name or slug (a `slug` sent is refused, "
+                               "400 `unknown_field`).",
                    request=ClubInputSerializer, responses={201: ClubSerializer, **WRITE_ERRORS}, tags=["clubs"])
     def post(self, request):
         require_director(self.actor)
         data = self.parse(ClubInputSerializer)
-        club = club_create(actor=self.actor, name=data["name"], slug=data.get("slug") or None)
+        club = club_create(actor=self.actor, name=data["name"])
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
 

@@ -41,8 +41,9 @@ class DocumentJSONParser(BaseParser):
     ``settings.IMPORT_MAX_BYTES`` rather than Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``. DRF reads
     a ``JSONParser``'s body through ``request.body``, which holds every route to Django's limit;
     a parser of its own kind gets the stream, read here up to this route's limit. Text no
-    database stores is refused by the import's own check (``storable_problem``, with its path
-    in the document), so the 12 MB are not walked twice on the request path."""
+    database stores is refused here outside ``document`` (keys included), and inside it by the
+    import's own check (``storable_problem``, with its path in the document), so the 12 MB are
+    not walked twice on the request path."""
 
     media_type = "application/json"
 
@@ -63,6 +64,12 @@ class DocumentJSONParser(BaseParser):
             raise ParseError("JSON parse error - the body is nested too deeply.")
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {exc}")
+        # The rest of the body as any body: its keys too, or an unknown one ("\ud800") would be
+        # named in the 400's path, which cannot be written out (a 500).
+        rest = {k: v for k, v in data.items() if k != "document"} if isinstance(data, dict) else data
+        found = unstorable(rest)
+        if found:
+            raise ValidationFailed(errors=[found])
         return data
 
 

@@ -18,7 +18,7 @@ from games.places import RATING_UNITS
 from scoring.api.base import LIST_ERRORS, WRITE_ERRORS, ApiView
 from scoring.domain.errors import NotFound
 from scoring.models import Club, Player
-from scoring.selectors.access import is_director_of
+from scoring.selectors.access import directed_club, is_director_of
 from scoring.selectors.common import get_or_404
 from scoring.selectors.rating_pages import ladder_with_moves, visible_history
 from scoring.services.ratings import ratings_rebuild_queue
@@ -91,8 +91,8 @@ class ClubRatingsView(ApiView):
                    description="The club's directors; anyone (no login needed) when the club's ladder is public.",
                    responses={200: LadderRowSerializer(many=True), **LIST_ERRORS}, tags=["ratings"])
     def get(self, request, pk: int):
-        club = get_or_404(Club, pk=pk)
-        _readable(self.actor, club, "club")
+        # The same queries for a club whose ladder is not public as for an unknown id.
+        club = directed_club(self.actor, pk) or get_or_404(Club, pk=pk, ladder_public=True)
         return self.paginated(ladder_with_moves(club)["rows"], LadderRowSerializer)
 
 

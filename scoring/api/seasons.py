@@ -28,8 +28,8 @@ from scoring.api.standings import CSV_ERRORS, CSVFormatChecked, cell
 from scoring.domain.errors import NotFound
 from scoring.domain.inputs import MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import PLACES, TIE_BREAK_FACTS, TIE_BREAKS
-from scoring.models import Club, Season, Tournament
-from scoring.selectors.access import is_director_of, require_club_visible
+from scoring.models import Season, Tournament
+from scoring.selectors.access import directed_club, is_director_of, require_club_visible
 from scoring.selectors.common import get_or_404
 from scoring.selectors.seasons import season_links, season_list, season_standings
 from scoring.services.seasons import season_create, season_tournament_add, season_tournament_remove, season_update
@@ -106,8 +106,8 @@ class SeasonDetailSerializer(SeasonSerializer):
         fields = [*SeasonSerializer.Meta.fields, "tournaments", "standings"]
 
 
-def detail(season: Season) -> dict:
-    links = season_links(season)
+def detail(season: Season, *, public_only: bool) -> dict:
+    links = season_links(season, public_only=public_only)
     season.links_read = links
     season.standings_read = season_standings(season, links=links)
     return SeasonDetailSerializer(season).data
@@ -129,6 +129,10 @@ class SeasonReadView(ApiView):
             require_club_visible(self.actor, season.club, "season")
         return season
 
+    def public_only(self, season: Season) -> bool:
+        """Whether the reader sees only the tournaments anyone may see (not a director of the club)."""
+        return not is_director_of(self.actor, season.club)
+
     def writable_season(self, pk) -> Season:
         _require_login(self.request)
         season = get_or_404(Season, pk=pk)
@@ -144,10 +148,10 @@ class ClubSeasonsView(ApiView):
                                "and 404 for a club with none.",
                    responses={200: SeasonSerializer(many=True), **LIST_ERRORS}, tags=["seasons"])
     def get(self, request, pk: int):
-        club = get_or_404(Club, pk=pk)
-        director = is_director_of(self.actor, club)
-        seasons = season_list(club, public_only=not director)
-        if not director and not seasons.exists():
+        # One query to tell a club that is not the reader's from an unknown id: its public seasons.
+        club = directed_club(self.actor, pk)
+        seasons = season_list(pk, public_only=club is None)
+        if club is None and not seasons.exists():
             raise NotFound("No such club.")
         return self.paginated(seasons, SeasonSerializer)
 
@@ -167,10 +171,12 @@ class SeasonDetailView(SeasonReadView):
                    description="The standings sum each player's results over the season's tournaments, each "
                                "tournament's net times its weight, ranked by the tournaments' tie-breaks. Read "
                                "from the kept standings: a fixed number of queries, whatever the deals. No login "
-                               "needed for a public season.",
+                               "needed for a public season; a reader who does not direct the club sees, and the "
+                               "standings count, only its tournaments anyone may see (public and started).",
                    responses={200: SeasonDetailSerializer, **READ_ERRORS}, tags=["seasons"])
     def get(self, request, pk: int):
-        return Response(detail(self.readable_season(pk)))
+        season = self.readable_season(pk)
+        return Response(detail(season, public_only=self.public_only(season)))
 
     @extend_schema(operation_id="seasons_update", summary="Rename or publish a season",
                    request=SeasonUpdateSerializer, responses={200: SeasonDetailSerializer, **WRITE_ERRORS},
@@ -179,7 +185,7 @@ class SeasonDetailView(SeasonReadView):
         season = self.writable_season(pk)
         data = self.parse(SeasonUpdateSerializer)
         season = season_update(actor=self.actor, season=season, **data)
-        return Response(detail(season))
+        return Response(detail(season, public_only=False))
 
 
 class SeasonTournamentsView(SeasonReadView):
@@ -191,7 +197,7 @@ class SeasonTournamentsView(SeasonReadView):
         data = self.parse(SeasonTournamentInputSerializer)
         t = self.tournament(data["tournament"])
         season_tournament_add(actor=self.actor, season=season, tournament=t, weight=data.get("weight", 1))
-        return Response(detail(season))
+        return Response(detail(season, public_only=False))
 
 
 class SeasonTournamentDetailView(SeasonReadView):
@@ -203,7 +209,7 @@ class SeasonTournamentDetailView(SeasonReadView):
         if t is None:
             raise NotFound("No such tournament.")
         season_tournament_remove(actor=self.actor, season=season, tournament=t)
-        return Response(detail(season))
+        return Response(detail(season, public_only=False))
 
 
 def season_csv(table: dict) -> str:
@@ -224,12 +230,15 @@ class SeasonStandingsCSVView(CSVFormatChecked, SeasonReadView):
     @extend_schema(operation_id="seasons_standings_csv", summary="A season's standings as CSV",
                    description="One row per player (UTF-8, a header row): rank, tied, player, name, tournaments, "
                                "deals, net (weighted, exact), wins, average_place, place_1 … place_6. Names are "
-                               "guarded against spreadsheet formulas as in the tournament standings' CSV.",
+                               "guarded against spreadsheet formulas as in the tournament standings' CSV. As the "
+                               "season's standings: only tournaments anyone may see count for a reader who does "
+                               "not direct the club.",
                    responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="A CSV file."), **READ_ERRORS, **error_responses(400), **CSV_ERRORS},
                    tags=["seasons"])
     def get(self, request, pk: int):
         season = self.readable_season(pk)
-        response = HttpResponse(season_csv(season_standings(season)), content_type="text/csv; charset=utf-8")
+        table = season_standings(season, public_only=self.public_only(season))
+        response = HttpResponse(season_csv(table), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{season.slug or f"season-{season.pk}"}-standings.csv"'
         return response
 

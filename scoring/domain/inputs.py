@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from typing import Any
 
 from django.utils.translation import gettext
@@ -42,6 +43,16 @@ MAX_TOURNAMENT_NAME = 120
 MAX_PLAYER_NAME = 100
 MAX_TABLE_NAME = 60
 MAX_SLUG = 80
+#: A new club's slug (``new_club_slug``): letters and digits that cannot be misread for one another
+#: (no 0/o, 1/l/i), ``CLUB_SLUG_LENGTH`` of them (some 49 bits: never guessed, a repeat all but
+#: impossible). Random, so that it tells nothing of the club's name (``services.clubs.club_create``).
+CLUB_SLUG_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CLUB_SLUG_LENGTH = 10
+
+
+def new_club_slug() -> str:
+    return "".join(secrets.choice(CLUB_SLUG_ALPHABET) for _ in range(CLUB_SLUG_LENGTH))
+
 MAX_CURRENCY = 3
 #: An ``Idempotency-Key`` (a deal's, a seating's): the services refuse longer ones, the API's
 #: schema says so, the stored key's column holds it.

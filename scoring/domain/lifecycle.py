@@ -102,6 +102,10 @@ def tournament_refusal(status: str) -> Refusal | None:
 SESSION_CLOSED = Refusal(Conflict, "session_closed", gettext_noop(
     "This table's session has ended: its link records and changes no more deals. Ask the director to record "
     "a late deal."))
+#: A new scorer link for a table of a closed session (one table's, or the whole sheet's): it would
+#: record nothing, and would not be kept for the sheet; a director reopens the session first.
+SESSION_CLOSED_NO_LINKS = Refusal(Conflict, "session_closed", gettext_noop(
+    "This session is closed: its links record no deals. Open it again first to make new links."))
 #: A session's status moves: action → (from, to, the refusal when it is already there).
 SESSION_MOVES: dict[str, tuple[str, str, Refusal]] = {
     "session_close": (statuses.SESSION_OPEN, statuses.SESSION_CLOSED, Refusal(

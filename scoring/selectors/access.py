@@ -48,6 +48,22 @@ def require_table_access(actor: Actor, table: Table) -> None:
 # Looking things up by id: what the actor may not see answers as if it did not exist, so that the
 # ids of other clubs and tables cannot be told apart from ids that do not exist.
 
+def directed_club(actor: Actor, pk: int) -> Club | None:
+    """The club ``pk`` if ``actor`` directs it, else None, whether it exists or not: one query
+    either way (none for an actor who directs nothing), so that neither the answer nor its time
+    tells another club's id from an unknown one (``is_director_of`` after a look-up would ask
+    once more for an existing club only)."""
+    if not (actor.is_system or actor.is_director):
+        return None
+    clubs = Club.objects.filter(pk=pk)
+    if not (actor.is_system or actor.user.is_superuser):
+        clubs = clubs.filter(directors=actor.user)
+    try:
+        return clubs.first()
+    except (ValueError, TypeError):   # an id of the wrong type, as get_or_404
+        return None
+
+
 def require_club_visible(actor: Actor, club: Club, what: str) -> None:
     """NotFound ("No such <what>.") unless the actor directs ``club``."""
     if not is_director_of(actor, club):

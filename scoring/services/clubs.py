@@ -11,15 +11,18 @@ from django.utils.translation import gettext
 import games
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, NotFound, ValidationFailed
-from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME
+from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, new_club_slug
 from scoring.models import ActionLog, Club, Player
 from scoring.selectors.access import require_director, require_director_of
 from scoring.selectors.payouts import payouts_names_changed
-from scoring.services.common import action_log, enqueue_on_commit, require_text, unique_slug
+from scoring.services.common import action_log, enqueue_on_commit, require_text
 
 
 def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
-    """A club; the director who creates it becomes one of its directors."""
+    """A club; the director who creates it becomes one of its directors. Its slug tells nothing
+    (``new_club_slug``): slugs are unique among all clubs, so one made from the name (``-2`` when
+    taken) or a chosen one refused as taken would tell any director that a club of that name or
+    slug exists. ``slug``: a fixed one for the demo loader only (the API takes none)."""
     require_director(actor)
     name = require_text(name, "name", "A club name", max_length=MAX_CLUB_NAME)
     with transaction.atomic():
@@ -27,12 +30,19 @@ def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
             slug = slugify(slug)
             if not slug or Club.objects.filter(slug=slug).exists():
                 raise Conflict(gettext("This slug is taken or empty."), path="slug", code="slug_taken")
-        slug = slug or unique_slug(name, lambda s: Club.objects.filter(slug=s).exists())
+        slug = slug or _unique_club_slug()
         club = Club.objects.create(name=name, slug=slug)
         if actor.user_or_none is not None:
             club.directors.add(actor.user)
         action_log(actor, ActionLog.Action.CLUB_CREATE, club, data={"name": name, "slug": club.slug})
     return club
+
+
+def _unique_club_slug() -> str:
+    slug = new_club_slug()
+    while Club.objects.filter(slug=slug).exists():   # all but never: a fresh draw
+        slug = new_club_slug()
+    return slug
 
 
 def club_director_add(*, actor: Actor, club: Club, user: Any) -> None:

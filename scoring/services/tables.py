@@ -16,6 +16,7 @@ from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
 from scoring.domain.inputs import MAX_INT32, MAX_TABLE_NAME, id_list_problems, is_int
+from scoring.domain.lifecycle import SESSION_CLOSED_NO_LINKS
 from scoring.models import ActionLog, Entry, PaperSheetJob, Seat, Session, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.services.common import action_log, require_text
@@ -137,15 +138,20 @@ def table_create(*, actor: Actor, tournament: Tournament, name: str, entries: li
 
 
 def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
-    """A new scorer token for the table; the old link stops working at once, and its kept secret
-    is replaced (``kept_secret``: erased when the session is closed). Returns the plain token."""
+    """A new scorer token for the table of an open session; the old link stops working at once,
+    and its kept secret is replaced. A closed session is refused (409 ``session_closed``,
+    ``lifecycle.SESSION_CLOSED_NO_LINKS``): its links record nothing. Returns the plain token."""
     tournament = table.session.tournament
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
     with transaction.atomic():
+        # Locked: a close committed meanwhile must not be followed by a link it would not erase.
+        session = Session.objects.select_for_update().get(pk=table.session_id)
+        if session.status != Session.Status.OPEN:
+            SESSION_CLOSED_NO_LINKS.raise_()
         token, token_hash = new_scorer_token()
         Table.objects.filter(pk=table.pk).update(scorer_token_hash=token_hash, scorer_token_created_at=timezone.now(),
-                                                 scorer_token_secret=kept_secret(token, table.session))
+                                                 scorer_token_secret=kept_secret(token, session))
         # Printed sheets kept with the old link would hand out a dead one, and a live secret.
         paper_sheets_drop(sessions=[table.session_id], reason=PaperSheetJob.Reason.LINK_REPLACED)
         action_log(actor, ActionLog.Action.TABLE_SCORER_TOKEN_ROTATE, table, tournament=tournament)
@@ -156,9 +162,8 @@ def table_scorer_token_rotate(*, actor: Actor, table: Table) -> str:
 def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tuple[Table, str]]:
     """New scorer links for every table of an open ``session`` (a sheet that went astray: whoever
     found it could score). The old links stop working at once; the new ones are kept for the
-    session's sheet. A closed session is refused (409 ``session_closed``): its links record
-    nothing and would not be kept. Returns ``(table, plain_token)`` by table name; one log row
-    per table, as for one."""
+    session's sheet. A closed session is refused as for one table (409 ``session_closed``).
+    Returns ``(table, plain_token)`` by table name; one log row per table, as for one."""
     tournament = session.tournament
     require_director_of(actor, tournament.club)
     require_not_finished(tournament)
@@ -166,8 +171,7 @@ def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tupl
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=session.pk)
         if session.status != Session.Status.OPEN:
-            raise Conflict(gettext("Session %(number)s is closed: its links record no deals. Open it again first "
-                                   "to make new links.") % {"number": session.number}, code="session_closed")
+            SESSION_CLOSED_NO_LINKS.raise_()
         for table in Table.objects.select_for_update().filter(session=session).order_by("name"):
             token, token_hash = new_scorer_token()
             table.scorer_token_hash, table.scorer_token_created_at = token_hash, timezone.now()

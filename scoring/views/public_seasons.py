@@ -1,5 +1,7 @@
 """A season's public page (``/seasons/<id>/``): its standings and its tournaments with their
-weights. A season its club keeps private answers 404, like an unknown id."""
+weights. A season its club keeps private answers 404, like an unknown id. Only the tournaments
+anyone may see are listed and counted, whoever reads (the page is the public's; directors manage
+the season on theirs)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def season_page(request, pk: int):
     season = Season.objects.filter(pk=pk, public=True).select_related("club").first()
     if season is None:
         raise Http404(_("No such season."))
-    links = season_links(season)
+    links = season_links(season, public_only=True)
     table = season_standings(season, links=links)
     language = get_language() or "en"
     tournaments = [{"name": link.tournament.name, "slug": link.tournament.slug,

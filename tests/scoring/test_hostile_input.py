@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import ActionLog, Club, Player, Round, RoundRevision, Table, Tournament
+from scoring.models import ActionLog, Club, Player, Round, RoundRevision, Table, Tournament, TournamentImport
 
 from .bodies import JIE_LONG
 
@@ -242,3 +242,28 @@ def test_recording_and_previewing_never_fail(director_client, jie_long, body):
     preview = director_client.post(url + "preview/", body, format="json")
     assert preview.status_code in (200, 400), preview.content
     assert (created.status_code == 201) == (preview.status_code == 200)
+
+
+@pytest.mark.parametrize("body, path", [
+    ('{%s: 1}' % SURROGATE, ""),                                           # a key of the body itself
+    ('{"club": %%d, %s: 1, "document": {}}' % SURROGATE, ""),
+    ('{"club": %%d, "document": {%s: 1}}' % SURROGATE, "document"),        # a key of the document
+    ('{"club": %%d, "document": {"tournament": {%s: 1}}}' % SURROGATE, "document.tournament"),
+])
+def test_a_lone_surrogate_in_an_imports_key_is_a_400_with_its_path(director_client, club, body, path):
+    """Issue 26: a key (not only a value) holding a lone surrogate, at any level of the import's
+    body, was named in the 400's path and answered an HTML 500 (the answer cannot be written)."""
+    r = post_raw(director_client, "/api/v1/tournaments/import/", body.replace("%d", str(club.pk)))
+    assert r.status_code == 400 and r["Content-Type"] == "application/json"
+    assert errors_of(r) == [(path, "bad_text")]
+    assert not TournamentImport.objects.exists()
+
+
+@pytest.mark.parametrize("text, path", [('{%s: 1}' % SURROGATE, "document"),
+                                        ('{"rounds": [{%s: 1}]}' % SURROGATE, "document.rounds[0]")])
+def test_a_lone_surrogate_in_an_uploaded_documents_key_is_refused_at_its_path(client, director, club, text, path):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    client.force_login(director)
+    r = client.post(f"/director/clubs/{club.pk}/imports/", {"document": SimpleUploadedFile("t.json", text.encode())})
+    assert r.status_code == 400 and "text/html" in r["Content-Type"]
+    assert not TournamentImport.objects.exists()

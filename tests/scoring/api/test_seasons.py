@@ -3,6 +3,7 @@ answer checked against the schema."""
 
 import csv
 import io
+import json
 
 from rest_framework.test import APIClient
 
@@ -10,7 +11,8 @@ from scoring.models import ActionLog, SeasonTournament
 from scoring.services.auth import auth_token_obtain
 from scoring.services.clubs import club_create
 from scoring.services.rounds import round_record
-from scoring.services.tournaments import tournament_create
+from scoring.services.seasons import season_create, season_tournament_add
+from scoring.services.tournaments import tournament_create, tournament_update
 
 from ..bodies import JIE_LONG, JIE_LONG_NETS
 from .test_schema import Checked, codes
@@ -90,3 +92,37 @@ def test_the_csv_refuses_an_unknown_format(director_client, club):
     response = director_client.get(f"/api/v1/seasons/{season['id']}/standings.csv?format=xml")
     assert response.status_code == 400
     assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [("format", "bad_format")]
+
+
+def test_a_public_season_shows_anyone_only_its_public_tournaments(anon_client, director_client, club, director_actor,
+                                                                  make_setup):
+    """Issue 26: a public season listed its private and draft tournaments by name and counted
+    their results. Anyone who does not direct the club sees, and the standings count, only the
+    tournaments anyone may see (``models.PUBLICLY_VISIBLE``); its directors still see all."""
+    shown = make_setup(names=["Ada", "Ben", "Cai", "Dee"])
+    hidden = make_setup(names=["Hal", "Ivy", "Jo", "Kit"])
+    draft = make_setup(names=["Lu", "Mo", "Ned", "Oz"], start=False)
+    for t in (shown, hidden):
+        round_record(actor=t.scorer_actor, table=t.table, body=JIE_LONG)
+    tournament_update(actor=director_actor, tournament=hidden.tournament, name="Secret cup", public=False)
+    tournament_update(actor=director_actor, tournament=draft.tournament, name="Draft cup")
+    tournament_update(actor=director_actor, tournament=shown.tournament, name="Open cup")
+    season = season_create(actor=director_actor, club=club, name="Spring", public=True)
+    for t in (shown, hidden, draft):
+        season_tournament_add(actor=director_actor, season=season, tournament=t.tournament)
+
+    body = anon_client.get(f"/api/v1/seasons/{season.pk}/").json()
+    assert [t["name"] for t in body["tournaments"]] == ["Open cup"]
+    assert {r["name"] for r in body["standings"]["rows"]} == set(shown.names)
+    assert all(r["tournaments"] == 1 for r in body["standings"]["rows"])
+    table = list(csv.DictReader(io.StringIO(anon_client.get(f"/api/v1/seasons/{season.pk}/standings.csv")
+                                            .content.decode())))
+    assert {r["name"] for r in table} == set(shown.names)
+    page = anon_client.get(f"/seasons/{season.pk}/").content.decode()
+    assert "Open cup" in page and "Ada" in page
+    for word in ("Secret cup", "Draft cup", "Hal", "Lu"):
+        assert word not in page and word not in json.dumps(body), word
+
+    mine = director_client.get(f"/api/v1/seasons/{season.pk}/").json()     # the club's directors: all of them
+    assert [t["name"] for t in mine["tournaments"]] == ["Open cup", "Secret cup", "Draft cup"]
+    assert {r["name"] for r in mine["standings"]["rows"]} == {*shown.names, *hidden.names, *draft.names}

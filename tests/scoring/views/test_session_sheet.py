@@ -85,7 +85,7 @@ def test_a_closed_sessions_sheet_shows_no_links_and_its_links_still_refuse_deals
     assert all(e.player.name in page for entries in seated.seats.values() for e in entries)
     # New links for a closed session are refused: they would record nothing and not be kept.
     refused = dclient.post(sheet_url, follow=True).content.decode()
-    assert "Session 2 is closed" in refused and not LINK.findall(refused)
+    assert "This session is closed" in refused and not LINK.findall(refused)
     # The old links, as before: their page opens, a deal is refused.
     table, token = seated.tables[0]
     r = client.post(f"/api/v1/tables/{table.pk}/rounds/", JIE_LONG, content_type="application/json",
