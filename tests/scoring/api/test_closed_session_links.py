@@ -25,6 +25,8 @@ def test_a_closed_sessions_table_gets_no_new_link(jie_long, director_client, cli
     client.force_login(director)
     page = client.get(f"/director/tables/{table.pk}/").content.decode()
     assert f"/director/tables/{table.pk}/rotate/" not in page      # no button offered
+    dashboard = client.get(f"/director/tournaments/{table.session.tournament_id}/").content.decode()
+    assert f"/director/tables/{table.pk}/rotate/" not in dashboard  # nor on its card
     r = client.post(f"/director/tables/{table.pk}/rotate/", follow=True)
     assert r.redirect_chain[-1][0] == f"/director/tables/{table.pk}/"
     assert SESSION_CLOSED_NO_LINKS.message in r.content.decode()
@@ -32,4 +34,6 @@ def test_a_closed_sessions_table_gets_no_new_link(jie_long, director_client, cli
     assert not ActionLog.objects.filter(action="table_scorer_token_rotate").exists()
 
     session_reopen(actor=jie_long.director_actor, session=table.session)   # open again: a new link
+    dashboard = client.get(f"/director/tournaments/{table.session.tournament_id}/").content.decode()
+    assert f"/director/tables/{table.pk}/rotate/" in dashboard
     assert director_client.post(f"/api/v1/tables/{table.pk}/scorer-token/").status_code == 200
