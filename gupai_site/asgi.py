@@ -133,8 +133,14 @@ def build(wsgi_app, *, threads: int | None = None):
                                                      parse_whole_number(match[1], low=0, high=MAX_ID))
             else:
                 await wsgi(scope, receive, logged_send)
+        except BaseException:
+            answered["failed"] = True
+            raise
         finally:
-            _log_access(scope, answered["status"] or 500, answered["size"], started)
+            # Nothing answered and nothing raised: the client left first (a body that never came
+            # whole), logged as 499 as nginx does, not as a server error.
+            status = answered["status"] or (500 if answered.get("failed") else 499)
+            _log_access(scope, status, answered["size"], started)
 
     return application
 
