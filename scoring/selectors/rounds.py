@@ -176,7 +176,12 @@ def table_deals_page(table: Table, asked: int | None, *, seats: list[Seat] | Non
 
 def table_page_of(rnd: Round) -> int:
     """The page of ``table_deals_page`` that shows the deal ``rnd`` (a move's answer returns there)."""
-    newer = Round.objects.filter(table_id=rnd.table_id, number__gt=rnd.number).count()
+    return table_page_of_number(rnd.table_id, rnd.number)
+
+
+def table_page_of_number(table_id: int, number: int) -> int:
+    """The page of ``table_deals_page`` that shows the table's deal numbered ``number``."""
+    newer = Round.objects.filter(table_id=table_id, number__gt=number).count()
     return newer // TABLE_PAGE_SIZE + 1
 
 

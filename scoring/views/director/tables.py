@@ -15,7 +15,7 @@ from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
 from scoring.domain.lifecycle import confirmed_with_the_shown
 from scoring.models import Table
-from scoring.selectors.rounds import table_deals_page
+from scoring.selectors.rounds import table_deals_page, table_page_of_number
 from scoring.selectors.tables import table_running_totals, table_seats
 from scoring.services import tables as tables_services
 from scoring.views.director.access import director_required, visible_table, visible_tournament
@@ -129,11 +129,15 @@ def table_link(request, actor, table_id: int):
 @director_required
 @require_GET
 def table_page(request, actor, table_id: int):
-    """A table's totals and its deals, twenty at a time, newest first (``?page=2``: older ones);
-    each deal's earlier revisions when asked (``table_deals``)."""
+    """A table's totals and its deals, twenty at a time, newest first (``?page=2``: older ones;
+    ``?deal=7``: the page that shows deal 7, where other pages link to a deal); each deal's
+    earlier revisions when asked (``table_deals``)."""
     table = visible_table(actor, table_id)
-    return render_table_page(request, actor, table, page=parse_whole_number(request.GET.get("page"), low=1,
-                                                                            high=MAX_INT32))
+    page = parse_whole_number(request.GET.get("page"), low=1, high=MAX_INT32)
+    deal = parse_whole_number(request.GET.get("deal"), low=1, high=MAX_INT32)
+    if page is None and deal is not None:
+        page = table_page_of_number(table.pk, deal)
+    return render_table_page(request, actor, table, page=page)
 
 
 def render_table_page(request, actor, table, *, page: int | None = None, failed=None, status=200):

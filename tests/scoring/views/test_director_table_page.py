@@ -70,8 +70,10 @@ def test_older_deals_come_a_page_at_a_time(jie_long, dclient):
     assert numbers(last) == list(range(5, 0, -1)) and 'href="?page=2#deals" rel="prev"' in last
     # A page beyond the last is the last; what is no page number, the first.
     assert numbers(dclient.get(table_url(jie_long, "?page=99")).content.decode()) == numbers(last)
-    for bad in ("?page=abc", "?page=-1", "?page=%EF%BC%92", "?page=" + "9" * 5000):
+    for bad in ("?page=abc", "?page=-1", "?page=%EF%BC%92", "?page=" + "9" * 5000, "?deal=x", "?deal=99"):
         assert numbers(dclient.get(table_url(jie_long, bad)).content.decode()) == numbers(first)
+    # Other pages link to a deal by its number: the page that shows it.
+    assert numbers(dclient.get(table_url(jie_long, "?deal=3")).content.decode()) == numbers(last)
 
 
 def test_a_move_returns_to_the_page_that_shows_its_deal(jie_long, dclient):
