@@ -74,6 +74,8 @@ class RoundSerializer(OutputSerializer):
         "Recorded by a director after the table's session was closed."))
     after_time = serializers.BooleanField(required=False, help_text=(
         "Recorded after the session's clock ran out (the server's time at recording)."))
+    paper_sheet = serializers.BooleanField(required=False, help_text=(
+        "Typed in by a director from the table's paper score sheet."))
     record = serializers.DictField(help_text="The round record exactly as the engine saw it (playing order).")
     result = serializers.DictField(help_text="The engine's result exactly as returned.")
     players = PlayerResultSerializer(many=True, help_text="The result by table seat position (all per-seat fields).")

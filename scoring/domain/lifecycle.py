@@ -228,3 +228,14 @@ def round_moves_open(round: Any, actor: Actor, *,
     return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament,
                                                               session=session).items()
             if refusal is None}
+
+
+def confirmed_with_the_shown(round: Any) -> bool:
+    """Whether a deal is one that "Confirm all shown" on the director's table page confirms: recorded,
+    not disputed, and typed in by a director — from the table's paper sheet, or late — so that no
+    phone at the table will confirm it. ``round``: a Round, or a deal as the pages list it."""
+    if isinstance(round, Mapping):
+        status, disputed, late, paper_sheet = round["status"], round["disputed"], round["late"], round["paper_sheet"]
+    else:
+        status, disputed, late, paper_sheet = round.status, round.disputed, round.late, round.paper_sheet
+    return status == statuses.ROUND_RECORDED and not disputed and bool(late or paper_sheet)

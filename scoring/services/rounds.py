@@ -128,9 +128,10 @@ def _expected_number(body: Any) -> tuple[Any, int | None]:
     return {k: v for k, v in body.items() if k != "number"}, number
 
 
-def record_locked(*, actor: Actor, table: Table, body: Any,
-                  proof: PlayerProof | None = None) -> tuple[Round, list[Seat]]:
+def record_locked(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None,
+                  paper_sheet: bool = False) -> tuple[Round, list[Seat]]:
     """``round_record`` inside the caller's transaction; also returns the seats it read.
+    ``paper_sheet``: the deal is a row of the table's paper score sheet (marked so).
 
     A body naming its ``number`` is recorded only as that deal: two phones on one table both
     showing "Deal 4" must not record the same hands as deals 4 and 5 (Conflict
@@ -157,7 +158,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     # any deal once the clock ran out is after time (the director decides what it counts for).
     rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED,
                 late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at,
-                entered_by_entry=entered, entered_on=actor.phone)
+                paper_sheet=paper_sheet, entered_by_entry=entered, entered_on=actor.phone)
     _apply_preview(rnd, preview)
     revision_id = insert_round(rnd)
     rev = add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="", id=revision_id)
@@ -170,6 +171,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
                      **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
+                     **({"paper_sheet": True} if paper_sheet else {}),
                      **({"entered_by_entry": entered.pk} if entered is not None else {})})
     _deal_event("deal_recorded", tournament=tournament, round=rnd, entries=entries, revision=rev, standings=moved)
     return rnd, seats
