@@ -144,11 +144,15 @@ def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = N
 
 def table_history(table: Table) -> list[dict]:
     """Every deal of the table (newest first) as ``round_rows``, each with ``revisions`` (every
-    revision, newest first, as ``revision_detail``) and ``chain`` (``round_verify_chain``)."""
+    revision, newest first, as ``revision_detail`` with ``after_dispute``: made after the open
+    dispute was raised) and ``chain`` (``round_verify_chain``)."""
     # One query for every revision of the table and one for the seats, not several per deal.
     seats = table_seats(table)
     game = table.session.tournament.game
-    current = dict(Round.objects.filter(table=table).values_list("pk", "current_revision_id"))
+    current, raised = {}, {}
+    for pk, current_id, disputed_at in (Round.objects.filter(table=table)
+                                        .values_list("pk", "current_revision_id", "disputed_at")):
+        current[pk], raised[pk] = current_id, disputed_at
     revisions: dict[int, list[RoundRevision]] = {}
     for rev in RoundRevision.objects.filter(round__table=table).order_by("round_id", "number"):
         revisions.setdefault(rev.round_id, []).append(rev)
@@ -156,6 +160,9 @@ def table_history(table: Table) -> list[dict]:
     for d in round_rows(table, seats=seats):
         revs = revisions.get(d["id"], [])
         d["revisions"] = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]
+        for rev in d["revisions"]:
+            # an open dispute's deal changed since the referee was called: the director is told
+            rev["after_dispute"] = bool(d["disputed"] and raised[d["id"]] and rev["created_at"] > raised[d["id"]])
         d["chain"] = verify_chain(revs, current[d["id"]])
         out.append(d)
     return out

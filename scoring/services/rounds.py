@@ -314,8 +314,13 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
 
 
 def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
-    """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
-    require_director_of(actor, round.table.session.tournament.club)
+    """Void a deal (directors only, with a reason). It stays in the history and stops counting.
+    A scorer link of the deal's table is refused by the moves' table: 409 ``round_disputed``
+    while the deal is disputed (the director settles it), else 403."""
+    if actor.is_scorer:
+        require_table_access(actor, round.table)
+    else:
+        require_director_of(actor, round.table.session.tournament.club)
     reason = _reason(reason, gettext("Say why the deal is voided."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)
