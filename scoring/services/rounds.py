@@ -37,6 +37,7 @@ from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, enqueue_on_commit, optional_text
 from scoring.services.events import deal_data, event_publish
 from scoring.services.lifecycle import require_running, round_guard
+from scoring.services.players import entry_code_rehash
 from scoring.services.round_rows import add_revision, insert_round, lock_table
 from scoring.services.standings import standings_follow, table_entries
 
@@ -113,7 +114,10 @@ def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, pr
         return None
     if seat is None:
         raise ValidationFailed(gettext("Name the seat of the player whose code this is."), path=role, code="required")
-    return proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
+    entry = proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
+    if proof.code is not None:
+        entry_code_rehash(actor=actor, entry=entry, code=proof.code)
+    return entry
 
 
 def _expected_number(body: Any) -> tuple[Any, int | None]:
