@@ -349,3 +349,14 @@ def test_a_disputed_deal_is_neither_corrected_nor_confirmed_from_the_table(clien
     assert response.status_code == 409 and "a director must settle it" in response.content.decode()
     rnd.refresh_from_db()
     assert (rnd.status, rnd.disputed, rnd.current_revision.number) == (Round.Status.RECORDED, True, 1)
+
+
+def test_optional_fields_say_so(client, jie_long):
+    from django.utils import translation
+
+    page = client.get(url(jie_long)).content.decode()
+    assert re.search(r'<label for="f-unplayed_0">Tiles left \(optional\)</label>', page)
+    assert "(optional)" not in field_block(page, "points_0")   # points are asked of every seat
+    with translation.override("zh-hans"):
+        page = client.get(url(jie_long), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "（可不填）" in page
