@@ -256,7 +256,8 @@ class RoundDetailView(ApiView):
     @extend_schema(
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
         description=ROUND_BODY_DOC + ' Add a top-level `reason`, and send `If-Match: "<revision>"` with the revision '
-        "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed.",
+        "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed; "
+        "a disputed deal only a director changes (409 `round_disputed` to a scorer link).",
         request=RoundCorrectionSerializer,
         examples=[OpenApiExample("Jie Long, two scores swapped", request_only=True,
                                  value={"leader": 0, "points": [2, 12, 18, 34], "reason": "Two scores swapped"})],
@@ -306,7 +307,7 @@ class RoundVoidView(ApiView):
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
-        require_director_of(self.actor, rnd.table.session.tournament.club)
+        # the service refuses a scorer link: 409 round_disputed on a disputed deal, else 403
         data = self.parse(VoidInputSerializer)
         return round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
 

@@ -131,13 +131,18 @@ def round_revisions(rnd: Round) -> list[dict]:
 
 
 def round_revisions_checked(rnd: Round, *, seats: list[Seat] | None = None) -> tuple[list[dict], ChainReport]:
-    """A deal's revisions newest first (``revision_detail``) and its hash chain checked
-    (``verify_chain``): what the director's table page shows of one deal when asked."""
+    """A deal's revisions newest first (``revision_detail``, with ``after_dispute``: made after
+    its open dispute was raised) and its hash chain checked (``verify_chain``): what the
+    director's table page shows of one deal when asked."""
     seats = seats if seats is not None else table_seats(rnd.table)
     revs = list(RoundRevision.objects.filter(round=rnd).order_by("number"))
     game = rnd.table.session.tournament.game
-    return [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)], \
-        verify_chain(revs, rnd.current_revision_id)
+    details = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]
+    raised = rnd.disputed_at if rnd.disputed else None
+    for rev in details:
+        # an open dispute's deal changed since the referee was called: the director is told
+        rev["after_dispute"] = bool(raised and rev["created_at"] > raised)
+    return details, verify_chain(revs, rnd.current_revision_id)
 
 
 def round_rows(table: Table, *, newest_first: bool = True, offset: int = 0, limit: int | None = None,

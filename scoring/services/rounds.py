@@ -37,6 +37,7 @@ from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, enqueue_on_commit, optional_text
 from scoring.services.events import deal_data, event_publish
 from scoring.services.lifecycle import require_running, round_guard
+from scoring.services.players import entry_code_rehash
 from scoring.services.round_rows import add_revision, insert_round, lock_table
 from scoring.services.standings import standings_follow, table_entries
 
@@ -113,7 +114,10 @@ def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, pr
         return None
     if seat is None:
         raise ValidationFailed(gettext("Name the seat of the player whose code this is."), path=role, code="required")
-    return proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
+    entry = proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
+    if proof.code is not None:
+        entry_code_rehash(actor=actor, entry=entry, code=proof.code)
+    return entry
 
 
 def _expected_number(body: Any) -> tuple[Any, int | None]:
@@ -316,8 +320,13 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
 
 
 def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
-    """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
-    require_director_of(actor, round.table.session.tournament.club)
+    """Void a deal (directors only, with a reason). It stays in the history and stops counting.
+    A scorer link of the deal's table is refused by the moves' table: 409 ``round_disputed``
+    while the deal is disputed (the director settles it), else 403."""
+    if actor.is_scorer:
+        require_table_access(actor, round.table)
+    else:
+        require_director_of(actor, round.table.session.tournament.club)
     reason = _reason(reason, gettext("Say why the deal is voided."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)

@@ -61,6 +61,9 @@ def _asked(request) -> dict:
 def _with_moves(data: dict, actor, tournament, failed: dict | None = None) -> dict:
     for d in with_moves(list(data["disputed"]), actor, tournament, failed=failed):
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+        if d.get("at_dispute"):
+            at = d["at_dispute"]
+            at["described"] = describe_deal(tournament.game, at["players"], at["outcome"])
     return data
 
 

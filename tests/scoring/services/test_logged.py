@@ -35,6 +35,8 @@ LOGGED_AS = {
 #: Keyword-only functions of the services that are no write of their own, and why.
 NOT_LOGGED = {
     "round_guard": "a check (may this actor do this now?); writes nothing",
+    "entry_code_rehash": "the same code stored again under the current key after it proved the player; the code, "
+                         "its version and origin unchanged (the write that proved it logs)",
     "tournament_variant_check": "a check of a variant against the game's options; writes nothing",
     "new_scorer_token": "makes a token and its hash; the caller stores and logs them",
     "audit_plan": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",
