@@ -19,8 +19,8 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from games import get_game
-from scoring.domain.records import transfers_by_position
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, counted_statuses, rank_rows
+from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, counted_statuses, rank_rows
 from scoring.models import Entry, Round, Seat, Standing, Tournament
 
 
@@ -69,34 +69,18 @@ def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figur
     query = rounds.order_by().annotate(**picked).values_list("table_id", *picked)
     sql, params = query.query.sql_with_params()
     acc: dict[int, list] = {}
-    places_width = len(Standing.PLACES)
-    has_leader = info.has_leader
     with connections[query.db].cursor() as cursor:
         cursor.execute(sql, params)
         for row in cursor:
-            entries = seats_by_table.get(row[0], [])
-            n = len(entries)
-            nets = row[2 + width:2 + width + n]
-            placed = info.place_seats(row[2:2 + n], nets)
-            shift = (row[1] or 0) if has_leader else 0
-            for pos, entry_id in enumerate(entries):
-                i = (pos - shift) % n
-                a = acc.get(entry_id)
-                if a is None:
-                    a = acc[entry_id] = [0, 0, 0, [0] * places_width]
-                a[0] += nets[i] or 0
-                a[1] += 1
-                place, win = placed[i]
-                a[2] += win
-                if place is not None:
-                    a[3][place - 1] += 1
+            tally_deal(acc, info=info, entries=seats_by_table.get(row[0], []), leader=row[1],
+                       places=row[2:2 + width], nets=row[2 + width:2 + 2 * width])
     last: dict[int, datetime] = {}
     for table_id, latest in rounds.order_by().values("table_id").annotate(latest=Max("created_at")).values_list(
             "table_id", "latest"):
         for entry_id in seats_by_table.get(table_id, []):
             if entry_id not in last or latest > last[entry_id]:
                 last[entry_id] = latest
-    return {e: Figures(a[0], a[1], a[2], tuple(a[3]), last.get(e)) for e, a in acc.items()}
+    return tallied(acc, last)
 
 
 def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
@@ -143,13 +127,8 @@ def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament
         f = Figures(kept["total"], kept["rounds_counted"], kept["wins"], tuple(kept[p] for p in Standing.PLACES),
                     kept["last_deal_at"])
         updated_at = kept["updated_at"]
-    avg = average_place(f.places)
-    return {"entry": entry_id, "player": player_id, "name": name, "withdrawn": withdrawn,
-            "deals": f.deals, "net": f.net, "wins": f.wins,
-            "average_place": None if avg is None else round(float(avg), 3), "_average_place": avg,
-            "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
-            "last_deal_at": f.last_deal_at, "money": Decimal(f.net) * tournament.chip_value,
-            "updated_at": updated_at}
+    return {"entry": entry_id, "player": player_id, "name": name, "withdrawn": withdrawn, **figures_row(f, width),
+            "money": Decimal(f.net) * tournament.chip_value, "updated_at": updated_at}
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
@@ -163,7 +142,6 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     one group sat together — and a pass over those deals. So it reads the deals of the tied
     entries' shared tables only, and nothing when they never met."""
     group_of = {e: i for i, g in enumerate(groups) for e in g}
-    out = {e: 0 for e in group_of}
     tables: dict[int, dict[int, int]] = {}
     member_tables = Seat.objects.filter(entry_id__in=list(group_of)).values("table_id")
     for table_id, position, entry_id in Seat.objects.filter(table_id__in=member_tables).values_list(
@@ -175,18 +153,12 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
         if len(met) != len(set(met)):
             shared.append(table_id)
     if not shared:
-        return out
-    for table_id, leader, transfers in (Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
-                                        .values_list("table_id", "current_revision__body__leader",
-                                                     "current_revision__result__transfers")):
-        seated = tables[table_id]
-        for frm, to, amount in transfers_by_position(game=tournament.game, leader=leader, transfers=transfers,
-                                                     n=len(seated)):
-            payer, payee = seated.get(frm), seated.get(to)
-            if payer in group_of and payee in group_of and group_of[payer] == group_of[payee]:
-                out[payer] -= amount
-                out[payee] += amount
-    return out
+        return head_to_head_nets(groups, [])
+    deals = (Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
+             .values_list("table_id", "current_revision__body__leader", "current_revision__result__transfers"))
+    return head_to_head_nets(groups, ((tables[table_id], transfers_by_position(
+        game=tournament.game, leader=leader, transfers=transfers, n=len(tables[table_id])))
+        for table_id, leader, transfers in deals))
 
 
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:
