@@ -22,6 +22,7 @@ from games import get_game
 from scoring.domain.records import transfers_by_position
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, counted_statuses, rank_rows
 from scoring.models import Entry, Round, Seat, Standing, Tournament
+from scoring.selectors.adjustments import adjustment_totals
 
 
 def counted_rounds_filter(tournament: Tournament | None = None) -> Q:
@@ -100,15 +101,21 @@ def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figur
 
 
 def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
-    """entry id → its figures over every counted deal of the tournament, from scratch (what the
-    kept standings must equal)."""
+    """entry id → its figures over every counted deal of the tournament, its net plus its
+    adjustments in force (``selectors.adjustments``), from scratch (what the kept standings must
+    equal). An adjustment moves the net only: it is no deal played, won or placed."""
     rounds = Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
-    return _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+    figures = _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+    for entry_id, amount in adjustment_totals(tournament).items():
+        f = figures.get(entry_id, Figures.none())
+        figures[entry_id] = f._replace(net=f.net + amount)
+    return figures
 
 
 def session_figures(tournament: Tournament, session_number: int) -> dict[int, Figures]:
     """entry id → its figures over the counted deals of one session, from scratch. Entries
-    seated in the session are all there (with no deal yet: zero)."""
+    seated in the session are all there (with no deal yet: zero). Adjustments belong to no
+    session: they count in the whole tournament's figures only."""
     rounds = (Round.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
               .filter(counted_rounds_filter(tournament)))
     seats = Seat.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
@@ -119,7 +126,8 @@ def session_figures(tournament: Tournament, session_number: int) -> dict[int, Fi
 
 
 def tournament_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """entry id → (net, deals counted) over every counted deal of the tournament."""
+    """entry id → (net, deals counted) over every counted deal of the tournament (the net with
+    its adjustments, as ``tournament_figures``)."""
     return {e: (f.net, f.deals) for e, f in tournament_figures(tournament).items()}
 
 
