@@ -42,3 +42,19 @@ def adjustment_lines(tournament: Tournament) -> dict[int, list[dict]]:
                                      .order_by("created_at", "id").values_list("entry_id", "amount", "reason")):
         out.setdefault(entry_id, []).append({"amount": amount, "reason": reason})
     return out
+
+
+def with_adjustment_lines(rows: list[dict], tournament: Tournament) -> list[dict]:
+    """Standings rows (``selectors.standings.standings_for``) each with ``adjustments``: its
+    ``adjustment_lines`` (empty: none), what the pages show under a row. One query."""
+    lines = adjustment_lines(tournament)
+    for r in rows:
+        r["adjustments"] = lines.get(r["entry"], [])
+    return rows
+
+
+def adjustments_panel(tournament: Tournament) -> dict:
+    """The director's adjustments box: ``adjustments`` (all of them, deleted ones too, oldest
+    first), an empty ``adjustment_form`` and no ``adjustment_errors``. One query."""
+    return {"adjustments": list(adjustment_list(tournament, deleted=True)),
+            "adjustment_form": {"entry": "", "amount": "", "reason": ""}, "adjustment_errors": {}}
