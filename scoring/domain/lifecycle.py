@@ -4,8 +4,9 @@ one wording per refusal. Pure: the services guard their writes with it
 
 A tournament goes draft → running → finished (read-only). A session is open or closed, back
 and forth while the tournament is not finished; a closed session's scorer links record and
-change nothing (a director still may: a late deal). A deal is recorded, may be confirmed, and
-may be voided; independently it may be disputed and then resolved. Every round service asks
+change nothing (a director still may: a late deal). An adjustment (a fine, a bonus) is
+recorded and deleted only while the tournament runs (``adjustment_refusal``). A deal is
+recorded, may be confirmed, and may be voided; independently it may be disputed and then resolved. Every round service asks
 whether its move is allowed from the deal's present state; the pages ask
 ``round_moves_allowed`` (the same data, the same answer) which moves to offer.
 """
@@ -91,6 +92,22 @@ def tournament_refusal(status: str) -> Refusal | None:
         return TOURNAMENT_FINISHED_REFUSAL
     if status != TOURNAMENT_RUNNING:
         return TOURNAMENT_NOT_RUNNING_REFUSAL
+    return None
+
+
+#: An adjustment (a fine, a bonus: ``services.adjustments``) outside a running tournament: a draft
+#: has no standings to move yet; a finished one is read-only (``TOURNAMENT_FINISHED_REFUSAL``).
+ADJUSTMENT_NOT_RUNNING_REFUSAL = Refusal(
+    Conflict, "tournament_not_running",
+    gettext_noop("This tournament has not started yet; start it before recording adjustments."))
+
+
+def adjustment_refusal(status: str) -> Refusal | None:
+    """Why adjustments cannot be recorded or deleted in a tournament of this status, or None."""
+    if status == TOURNAMENT_FINISHED:
+        return TOURNAMENT_FINISHED_REFUSAL
+    if status != TOURNAMENT_RUNNING:
+        return ADJUSTMENT_NOT_RUNNING_REFUSAL
     return None
 
 

@@ -16,6 +16,7 @@ from scoring.domain.errors import NotFound
 from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.selectors.adjustments import with_adjustment_lines
 from scoring.selectors.rounds import disputed_rounds, revision_detail, round_detail
 from scoring.selectors.standings import standings_for
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
@@ -127,11 +128,12 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
     """The console's live parts: ``tournament``, ``sessions`` (every session by number, for the
     switcher), ``current`` (``_table_rows`` of ``shown_session(session)``), ``counts``
     (the tournament's ``unconfirmed``, ``disputed`` and ``unsettled`` deals), ``disputed`` (a
-    ``Page`` of open disputes), ``standings`` (ranked by ``tie_breaks``, in words).
+    ``Page`` of open disputes), ``standings`` (ranked, with their adjustments), ``tie_breaks``
+    (in words).
 
-    Eight queries, seven given ``entries`` (the tournament's, with their players), whatever the
+    Ten queries, nine given ``entries`` (the tournament's, with their players), whatever the
     deals: sessions, counts by table, the shown session's tables and their seats, a page of
-    disputes, the seats of the disputed tables, their revisions, the standings."""
+    disputes, the seats of the disputed tables, their revisions, the standings, the adjustments."""
     now = now or timezone.now()
     sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
     current = shown_session(sessions, session)
@@ -143,7 +145,7 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
         "current": _table_rows(current, by_table, now),
         "counts": counts,
         "disputed": _disputes_page(tournament, counts["disputed"], disputes_page),
-        "standings": standings_for(tournament, entries=entries),
+        "standings": with_adjustment_lines(standings_for(tournament, entries=entries), tournament),
         "tie_breaks": tie_break_labels(tournament.tie_breaks or DEFAULT_TIE_BREAKS),
     }
 

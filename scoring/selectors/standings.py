@@ -19,9 +19,10 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from games import get_game
-from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position
+from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position, with_adjustments
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, counted_statuses, rank_rows
 from scoring.models import Entry, Round, Seat, Standing, Tournament
+from scoring.selectors.adjustments import adjustment_totals
 
 
 def counted_rounds_filter(tournament: Tournament | None = None) -> Q:
@@ -84,15 +85,18 @@ def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figur
 
 
 def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
-    """entry id → its figures over every counted deal of the tournament, from scratch (what the
-    kept standings must equal)."""
+    """entry id → its figures over every counted deal of the tournament, its net plus its
+    adjustments in force (``selectors.adjustments``), from scratch (what the kept standings must
+    equal). An adjustment moves the net only: it is no deal played, won or placed."""
     rounds = Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
-    return _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+    figures = _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+    return with_adjustments(figures, adjustment_totals(tournament).items())
 
 
 def session_figures(tournament: Tournament, session_number: int) -> dict[int, Figures]:
     """entry id → its figures over the counted deals of one session, from scratch. Entries
-    seated in the session are all there (with no deal yet: zero)."""
+    seated in the session are all there (with no deal yet: zero). Adjustments belong to no
+    session: they count in the whole tournament's figures only."""
     rounds = (Round.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
               .filter(counted_rounds_filter(tournament)))
     seats = Seat.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
@@ -103,7 +107,8 @@ def session_figures(tournament: Tournament, session_number: int) -> dict[int, Fi
 
 
 def tournament_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """entry id → (net, deals counted) over every counted deal of the tournament."""
+    """entry id → (net, deals counted) over every counted deal of the tournament (the net with
+    its adjustments, as ``tournament_figures``)."""
     return {e: (f.net, f.deals) for e, f in tournament_figures(tournament).items()}
 
 

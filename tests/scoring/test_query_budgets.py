@@ -47,15 +47,19 @@ SCORER_PAGE = 5
 #: import (its "imported" mark). (Before the console
 #: it was 17 too, made otherwise: every table with its running totals, which read every deal,
 #: the last deals, every dispute and every unsettled deal, no counts.)
-DASHBOARD = 19
+#: Disputes (issue 27): one more, the revisions of the disputed deals; adjustments: two more, the
+#: lines under the standings rows and the director's list.
+DASHBOARD = 21
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
-#: and their seats, a page of disputes, the disputed tables' seats, the standings.
+#: and their seats, a page of disputes, the disputed tables' seats, the disputed deals' revisions,
+#: the standings, their adjustments.
 DIRECTOR_LIVE_NOT_MODIFIED = 5
-DIRECTOR_LIVE = 13
+DIRECTOR_LIVE = 14
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and
-#: players) + how many tables + a page of them (a 10,000-player tournament has 2,500 a session).
-STANDINGS_PAGE = 4
+#: players) + their adjustments + how many tables + a page of them (a 10,000-player tournament has
+#: 2,500 a session).
+STANDINGS_PAGE = 5
 #: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
 #: deals' count, the live cursor) + one page of deals (with their current revisions).
 TABLE_PAGE = 5

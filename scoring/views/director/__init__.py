@@ -20,10 +20,11 @@ console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closin
 ``tables`` (tables and their scorer links, the table page), ``table_deals`` (a deal's revisions
 when asked, "Confirm all shown"), ``rounds`` (deals: late, void, dispute, confirm,
 correct), ``paper_sheets`` (printable sheets), ``paper_sheet_entry`` (a paper sheet typed in),
-``audits`` (the audit box), ``imports`` (download and upload of a tournament document),
+``audits`` (the audit box), ``adjustments`` (fines and bonuses outside the deals), ``imports`` (download and upload of a tournament document),
 ``ratings`` (the ladder and its settings), ``report`` (the tournament report) and ``seasons``.
 """
 
+from scoring.views.director.adjustments import adjustment_add, adjustment_remove
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
@@ -72,6 +73,7 @@ __all__ = [
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
     "session_seat", "session_sheet", "session_paper_sheets", "table_paper_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
+    "adjustment_add", "adjustment_remove",
     "player_cards", "player_card", "player_code_reset", "ratings_page", "ratings_rebuild", "ratings_settings",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
     "tournament_download", "import_upload", "import_page", "import_box",

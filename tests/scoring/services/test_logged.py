@@ -24,6 +24,7 @@ from ..bodies import JIE_LONG
 LOGGED_AS = {
     "auth_token_obtain": "auth_token_create",          # the row says what was made: a token
     "round_record_idempotent": "round_record",         # round_record's row; a replayed answer writes nothing
+    "adjustment_create_once": "adjustment_create",     # adjustment_create's row; a replayed answer writes nothing
     "record_locked": "round_record",                   # round_record's body, under the lock its callers hold
     "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
