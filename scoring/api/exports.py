@@ -23,6 +23,7 @@ from scoring.api.fields import (
     IdField,
     InputSerializer,
     OutputSerializer,
+    StrictBooleanField,
 )
 from scoring.api.parsers import DocumentJSONParser
 from scoring.api.schema import ApiAutoSchema
@@ -55,7 +56,7 @@ class DocumentField(serializers.JSONField):
 class ImportInputSerializer(InputSerializer):
     club = IdField(help_text="The club that gets the new tournament.")
     document = DocumentField()
-    rated = serializers.BooleanField(required=False, default=False, help_text=(
+    rated = StrictBooleanField(required=False, default=False, help_text=(
         "Whether the new tournament's deals count in the club's ratings. Not unless asked: a backup restored "
         "would otherwise count every result again."))
 
