@@ -27,7 +27,8 @@ def roster_for(tournament: Tournament) -> dict:
     seated = {seat.entry_id: table for table in tables for seat in table.seats.all()}
     entries = [{"entry": e, "withdrawn": e.withdrawn_at is not None, "table": seated.get(e.pk)}
                for e in entry_list(tournament)]
-    trial = tournament_trial_copy(tournament)
+    # a draft is deleted without deals anyway (and an import never makes a draft with deals)
+    trial = tournament.status != Tournament.Status.DRAFT and tournament_trial_copy(tournament)
     deletable = trial or (tournament.status == Tournament.Status.DRAFT
                           and not Round.objects.filter(table__session__tournament=tournament).exists())
     return {
