@@ -49,6 +49,7 @@ urlpatterns = [
          name="api-tournament-entry-code"),
     path("tournaments/import/", exports.TournamentImportView.as_view(), name="api-tournament-import"),
     path("imports/<int:pk>/", exports.ImportDetailView.as_view(), name="api-import"),
+    path("schema/tournament-document.json", exports.DocumentSchemaView.as_view(), name="api-document-schema"),
     path("tournaments/<int:pk>/sessions/", seating.TournamentSessionsView.as_view(), name="api-tournament-sessions"),
     path("tournaments/<int:pk>/export/", exports.TournamentExportView.as_view(), name="api-tournament-export"),
     path("tournaments/<int:pk>/tables/", tournaments.TournamentTablesView.as_view(), name="api-tournament-tables"),

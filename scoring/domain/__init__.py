@@ -8,7 +8,8 @@ body ↔ the engine's record), ``documents`` and ``document_*`` (the export form
 of an import), ``money`` (settle-up), ``seating``, ``replay`` and ``standings`` (which deals
 count, the figures, the tie-break keys).
 
-Besides: ``document_reader`` (an import read and checked), ``document_shape`` (its shape,
+Besides: ``document_reader`` (an import read and checked), ``document_schema`` (the document's
+schema, written once as data: its keys, the API's schema and the served JSON Schema), ``document_shape`` (its shape,
 checked before it is kept), ``document_values`` (each value checked at its path),
 ``document_revisions`` (one revision, believed once checked), ``proof`` (players proving who
 they are), ``code_hashes`` (players' codes as stored: a keyed hash), ``link_secrets`` (a scorer
