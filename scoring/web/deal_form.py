@@ -293,6 +293,8 @@ class DealForm:
         extra: dict[str, Any] = {}
         if inp.level is not None:
             extra["level"] = inp.level
+        if isinstance(inp, Winner) and inp.excludes:  # static/js/deal-form.js sets these to none
+            extra["excludes"] = " ".join(inp.excludes)
         if isinstance(inp, (SeatValue, Winner)):  # a row of buttons, tapped (scoring.web.deal_inputs)
             return self._field(name, inp.label, "choices", **extra, options=deal_inputs.choices(self, inp))
         if isinstance(inp, Numbers):
