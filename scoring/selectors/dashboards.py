@@ -16,6 +16,7 @@ from scoring.domain.errors import NotFound
 from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, Seat, Session, Table, Tournament
+from scoring.selectors.common import table_order
 from scoring.selectors.rounds import disputed_rounds, round_detail
 from scoring.selectors.standings import standings_for
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
@@ -65,7 +66,7 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
     if session is None:
         return None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
-    tables = Table.objects.filter(session=session).select_related("session").prefetch_related(seats).order_by("id")
+    tables = Table.objects.filter(session=session).select_related("session").prefetch_related(seats).order_by(*table_order())
     rows = []
     for t in tables:
         c = counts.get(t.pk, {})

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Tournament
+from scoring.selectors.common import table_order
 
 
 def tournament_get(tournament_id: Any) -> Tournament:
@@ -78,7 +79,7 @@ def tournament_unsettled_deals(tournament: Tournament, *, offset: int = 0, limit
     rows = (Round.objects.filter(table__session__tournament=tournament)
             .exclude(status=Round.Status.VOIDED)
             .filter(Q(status=Round.Status.RECORDED) | Q(disputed=True))
-            .order_by("table__session__number", "table__name", "number")
+            .order_by("table__session__number", *table_order("table__"), "number")
             .values("id", "table", "table__name", "table__session__number", "number", "status", "disputed"))
     rows = rows[offset:] if limit is None else rows[offset:offset + limit]
     return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "session": r["table__session__number"],
