@@ -43,6 +43,10 @@ def test_a_tau_ngau_deal_at_the_values_level_is_previewed_and_recorded(client, t
     # the seats are described from their values, and the table's word is said to be unchecked
     assert "bull, 7" in page and "no bull" in page and "bull, 0" in page
     assert "The values are the table&#x27;s word" in page
+    # the warning is its message alone: no path in words after it (the API keeps the path)
+    warning = re.search(r'<li data-path="values">([^<]*)</li>', page).group(1)
+    assert warning.startswith("The values are the table") and not warning.rstrip().endswith(")")
+    assert "(the values)" not in page
     assert Round.objects.count() == 0
     assert client.post(url(tau_ngau_v2), {**VALUES, "action": "submit"}).status_code == 302
     body = Round.objects.get().current_revision.body
