@@ -78,7 +78,8 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
     w.line(_("Standings"), 13, bold=True)
     w.row([(0, _("Rank")), (14, _("Player")), (95, _("Deals")), (115, _("Net")), (140, _("Money"))], bold=True)
     for r in report["standings"]:
-        w.row([(0, ("=" if r["tied"] else "") + str(r["rank"])), (14, r["name"]), (95, str(r["deals"])), (115, str(r["net"])),
+        name = _("%(name)s (withdrawn)") % {"name": r["name"]} if r.get("withdrawn") else r["name"]
+        w.row([(0, ("=" if r["tied"] else "") + str(r["rank"])), (14, name), (95, str(r["deals"])), (115, str(r["net"])),
                (140, f"{r['money']} {t.currency}")])
     w.gap()
     w.line(_("Payouts"), 13, bold=True)
