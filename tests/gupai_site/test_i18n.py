@@ -356,32 +356,15 @@ def test_the_bankers_figures_say_one_deal():
     assert "1 deal, 0 won, net 3" in html and "1 deals" not in html
 
 
-def _po_entries(path: Path) -> list[tuple[str, list[str]]]:
-    """(msgid, its msgstrs) of each entry of a .po file (comments skipped, lines joined)."""
-    out, entry, key = [], {}, None
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        if not line.strip():
-            if entry:
-                out.append((entry.get("msgid", ""), [v for k, v in entry.items() if k.startswith("msgstr")]))
-            entry, key = {}, None
-        elif not line.startswith("#"):
-            m = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[[0-9]+\])?) (".*")$', line)
-            if m:
-                key = m.group(1)
-                entry[key] = ast.literal_eval(m.group(2))
-            elif line.startswith('"') and key:
-                entry[key] += ast.literal_eval(line)
-    return out
-
-
 @pytest.mark.parametrize("language", ["zh_Hans", "zh_Hant"])
 def test_a_chinese_sentence_ends_with_a_chinese_full_stop(language):
     """No msgstr ends with an ASCII "." (it ends with "。"), unless its msgid ends with "..." or
     a code (a file name, a path); and no template puts an ASCII "." after a translated phrase."""
-    entries = _po_entries(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
+    entries = _po_entries(language)
     assert len(entries) > 1000
-    wrong = [(msgid, s) for msgid, strings in entries for s in strings
-             if s.endswith(".") and not msgid.endswith("...") and not re.search(r"[`/_][\w./-]*\.$", msgid)]
+    wrong = [(e["msgid"], text) for e in entries for key, text in e.items() if key.startswith("msgstr")
+             and text.endswith(".") and not e["msgid"].endswith("...")
+             and not re.search(r"[`/_][\w./-]*\.$", e["msgid"])]
     assert wrong == []
     after = re.compile(r"(endblocktranslate|translate \"[^\"]*\"|translate '[^']*') ?%}\.|{% endif %}\.(<|{|$)", re.M)
     assert [str(p) for p in (ROOT / "templates").rglob("*.html") if after.search(p.read_text(encoding="utf-8"))] == []
