@@ -159,6 +159,8 @@ class Winner:
     blank: str                # label of the "no seat" choice
     part: int | None = None
     level: str | None = None
+    #: Inputs that must stay at none while this one names a seat (a seat here leaves them none).
+    excludes: tuple[str, ...] = ()
 
     per_seat = False
     also = ()

@@ -13,6 +13,7 @@ from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.records import nets_by_position
 from scoring.models import Club, Round, Seat, Session, Table, Tournament
+from scoring.selectors.common import table_order
 from scoring.selectors.standings import counted_rounds_filter
 
 
@@ -77,7 +78,7 @@ def _converters(model, names: list[str]) -> list:
 def table_list(tournament: Tournament) -> QuerySet[Table]:
     return (Table.objects.filter(session__tournament=tournament).select_related("session")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")))
-            .order_by("session__number", "id"))
+            .order_by("session__number", *table_order()))
 
 
 def table_seats(table: Table) -> list[Seat]:

@@ -259,7 +259,8 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 
 
 def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bool = False) -> Tournament:
-    """running → finished (read-only from then on). Standings are refreshed on commit.
+    """running → finished (read-only from then on), its open sessions closed. Standings are
+    refreshed on commit.
 
     With disputes open the director must say so (``disputes_stay``): a finished tournament can
     no longer settle them, so finishing over them is a choice, never an accident."""
@@ -275,12 +276,26 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
                 path="disputes_stay", code="open_disputes")
     with transaction.atomic():
         finished = _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
+        _close_open_sessions(actor, finished)
         # Its links record nothing any more: the sheets show none (their kept secrets go).
         Table.objects.filter(session__tournament=tournament).exclude(scorer_token_secret=None).update(
             scorer_token_secret=None)
         paper_sheets_drop(sessions=Session.objects.filter(tournament=tournament),
                           reason=PaperSheetJob.Reason.TOURNAMENT_FINISHED)
     return finished
+
+
+def _close_open_sessions(actor: Actor, tournament: Tournament) -> None:
+    """A finished tournament records nothing more: its open sessions are closed with it (each
+    logged as a close, as the director's own would be), so no page shows one open. Locked after
+    the tournament: a deal locks its session, never the tournament, so the two cannot wait on
+    each other."""
+    now = timezone.now()
+    for session in Session.objects.select_for_update().filter(tournament=tournament, status=Session.Status.OPEN):
+        session.status, session.closed_at = Session.Status.CLOSED, now
+        session.save(update_fields=["status", "closed_at", "changed_at"])
+        action_log(actor, ActionLog.Action.SESSION_CLOSE, session, tournament=tournament,
+                   data={"number": session.number, "with": "tournament_finish"})
 
 
 def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:

@@ -302,6 +302,8 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     body = form.body()
     if body is None:
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
+    if tournament.require_proof:  # the form offers no enterer: the deal keeps its proven one
+        body = {**body, "entered_by": rnd.entered_by}
     if request.POST.get("action") != "save":
         preview = table_round_preview(table=table, body=body, round=rnd)
         if not preview.ok:

@@ -300,7 +300,7 @@ class DealForm:
         if inp.level is not None:
             extra["level"] = inp.level
         if isinstance(inp, (SeatValue, Winner)):  # a row of buttons, tapped (scoring.web.deal_inputs)
-            return self._field(name, inp.label, "choices", **extra, options=deal_inputs.choices(self, inp))
+            return self._field(name, inp.label, "choices", **extra, **deal_inputs.choice_extra(self, inp))
         if isinstance(inp, Numbers):
             if inp.remember:
                 extra["remember"] = True

@@ -63,6 +63,8 @@ def read_winner(form, inp: Winner, body: dict) -> None:
         seat = parse_whole_number(raw, low=0, high=form.n - 1)
         if seat is None:
             form.add_error(inp.name, gettext("This is not a seat of the table."))
+        else:
+            _refuse_excluded(form, inp)
     obj: dict[str, Any] = body.setdefault(inp.fills, {})
     if inp.part is None:
         obj[inp.key] = seat
@@ -70,6 +72,28 @@ def read_winner(form, inp: Winner, body: dict) -> None:
     row = obj.setdefault(inp.key, [])
     row.extend([None] * (inp.part + 1 - len(row)))
     row[inp.part] = seat
+
+
+def _refuse_excluded(form, inp: Winner) -> None:
+    """Told here, before the engine: a seat beside a seat in an input it excludes (the game's
+    fact, ``Winner.excludes``). Only the later of the two is told, once."""
+    labels = {other.name: other.label for other in form.entry.inputs}
+    names = [inp_.name for inp_ in form.entry.inputs]
+    for other in inp.excludes:
+        if names.index(other) < names.index(inp.name) and (form.values.get(other) or "").strip():
+            form.add_error(inp.name, gettext("Leave this at none, or “%(other)s” at none: not both.")
+                           % {"other": gettext(labels[other])})
+            return
+
+
+def choice_extra(form, inp: SeatValue | Winner) -> dict[str, Any]:
+    """What the template needs of a row of buttons: its ``options`` and, for a winner that
+    excludes others (Da Ling's absolute and group winners), their names (``excludes``:
+    static/js/deal-form.js sets those to none when a seat is tapped here)."""
+    extra: dict[str, Any] = {"options": choices(form, inp)}
+    if isinstance(inp, Winner) and inp.excludes:
+        extra["excludes"] = " ".join(inp.excludes)
+    return extra
 
 
 def choices(form, inp: SeatValue | Winner) -> list[tuple[str, str]]:

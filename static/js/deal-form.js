@@ -8,7 +8,9 @@
    chosen, so it never shows the role of a seat that was chosen before.
    A seat's input that the chosen seat does not give (the banker's stake): .field[data-skip-for]
    names the select; the field is hidden in the fieldset of the seat chosen there, shown in the
-   others (the server hides it so at first, and ignores what the chosen seat holds). */
+   others (the server hides it so at first, and ignores what the chosen seat holds).
+   Choices that exclude each other (Da Ling's absolute winner and group winners):
+   fieldset[data-excludes] names the inputs set back to none ("") when a seat is tapped here. */
 (function () {
   "use strict";
 
@@ -56,6 +58,18 @@
       if (!select) return;
       select.addEventListener("change", function () { syncSkipped(form, select); });
       syncSkipped(form, select);
+    });
+  });
+
+  document.querySelectorAll("fieldset[data-excludes]").forEach(function (box) {
+    var form = box.closest("form");
+    if (!form) return;
+    box.addEventListener("change", function (event) {
+      if (!event.target.value) return;
+      box.getAttribute("data-excludes").split(" ").forEach(function (name) {
+        var none = form.querySelector('input[name="' + name + '"][value=""]');
+        if (none) none.checked = true;
+      });
     });
   });
 

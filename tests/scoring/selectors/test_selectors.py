@@ -151,7 +151,8 @@ def test_tournament_dashboard(jie_long, director_actor, club):
     assert table["last_deal_at"] == r2.created_at and table["minutes_since"] == 0
     # The seats' running totals moved to the table's own page (the console shows the standings).
     assert [x["total"] for x in table_running_totals(s.table)] == [116, 36, -140, -12]
-    assert d["counts"] == {"unconfirmed": 2, "disputed": 2, "unsettled": 2}
+    # no confirmation required: a recorded deal is not told unconfirmed
+    assert d["counts"] == {"unconfirmed": 0, "disputed": 2, "unsettled": 2}
     assert [e.player.name for e in d["unseated"]] == ["Late"]
     assert len(d["standings"]) == 5
     assert d["recent_actions"][0].action == "round_dispute"

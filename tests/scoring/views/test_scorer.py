@@ -65,6 +65,13 @@ def test_page_renders_for_its_token(client, jie_long):
     assert "no-store" in response["Cache-Control"]  # Back shows a fresh form (and a fresh key)
 
 
+def test_the_scorers_pages_have_no_api_link_and_the_others_keep_it(client, jie_long):
+    rnd = record(jie_long)
+    api = 'href="/api/docs/"'
+    for path in (url(jie_long), f"/s/{jie_long.token}/deals/{rnd.pk}/correct/", "/s/nope/"):
+        assert api not in client.get(path).content.decode(), path
+    assert api in client.get("/calculator/").content.decode()
+
 @pytest.mark.parametrize("token", ["nope", "x" * 40, "%20"])
 def test_unknown_token_is_a_404_page(client, jie_long, token):
     response = client.get(f"/s/{token}/")

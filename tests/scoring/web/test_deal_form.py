@@ -115,3 +115,19 @@ def test_the_banker_seat_has_no_stake_field_and_the_stakes_and_level_are_remembe
     # a redeal is one deal's event, not a way of entering the next: its level is not remembered
     ce_deng = DealForm(game="ce_deng", variant={}, seats=seats)
     assert ce_deng.top_fields()[0]["remember"] == ["points", "unplayed_tiles", "moves"]
+
+
+def test_an_absolute_winner_and_a_group_winner_are_refused_together_before_the_engine():
+    """The game says which winners exclude each other (games.entry.Winner.excludes): the form
+    marks them for the page's script and refuses both at once before Submit reaches the engine."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABC")]
+    data = {"level": "winners", "entered_by": "0", "absolute": "1", "group1_winner": "", "group2_winner": "2",
+            "group3_winner": ""}
+    form = DealForm(game="da_ling", variant={}, seats=seats, data=data)
+    assert form.body() is None and list(form.errors) == ["group2_winner"]
+    assert "Absolute winner" in form.errors["group2_winner"][0]
+    fields = {f["name"]: f for f in form.top_fields()}
+    assert fields["absolute"]["excludes"] == "group1_winner group2_winner group3_winner"
+    assert fields["group2_winner"]["excludes"] == "absolute"
+    ok = DealForm(game="da_ling", variant={}, seats=seats, data={**data, "group2_winner": ""})
+    assert ok.body() == {"winners": {"absolute": 1, "groups": [None, None, None]}, "entered_by": 0}
