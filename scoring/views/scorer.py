@@ -126,6 +126,8 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
         if deals and not tournament.require_proof:  # the phone usually stays with the same player
             initial["entered_by"] = deals[0].get("entered_by")
         form = _deal_form(table, initial=initial, seats=seats)
+    # The seat the bank has just left: the form asks its stake before Submit.
+    form.previous = form.previous or defaults.get("last") or {}
     return render(request, "scorer/table.html", {
         "table": table,
         "tournament": tournament,

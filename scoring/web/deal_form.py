@@ -62,10 +62,11 @@ class DealForm:
     ``seats``: the table's seats by position (``Seat`` objects or dicts with ``position`` and
     ``name``). ``data``: a POST (QueryDict or dict) — or None with ``initial`` (a body, e.g.
     the current revision's, or defaults like ``{"leader": 2}``) to pre-fill the form.
+    ``previous``: the seat choices of the table's last deal (``{"banker": 1}``), when known.
     """
 
     def __init__(self, *, game: str, variant: dict, seats: list, data: Any = None,
-                 initial: dict | None = None, require_entered_by: bool = True):
+                 initial: dict | None = None, require_entered_by: bool = True, previous: dict | None = None):
         self.game = game
         self.spec = games.get_game(game)
         self.entry = self.spec.entry
@@ -76,6 +77,7 @@ class DealForm:
         self.names = [s.entry.player.name if hasattr(s, "entry") else s["name"] for s in seats]
         self.n = len(self.names)
         self.require_entered_by = require_entered_by
+        self.previous = previous or {}
         self.errors: dict[str, list[str]] = {}
         self.values: dict[str, str] = {}
         self.note = ""
@@ -302,12 +304,7 @@ class DealForm:
         if isinstance(inp, (SeatValue, Winner)):  # a row of buttons, tapped (scoring.web.deal_inputs)
             return self._field(name, inp.label, "choices", **extra, options=deal_inputs.choices(self, inp))
         if isinstance(inp, Numbers):
-            if inp.remember:
-                extra["remember"] = True
-            if inp.not_for:  # the seat chosen there gives none: hidden (static/js/deal-form.js follows the choice)
-                extra["skip_for"] = inp.not_for
-                extra["skipped"] = name == f"{inp.name}_{self._seat_of(inp.not_for)}"
-            return self._field(name, inp.label, "number", **extra, min=str(inp.minimum))
+            return self._field(name, inp.label, "number", **extra, **deal_inputs.number_extra(self, inp, name))
         if inp.placeholder:
             extra["placeholder"] = inp.placeholder
         if isinstance(inp, Moves):
@@ -356,9 +353,9 @@ class DealForm:
         """The seat chosen as banker, in games that have one (the catalog says which)."""
         if not self.spec.has_banker:
             return None
-        return self._seat_of("banker")
+        return self.seat_of("banker")
 
-    def _seat_of(self, name: str) -> int | None:
+    def seat_of(self, name: str) -> int | None:
         """The seat chosen in the seat choice ``name`` (None when none can be read)."""
         return _seat_value(self.values.get(name, ""), self.n)
 

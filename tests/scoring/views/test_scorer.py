@@ -221,6 +221,19 @@ def test_tau_ngau_form(client, tau_ngau):
     assert [s["net"] for s in rnd.current_revision.result["seats"]] == [17, -4, -9, -4]
 
 
+def test_the_stake_of_the_seat_the_bank_has_just_left_is_asked_for(client, make_setup):
+    """v2: every player stakes; the phone keeps the last deal's stakes, none for the last banker."""
+    setup = make_setup("tau_ngau")
+    page = client.get(url(setup)).content.decode()
+    assert " required" not in field_block(page, "stake_1")  # the first deal: no bank has moved
+    record(setup, {**TAU_NGAU_V1, "stakes": [None, 1, 2, 3]})  # the banker's bull: the bank passes to seat 1
+    page = client.get(url(setup)).content.decode()
+    left = field_block(page, "stake_0")
+    assert " required" in left and "data-left-behind" in left and "The bank has just left this seat" in left
+    assert "hidden" in field_block(page, "stake_1").split(">")[0]  # the new banker's
+    assert all(" required" not in field_block(page, f"stake_{i}") for i in (1, 2, 3))
+
+
 def test_da_ling_form(client, make_setup):
     setup = make_setup("da_ling", names=["P1", "P2"])
     data = {"table_tiles": "6:6 3:2", "entered_by": "0", "idem_key": "dl", "action": "submit",
