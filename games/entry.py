@@ -233,6 +233,12 @@ class Entry:
                 return level
         return None
 
+    def ways_of_entering(self) -> tuple[tuple[str, str], ...]:
+        """The (level, label) a phone may start a deal on: every level but one that records an
+        event (a Mark's: Ce Deng's redeal); the first is the form's default."""
+        events = {i.level for i in self.inputs if isinstance(i, Mark)}
+        return tuple((level, label) for level, label in self.levels if level not in events)
+
     def inputs_at(self, level: str | None) -> tuple[Input, ...]:
         """The inputs shown at ``level`` (those of every level included), in form order."""
         return tuple(i for i in self.inputs if i.level is None or i.level == level)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Round
 from scoring.services.tables import table_scorer_token_rotate
+from scoring.services.tournaments import tournament_update
 
 from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
 
@@ -189,3 +190,20 @@ def test_the_stake_of_the_seat_the_bank_has_just_left_is_asked_for_before_submit
         phone.get_by_role("button", name="Submit", exact=True).click()
     expect(phone.locator("#saved")).to_contain_text("Deal 2 is saved")
     assert Round.objects.get(number=2).current_revision.body["stakes"] == [4, None, 5, 1]
+
+
+def test_a_new_phone_starts_on_the_directors_level_and_a_phone_that_chose_keeps_its_own(live_server, new_phone,
+                                                                                        make_setup):
+    s = make_setup("tau_ngau")
+    tournament_update(actor=s.director_actor, tournament=s.tournament, entry_level="values")
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    expect(phone.get_by_role("radio", name="Values only")).to_be_checked()
+    # the level this phone recorded its last deal at, kept by static/js/deal-memory.js
+    scope = f"{s.tournament.pk}:{s.table.pk}"
+    phone.evaluate("scope => localStorage.setItem('gupai-memory:' + scope, JSON.stringify({level: ['hands']}))", scope)
+    phone.reload()
+    expect(phone.get_by_role("radio", name="Hands")).to_be_checked()
+    other = new_phone()  # another phone, nothing kept: the director's level
+    other.goto(link(live_server, s.token))
+    expect(other.get_by_role("radio", name="Values only")).to_be_checked()
