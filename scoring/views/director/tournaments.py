@@ -120,7 +120,7 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
                                          if k != "smaller_tables" or len(counts) > 1]}
     raw = ctx["table_form"].get("seats") or []
     ctx["seat_fields"] = [{"name": f"seat_{i}", "label": (gettext("Seat %(n)s (optional)") if i >= counts[0] else gettext("Seat %(n)s")) % {"n": i + 1},
-                           "value": raw[i] if i < len(raw) else "",
+                           "value": raw[i] if i < len(raw) else "", "required": i < counts[0],
                            "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
     return render(request, "director/tournament.html", ctx, status=status)
 

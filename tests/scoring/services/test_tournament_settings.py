@@ -99,7 +99,7 @@ def test_the_settings_form_shows_controls_and_saves(dclient, make_setup):
     assert '<select id="variant-settlement" name="variant-settlement"><option value="v2" selected>v2</option>' in page
     assert 'type="checkbox" name="variant-may_decline_bull"' in page
     assert '<select id="tie_break_0" name="tie_break_0">' in page
-    assert re.search(r'<label for="tie_break_1">then by</label>', page)
+    assert re.search(r'<label for="tie_break_1">then by \(optional\)</label>', page)
     response = dclient.post(url + "settings/", _form(s.tournament, name="Bulls night", currency="hkd",
                                                      **{"variant-settlement": "v1", "variant-v1_no_bull_pays": "four",
                                                         "variant-bank_rotation": "fixed",
