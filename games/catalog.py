@@ -310,7 +310,8 @@ TAU_NGAU = Game(
         # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
         Numbers("stake", gettext_noop("Stake (not the banker)"), fills="stakes", minimum=1, together=True,
                 missing=gettext_noop("Enter this player's stake."), not_for="banker",
-                optional_under=(("settlement", "v1"),), also=("bet",), remember=True),
+                optional_under=(("settlement", "v1"),), also=("bet",), remember=True,
+                left_behind=gettext_noop("The bank has just left this seat: enter its stake.")),
     )),
 )
 

@@ -1,4 +1,5 @@
-"""The deal form's inputs that are tapped, not typed: a per-seat choice of a value or none
+"""The deal form's inputs that are tapped, not typed, and what a seat's number needs besides
+its label (``number_extra``). Tapped: a per-seat choice of a value or none
 (``SeatValue``: Tau Ngau's values, ROUND_RECORD §3b) and a seat or none put into an object
 (``Winner``: Da Ling's winners, §4b). Both are a row of large buttons (radio inputs, so the
 form works without JavaScript; templates/scoring/_field.html, kind ``choices``).
@@ -104,7 +105,28 @@ def choices(form, inp: SeatValue | Winner) -> list[tuple[str, str]]:
     return [("", gettext(inp.blank))] + [(str(i), f"{i + 1}. {name}") for i, name in enumerate(form.names)]
 
 
-__all__ = ["NONE", "choices", "read_seat_values", "read_winner", "values_from_body"]
+def number_extra(form, inp: Numbers, name: str) -> dict[str, Any]:
+    """What the template needs of a seat's number besides its name and label: kept on the
+    phone (``remember``), hidden at the seat chosen in ``not_for`` (``skip_for``, ``skipped``:
+    static/js/deal-form.js follows the choice), and asked for before sending at the seat that
+    choice has just left (``left_behind``: the seat's hint, and ``required`` while another seat
+    is chosen)."""
+    extra: dict[str, Any] = {"min": str(inp.minimum)}
+    if inp.remember:
+        extra["remember"] = True
+    if not inp.not_for:
+        return extra
+    chosen = form.seat_of(inp.not_for)
+    extra["skip_for"] = inp.not_for
+    extra["skipped"] = name == f"{inp.name}_{chosen}"
+    # Whichever seat is chosen now (the script follows a change), the seat left is the same.
+    if name in {f"{inp.name}_{seat}" for seat in inp.seats_needing(form.previous.get(inp.not_for), None, form.variant)}:
+        extra["left_behind"] = gettext(inp.left_behind) if inp.left_behind else ""
+        extra["required"] = not extra["skipped"]
+    return extra
+
+
+__all__ = ["NONE", "choices", "number_extra", "read_seat_values", "read_winner", "values_from_body"]
 
 
 def optional(inp: Input, variant: dict) -> bool:

@@ -278,11 +278,12 @@ def test_every_word_of_every_deal_form_is_translated(key):
     n = game.player_counts[-1]
     seats = [{"position": i, "name": f"P{i}"} for i in range(n)]
     with translation.override("zh-hant"):
-        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""})
+        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""},
+                        previous={"banker": 0})  # a bank that has just left seat 0: its hint
         form.body()  # an empty form: every input's "missing" message
         ctx = form.context()
         fields = ctx["top"] + ctx["bottom"] + [f for row in ctx["rows"] for f in row["fields"]]
-        words = [f["label"] for f in fields] + [f.get("placeholder", "") for f in fields]
+        words = [f["label"] for f in fields] + [f.get(k, "") for f in fields for k in ("placeholder", "left_behind")]
         words += [text for f in fields for _, text in f.get("options", []) if text and not text[0].isdigit()]
         words += [e for f in fields for e in f["errors"]] + ctx["section_errors"]
     english = [w for w in words if re.search(r"[A-Za-z]{3,}", re.sub(r"P\d|e\.g\.|[a-z_]+\s*[:=]", "", str(w)))]
