@@ -17,7 +17,6 @@ from celery.signals import worker_ready
 from django.db import connection
 
 from scoring.models import Audit, Club, Tournament
-from scoring.selectors import jobs as jobs_selectors
 from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
@@ -26,6 +25,7 @@ from scoring.services import paper_sheets as paper_sheets_services
 from scoring.services import ratings as ratings_services
 from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
+from scoring.services.jobs import ClubBusy
 
 logger = logging.getLogger("scoring")
 
@@ -33,10 +33,11 @@ logger = logging.getLogger("scoring")
 DEFER_SECONDS = 5
 
 
-def _club_busy(task, club_id: int | None, **this_job: int) -> bool:
-    """Whether ``task`` should wait for the club's job under way. Never when run in-process (no
-    worker: no other club to let through, and an eager retry would run again at once)."""
-    return bool(club_id) and not task.request.is_eager and jobs_selectors.club_job_under_way(club_id, **this_job)
+def _one_per_club(task) -> bool:
+    """Whether ``task`` waits for its club's job under way (``services.jobs.ClubBusy``). Never when
+    run in-process (no worker: no other club to let through, and an eager retry would run again
+    at once)."""
+    return not task.request.is_eager
 
 
 @shared_task(name="scoring.standings_refresh")
@@ -87,9 +88,10 @@ def auth_tokens_cleanup() -> int:
 @shared_task(name="scoring.tournament_import_run", bind=True, max_retries=None)
 def tournament_import_run(self, import_id: int) -> str:
     """Import a document uploaded on a club's page (``services.imports``). Returns its status."""
-    if _club_busy(self, jobs_selectors.import_club(import_id), import_id=import_id):
-        raise self.retry(countdown=DEFER_SECONDS)
-    job = imports_services.tournament_import_run(import_id=import_id)
+    try:
+        job = imports_services.tournament_import_run(import_id=import_id, one_per_club=_one_per_club(self))
+    except ClubBusy:
+        raise self.retry(countdown=DEFER_SECONDS) from None
     return job.status if job is not None else ""
 
 
@@ -97,11 +99,13 @@ def tournament_import_run(self, import_id: int) -> str:
 def paper_sheets_render(self, job_id: int) -> str:
     """Draw a session's paper sheets (``services.paper_sheets``; the drawing is the web layer's
     PDF, handed to the service). Returns the job's status."""
-    if _club_busy(self, jobs_selectors.paper_sheets_club(job_id), sheets_id=job_id):
-        raise self.retry(countdown=DEFER_SECONDS)
     from scoring.web.paper_sheets import session_sheets_pdf
 
-    job = paper_sheets_services.paper_sheets_render(job_id=job_id, render=session_sheets_pdf)
+    try:
+        job = paper_sheets_services.paper_sheets_render(job_id=job_id, render=session_sheets_pdf,
+                                                        one_per_club=_one_per_club(self))
+    except ClubBusy:
+        raise self.retry(countdown=DEFER_SECONDS) from None
     return job.status if job is not None else ""
 
 

@@ -40,6 +40,7 @@ from scoring.models import ActionLog, Club, TournamentImport
 from scoring.models.imports import MAX_FILE_NAME
 from scoring.selectors.access import require_director_of
 from scoring.selectors.imports import IMPORT_STALE_AFTER
+from scoring.selectors.jobs import club_job_under_way, import_club
 from scoring.services.common import action_log
 from scoring.services.exports import tournament_import
 from scoring.services.jobs import JobProgress, job_claim
@@ -90,10 +91,12 @@ def _send(import_id: int) -> None:
             "", "not_queued", "The import could not be handed to a worker. Try again in a moment."))
 
 
-def tournament_import_run(*, import_id: int) -> TournamentImport | None:
+def tournament_import_run(*, import_id: int, one_per_club: bool = False) -> TournamentImport | None:
     """Import a queued upload (the worker's step; see the module). None when there is nothing to
-    do: no such row, done already, or running in another worker that still reports progress."""
-    job = _claim(import_id)
+    do: no such row, done already, or running in another worker that still reports progress.
+    ``one_per_club`` (a worker's run): ``services.jobs.ClubBusy`` while another long job of the
+    club is under way."""
+    job = _claim(import_id, one_per_club)
     if job is None:
         return None
     actor = Actor(user=job.requested_by, ip=job.requested_ip)   # the director who uploaded it
@@ -117,9 +120,11 @@ def tournament_import_run(*, import_id: int) -> TournamentImport | None:
     return job
 
 
-def _claim(import_id: int) -> TournamentImport | None:
+def _claim(import_id: int, one_per_club: bool) -> TournamentImport | None:
+    club_id = import_club(import_id) if one_per_club else None
     return job_claim(TournamentImport.objects.select_related("club", "requested_by").filter(pk=import_id),
-                     counter="checked", stale_after=IMPORT_STALE_AFTER)
+                     counter="checked", stale_after=IMPORT_STALE_AFTER, club_id=club_id,
+                     club_busy=(lambda: club_job_under_way(club_id, import_id=import_id)) if club_id else None)
 
 
 class _Progress(JobProgress):

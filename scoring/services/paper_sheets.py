@@ -39,6 +39,7 @@ from scoring.domain.inputs import MAX_ACTOR_LABEL
 from scoring.domain.statuses import JOB_ACTIVE
 from scoring.models import ActionLog, PaperSheetJob, Session, Table
 from scoring.selectors.access import require_director_of
+from scoring.selectors.jobs import club_job_under_way, paper_sheets_club
 from scoring.selectors.paper_sheets import KEEP, STALE_AFTER, is_stalled
 from scoring.selectors.seating import session_sheet_tables
 from scoring.services.common import action_log
@@ -107,11 +108,13 @@ def _send(job_id: int) -> None:
             status=Status.FAILED, reason=Reason.NOT_QUEUED, finished_at=timezone.now(), updated_at=timezone.now())
 
 
-def paper_sheets_render(*, job_id: int, render: Callable[..., bytes]) -> PaperSheetJob | None:
+def paper_sheets_render(*, job_id: int, render: Callable[..., bytes],
+                        one_per_club: bool = False) -> PaperSheetJob | None:
     """Draw a queued job's PDF with ``render`` and keep it (the worker's step; see the module).
     None when there is nothing to do: no such row, over already, or running in another worker
-    that still reports progress."""
-    job = _claim(job_id)
+    that still reports progress. ``one_per_club`` (a worker's run): ``services.jobs.ClubBusy``
+    while another long job of the club is under way."""
+    job = _claim(job_id, one_per_club)
     if job is None:
         return None
     session = job.session
@@ -139,9 +142,11 @@ def paper_sheets_render(*, job_id: int, render: Callable[..., bytes]) -> PaperSh
     return job
 
 
-def _claim(job_id: int) -> PaperSheetJob | None:
+def _claim(job_id: int, one_per_club: bool) -> PaperSheetJob | None:
+    club_id = paper_sheets_club(job_id) if one_per_club else None
     return job_claim(PaperSheetJob.objects.defer("pdf").select_related("session__tournament__club").filter(pk=job_id),
-                     counter="done", stale_after=STALE_AFTER)
+                     counter="done", stale_after=STALE_AFTER, club_id=club_id,
+                     club_busy=(lambda: club_job_under_way(club_id, sheets_id=job_id)) if club_id else None)
 
 
 class _Progress(JobProgress):
