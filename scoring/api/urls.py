@@ -62,6 +62,8 @@ urlpatterns = [
     path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="api-session-reopen"),
     path("sessions/<int:pk>/clock/", sessions.SessionClockView.as_view(), name="api-session-clock"),
     path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="api-table"),
+    path("tables/<int:pk>/substitutions/", substitutions.TableSubstitutionsView.as_view(),
+         name="api-table-substitutions"),
     path("tables/<int:pk>/scorer-token/", tables.TableScorerTokenView.as_view(), name="api-table-scorer-token"),
     path("tables/<int:pk>/rounds/", tables.TableRoundsView.as_view(), name="api-table-rounds"),
     path("tables/<int:pk>/rounds/preview/", tables.TableRoundPreviewView.as_view(), name="api-table-rounds-preview"),
