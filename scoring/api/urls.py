@@ -13,6 +13,7 @@ from scoring.api import (
                          seating,
                          sessions,
                          standings,
+                         substitutions,
                          tables,
                          tokens,
                          tournaments,

@@ -191,18 +191,17 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     ``transfers``, over the counted deals where they sat at one table. Zero-sum in each group;
     payments to or from anyone else (and the house) do not count.
 
-    Cost: a few queries whatever the groups — the seats (and substitutions) of the tables where
-    a tied entry sat, then the counted deals (their leader and transfers only) of the tables where two entries of
+    Cost: three queries whatever the groups — the seats and the substitutions of the tables
+    where a tied entry sat, then the counted deals (their leader and transfers only) of the tables where two entries of
     one group sat together — and a pass over those deals. So it reads the deals of the tied
     entries' shared tables only, and nothing when they never met."""
     group_of = {e: i for i, g in enumerate(groups) for e in g}
     out = {e: 0 for e in group_of}
     members = list(group_of)
     member_tables = Seat.objects.filter(entry_id__in=members).values("table_id")
-    tables = seatings(table_id__in=member_tables)
-    moved = Substitution.objects.filter(Q(entry_in_id__in=members) | Q(entry_out_id__in=members))
-    if moved.exists():  # a tied entry substituted out of a table: that table counts too
-        tables.update(seatings(table_id__in=moved.values("table_id")))
+    # a table a tied entry was substituted out of counts too
+    moved = Substitution.objects.filter(Q(entry_in_id__in=members) | Q(entry_out_id__in=members)).values("table_id")
+    tables = seatings(Q(table_id__in=member_tables) | Q(table_id__in=moved))
     shared = []
     for table_id, seating in tables.items():
         met = [group_of[e] for e in seating.entries() if e in group_of]

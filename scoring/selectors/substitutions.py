@@ -5,21 +5,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from scoring.domain.substitutions import Change, Seating, seat_history
 from scoring.models import Entry, Seat, Substitution, Table
 
 
-def seatings(**table_filter) -> dict[int, Seating]:
-    """Table id → its ``Seating``, for the tables that ``table_filter`` (lookups on ``table``,
-    such as ``table__session__tournament=t``) selects: two queries, whatever the tables."""
+def seatings(*where: Q, **table_filter) -> dict[int, Seating]:
+    """Table id → its ``Seating``, for the tables that ``where`` and ``table_filter`` (lookups
+    on ``table``, such as ``table__session__tournament=t``) select: two queries, whatever the
+    tables."""
     current: dict[int, list[int]] = {}
-    for table_id, entry_id in (Seat.objects.filter(**table_filter).order_by("table_id", "position")
+    for table_id, entry_id in (Seat.objects.filter(*where, **table_filter).order_by("table_id", "position")
                                .values_list("table_id", "entry_id")):
         current.setdefault(table_id, []).append(entry_id)
+    return seatings_of(current, Substitution.objects.filter(*where, **table_filter))
+
+
+def seatings_of(current: dict[int, list[int]], subs=None) -> dict[int, Seating]:
+    """The ``Seating`` of tables whose entries by seat now (``current``) are read already: one
+    query (``subs``: the Substitution rows to read; default those of these tables)."""
+    if subs is None:
+        subs = Substitution.objects.filter(table_id__in=list(current))
     changes: dict[int, list[Change]] = {}
-    for table_id, *change in (Substitution.objects.filter(**table_filter).order_by("table_id", "id")
+    for table_id, *change in (subs.order_by("table_id", "id")
                               .values_list("table_id", "seat", "entry_in_id", "entry_out_id", "from_deal")):
         changes.setdefault(table_id, []).append(Change(*change))
     return {t: Seating(tuple(entries), tuple(changes.get(t, ()))) for t, entries in current.items()}
@@ -32,15 +42,23 @@ def table_seating(table_id: int) -> Seating:
 
 def deal_seats(table: Table, seats: list[Seat]) -> Callable[[int], list[Seat]]:
     """``number`` → the table's seats at that deal (Seat rows with entry and player, not
-    saved): ``seats`` (today's) where nobody was substituted since. One query, none when the
-    table had no substitution."""
-    subs = list(Substitution.objects.filter(table=table).select_related("entry_out__player").order_by("id"))
+    saved): ``seats`` (today's) where nobody was substituted since. One query, none more when
+    the table had no substitution."""
+    return seated_deals(table, seats)[0]
+
+
+def seated_deals(table: Table, seats: list[Seat]) -> tuple[Callable[[int], list[Seat]], list[dict]]:
+    """``deal_seats`` and the table's seat history (``seat_histories``), from one query."""
+    subs = list(Substitution.objects.filter(table=table).select_related("entry_in__player", "entry_out__player")
+                .order_by("id"))
     if not subs:
-        return lambda number: seats
+        return (lambda number: seats), []
     seating = Seating(tuple(s.entry_id for s in seats),
                       tuple(Change(s.seat, s.entry_in_id, s.entry_out_id, s.from_deal) for s in subs))
     entries: dict[int, Entry] = {s.entry_id: s.entry for s in seats}
-    entries.update({s.entry_out_id: s.entry_out for s in subs})
+    for sub in subs:
+        entries.setdefault(sub.entry_out_id, sub.entry_out)
+        entries.setdefault(sub.entry_in_id, sub.entry_in)
     cache: dict[tuple[int, ...], list[Seat]] = {}
 
     def at(number: int) -> list[Seat]:
@@ -50,7 +68,14 @@ def deal_seats(table: Table, seats: list[Seat]) -> Callable[[int], list[Seat]]:
                                                         entry=entries[e])
                           for s, e in zip(seats, ids)]
         return cache[ids]
-    return at
+    names = {pk: e.player.name for pk, e in entries.items()}
+    return at, _histories(seating, sorted({s.seat for s in subs}), names)
+
+
+def _histories(seating: Seating, positions: list[int], names: dict[int, str]) -> list[dict]:
+    return [{"position": p, "label": seat_label(p),
+             "stints": [{"name": names.get(s.entry, "?"), "first": s.first, "last": s.last}
+                        for s in seat_history(seating, p)]} for p in positions]
 
 
 def substitution_row(sub: Substitution) -> dict:
@@ -86,11 +111,5 @@ def seat_histories(tables: list[Table]) -> dict[int, list[dict]]:
     found = seatings(table_id__in=sorted({t for t, _ in subs}))
     names = dict(Entry.objects.filter(pk__in={e for s in found.values() for e in (*s.current, *s.entries())})
                  .values_list("pk", "player__name"))
-    out: dict[int, list[dict]] = {}
-    for table_id, seating in found.items():
-        for position in sorted({seat for t, seat in subs if t == table_id}):
-            stints = [{"name": names.get(s.entry, "?"), "first": s.first, "last": s.last}
-                      for s in seat_history(seating, position)]
-            out.setdefault(table_id, []).append({"position": position, "label": seat_label(position),
-                                                 "stints": stints})
-    return out
+    return {table_id: _histories(seating, sorted({seat for t, seat in subs if t == table_id}), names)
+            for table_id, seating in found.items()}
