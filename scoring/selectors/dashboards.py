@@ -18,6 +18,7 @@ from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, Seat, Session, Table, Tournament
 from scoring.selectors.rounds import disputed_rounds, round_detail
 from scoring.selectors.standings import standings_for
+from scoring.selectors.substitutions import seat_histories
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
 
 #: Rows a page of the console's long lists: the deals a finish leaves unsettled, recent actions.
@@ -59,19 +60,23 @@ def _table_counts(tournament: Tournament) -> dict[int, dict]:
 
 def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime) -> dict | None:
     """The shown session's grid: ``{"session", "clock", "still_playing" (its tables whose time is
-    up that recorded no deal since), "tables": [{"table", "seats" (position, name), "rounds",
+    up that recorded no deal since), "tables": [{"table", "seats" (position, name), "history" (the
+    seats where players were substituted: ``substitutions.seat_histories``), "rounds",
     "disputed", "unconfirmed", "last_deal_at", "minutes_since" (whole minutes since the latest
     deal, None before any), "still_playing", "scorer_token_created_at"}]}``; None without a session."""
     if session is None:
         return None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
-    tables = Table.objects.filter(session=session).select_related("session").prefetch_related(seats).order_by("id")
+    tables = list(Table.objects.filter(session=session).select_related("session").prefetch_related(seats)
+                  .order_by("id"))
+    histories = seat_histories(tables)
     rows = []
     for t in tables:
         c = counts.get(t.pk, {})
         last_at = c.get("last_at")
         rows.append({
             "table": t, "seats": [{"position": s.position, "name": s.entry.player.name} for s in t.seats.all()],
+            "history": histories.get(t.pk, []),
             "rounds": c.get("rounds", 0), "disputed": c.get("disputed", 0), "unconfirmed": c.get("unconfirmed", 0),
             "last_deal_at": last_at,
             "minutes_since": None if last_at is None else max(0, int((now - last_at).total_seconds()) // 60),

@@ -113,3 +113,23 @@ def seat_histories(tables: list[Table]) -> dict[int, list[dict]]:
                  .values_list("pk", "player__name"))
     return {table_id: _histories(seating, sorted({seat for t, seat in subs if t == table_id}), names)
             for table_id, seating in found.items()}
+
+
+def substitution_form(table: Table, seats: list[Seat], *, next_deal: int) -> dict:
+    """What the director's table page shows of substitutions: ``history`` (``seat_histories``),
+    ``open`` (whether the form is offered: the session open, the tournament not finished),
+    ``seats`` (position, label, who sits there), ``candidates`` (the tournament's entries not
+    withdrawn and not seated in this session, by name) and ``from_deal`` (``next_deal``, the
+    table's next deal number: the first the newcomer would play)."""
+    tournament = table.session.tournament
+    history = seat_histories([table]).get(table.pk, [])
+    open_ = not table.session.is_closed and not tournament.is_finished
+    if not open_:
+        return {"history": history, "open": False}
+    candidates = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
+                      .exclude(seats__table__session=table.session_id).select_related("player")
+                      .order_by("player__name", "pk"))
+    return {"history": history, "open": True, "candidates": candidates,
+            "seats": [{"position": s.position, "label": seat_label(s.position), "name": s.entry.player.name}
+                      for s in seats],
+            "from_deal": next_deal}

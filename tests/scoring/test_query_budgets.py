@@ -42,18 +42,18 @@ RECORD_FROM_THE_PAGE = RECORD_OVER_HTTP + 1
 #: deals, the next deal's defaults, running totals.
 SCORER_PAGE = 6
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,
-#: director check, sessions, deal counts by table, the shown session's tables and their seats, a
-#: page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
+#: director check, sessions, deal counts by table, the shown session's tables and their seats (and
+#: substitutions), a page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
 #: deals, the log's count and a page of it, players to enter, latest audit, whether it came by
 #: import (its "imported" mark). (Before the console
 #: it was 17 too, made otherwise: every table with its running totals, which read every deal,
 #: the last deals, every dispute and every unsettled deal, no counts.)
-DASHBOARD = 18
+DASHBOARD = 19
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
-#: and their seats, a page of disputes, the disputed tables' seats, the standings.
+#: and their seats (and substitutions), a page of disputes, the disputed tables' seats, the standings.
 DIRECTOR_LIVE_NOT_MODIFIED = 5
-DIRECTOR_LIVE = 12
+DIRECTOR_LIVE = 13
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and
 #: players) + how many tables + a page of them (a 10,000-player tournament has 2,500 a session).
 STANDINGS_PAGE = 4

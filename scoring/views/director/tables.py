@@ -15,7 +15,8 @@ from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_ID, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
 from scoring.models import Table
 from scoring.selectors.rounds import table_history
-from scoring.selectors.tables import table_running_totals, table_seats
+from scoring.selectors.substitutions import substitution_form
+from scoring.selectors.tables import round_defaults, table_running_totals, table_seats
 from scoring.services import tables as tables_services
 from scoring.views.director.access import director_required, visible_table, visible_tournament
 from scoring.views.director.tournaments import render_dashboard
@@ -132,13 +133,18 @@ def table_page(request, actor, table_id: int):
     return render_table_page(request, actor, table)
 
 
-def render_table_page(request, actor, table, *, failed=None, status=200):
-    """``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal."""
+def render_table_page(request, actor, table, *, failed=None, status=200, substitution_errors=None,
+                      chosen_seat=None):
+    """``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal;
+    ``substitution_errors``: a refused substitution (``views.director.substitutions``), at its form."""
     tournament = table.session.tournament
     deals = describe_rows(tournament.game, table_history(table))
+    seats = table_seats(table)
+    substitution = {**substitution_form(table, seats, next_deal=round_defaults(table)["number"]),
+                    "errors": substitution_errors or [], "chosen_seat": chosen_seat}
     return render(request, "director/table.html", {
         "table": table, "tournament": tournament,
-        "totals": table_running_totals(table),
+        "totals": table_running_totals(table, seats=seats),
         "deals": with_moves(deals, actor, tournament, failed=failed),
-        "max_note": MAX_NOTE,
+        "max_note": MAX_NOTE, "substitution": substitution,
     }, status=status)
