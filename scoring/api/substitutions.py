@@ -36,7 +36,8 @@ class SubstitutionSerializer(OutputSerializer):
 SUBSTITUTE_DOC = (
     "Puts another entry in `seat` from the table's next deal on; the deals before keep their players (their "
     "records, results and standings stay theirs, corrections included). Directors only. Refused: a finished "
-    "tournament (409 `tournament_finished`), a closed session (409 `session_closed`), a deal at the table not "
+    "tournament (409 `tournament_finished`), one not started (409 `tournament_not_running`), a closed session "
+    "(409 `session_closed`), a deal at the table not "
     "confirmed yet where only confirmed deals count (409 `round_unconfirmed`), no such seat (400 `bad_seat` at "
     "`seat`), no such entry (400 `not_found` at `player`), a withdrawn entry (400 `withdrawn`) and an entry "
     "already seated at a table of this session (400 `already_seated`).")

@@ -22,7 +22,7 @@ from scoring.selectors.access import require_director_of
 from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log
 from scoring.services.events import event_publish
-from scoring.services.lifecycle import require_not_finished
+from scoring.services.lifecycle import require_not_finished, require_running
 from scoring.services.paper_sheets import paper_sheets_drop
 from scoring.services.round_rows import lock_table
 from scoring.services.tables import withdrawn_problem
@@ -43,7 +43,7 @@ def _entry_of(table: Table, entry: Any) -> Entry:
 def table_substitute(*, actor: Actor, table: Table, seat: Any, entry: Any) -> Substitution:
     """Put ``entry`` in ``seat`` (a table position) of ``table`` from the next deal on; the
     deals before keep their players. Directors only. Refused: a finished tournament (409
-    ``tournament_finished``), a closed session (409 ``session_closed``), no such seat (400
+    ``tournament_finished``), one not started (409 ``tournament_not_running``), a closed session (409 ``session_closed``), no such seat (400
     ``bad_seat`` at ``seat``), no such entry (400 ``not_found`` at ``player``), a withdrawn
     entry (400 ``withdrawn``), an entry already seated at a table of this session (400
     ``already_seated``) and, where only confirmed deals count, a deal at the table still
@@ -55,7 +55,8 @@ def table_substitute(*, actor: Actor, table: Table, seat: Any, entry: Any) -> Su
     with transaction.atomic():
         # The lock deals are recorded under: no deal gets between the number read here and the seat's change.
         seats = lock_table(table)
-        require_not_finished(tournament, fresh=False)
+        # A draft's tables change by being made again; once finished, nothing changes.
+        require_running(tournament, fresh=False)
         if table.session.is_closed:
             raise Conflict(gettext("This table's session is closed: open it again to change its players."),
                            code="session_closed")

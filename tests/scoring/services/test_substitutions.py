@@ -158,6 +158,13 @@ def test_refused_at_a_closed_session_and_in_a_finished_tournament(jie_long):
     assert not s.table.substitutions.exists()
 
 
+def test_refused_before_the_tournament_starts(make_setup):
+    s = make_setup("jie_long", start=False)
+    with pytest.raises(Conflict) as e:
+        table_substitute(actor=s.director_actor, table=s.table, seat=0, entry=_newcomer(s))
+    assert e.value.errors[0]["code"] == "tournament_not_running"
+
+
 def test_the_player_who_left_may_come_back(jie_long):
     s = jie_long
     eve = _newcomer(s)
