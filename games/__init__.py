@@ -16,7 +16,11 @@ The modules:
   ``tau_ngau`` (with ``bulls``, its hand values) and ``da_ling``
 - ``catalog`` (each game's facts as data) and ``entry`` (each game's deal form, as data)
 - ``samples`` (sample records for the calculator and the docs), ``simulate`` (random legal
-  records), ``cli`` (``python -m games evaluate|simulate``) and ``__main__`` (its entry point)
+  records), ``cli`` (``python -m games evaluate|simulate|verify``) and ``__main__`` (its entry
+  point)
+- the tournament's rules, which the site runs too: ``chain`` (the revisions' hash chain),
+  ``standings`` (which deals count, the figures, the tie-breaks) and ``settle`` (settling up);
+  ``verify`` (a tournament export checked with them, no database, no site)
 """
 
 from .catalog import (

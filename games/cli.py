@@ -1,6 +1,7 @@
 """The command line: ``python -m games evaluate FILE|-`` and ``python -m games simulate``
-(ROUND_RECORD.md §7). Exit 0 when every record is ok, 1 when any is not, 2 when the input
-cannot be read at all."""
+(ROUND_RECORD.md §7), and ``python -m games verify FILE|-`` (a tournament export checked
+without the site, ``games.verify``). Exit 0 when every record is ok (every check agrees), 1 when
+any is not (the first disagreement is named), 2 when the input cannot be read at all."""
 
 from __future__ import annotations
 
@@ -103,6 +104,25 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: Text
     return 0
 
 
+def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    from .verify import Disagreement, Unreadable, verify_text  # imported here: evaluate needs none of it
+
+    try:
+        text = _read_input(args.file, stdin)
+        if len(text) > MAX_INPUT:
+            raise ValueError("input is larger than 64 MiB")
+        report = verify_text(text)
+    except (OSError, UnicodeDecodeError, ValueError) as e:   # Unreadable is a ValueError
+        kind = "is not a tournament document" if isinstance(e, Unreadable) else "cannot be read"
+        print(f"games verify: {args.file} {kind}: {e}", file=err)
+        return 2
+    except Disagreement as e:
+        print(f"games verify: {args.file} does not verify: {e}", file=out)
+        return 1
+    out.write(f"games verify: {args.file} verifies\n" + "".join(f"  {line}\n" for line in report.lines()))
+    return 0
+
+
 def main(argv: list[str] | None = None, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
          stdin: TextIO = sys.stdin) -> int:
     parser = argparse.ArgumentParser(prog="python -m games", description="Gupai Club rules engine")
@@ -118,5 +138,9 @@ def main(argv: list[str] | None = None, *, out: TextIO = sys.stdout, err: TextIO
                      help="level of detail (Tau Ngau: hands or values; Da Ling: groups or winners)")
     sim.add_argument("--players", type=int, default=None, help="player count (default: the game's usual)")
     sim.set_defaults(run=cmd_simulate)
+    ver = sub.add_parser("verify", help="check a tournament export: every deal re-evaluated, every hash link, "
+                                         "the standings and the payouts (a file, or - for standard input)")
+    ver.add_argument("file")
+    ver.set_defaults(run=cmd_verify)
     args = parser.parse_args(argv)
     return args.run(args, out, err, stdin)

@@ -16,6 +16,8 @@ IMPORT_MAX_MB              the largest tournament document an import takes, in w
 LINK_KEY      the key that keeps open sessions' scorer links readable for the director's sheet
               (any long random text; default: derived from SECRET_KEY). Changing it makes the
               kept links unreadable (the sheet then offers new ones); the links still work
+PLAYER_CODE_KEY  the key players' codes are hashed with (default: derived from SECRET_KEY); a
+              comma-separated list rotates it: the first hashes, all verify (see code_hashes.py)
 
 Production (DEBUG off), see docs/install.md "Deploy":
 BEHIND_PROXY         1 when a reverse proxy terminates TLS in front: then, and only then,
@@ -98,6 +100,7 @@ def site_url(raw: str) -> str:
 
 SITE_URL = site_url(os.environ.get("SITE_URL", ""))
 LINK_KEY = os.environ.get("LINK_KEY", "")
+PLAYER_CODE_KEY = os.environ.get("PLAYER_CODE_KEY", "")
 
 INSTALLED_APPS = [
     "gupai_site.apps.GupaiSiteConfig",

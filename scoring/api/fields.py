@@ -23,7 +23,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerial
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-from scoring.domain.inputs import ANY_TEXT, MAX_ID, MAX_SEATS, MIN_SEATS, MONEY, NON_BLANK, is_int  # noqa: F401
+from scoring.domain.inputs import ANY_TEXT, MAX_ID, MAX_SEATS, MIN_SEATS, MONEY, NON_BLANK, ecma, is_int  # noqa: F401
 from scoring.domain.proof import CODE_PATTERN
 from scoring.web.times import local_or_utc
 
@@ -109,13 +109,6 @@ class ErrorsSerializer(OutputSerializer):
 
 # Seats at a table (MIN_SEATS, MAX_SEATS, imported above for the API's modules): scoring.domain.inputs's,
 # which the document's reader shares.
-
-
-def ecma(pattern: str) -> str:
-    """A Python pattern written to mean the same in ECMA regular expressions (no \\s, \\d, \\w;
-    anchored with \\A and \\Z), as the schema shows it: drf-spectacular's spelling."""
-    pattern = pattern.encode("ascii", "backslashreplace").decode().replace(r"\x", r"\u00")
-    return pattern.replace(r"\A", "^").replace(r"\Z", "$")
 
 
 class DocumentedRegexValidator(RegexValidator):

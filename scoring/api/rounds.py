@@ -74,6 +74,8 @@ class RoundSerializer(OutputSerializer):
         "Recorded by a director after the table's session was closed."))
     after_time = serializers.BooleanField(required=False, help_text=(
         "Recorded after the session's clock ran out (the server's time at recording)."))
+    paper_sheet = serializers.BooleanField(required=False, help_text=(
+        "Typed in by a director from the table's paper score sheet."))
     record = serializers.DictField(help_text="The round record exactly as the engine saw it (playing order).")
     result = serializers.DictField(help_text="The engine's result exactly as returned.")
     players = PlayerResultSerializer(many=True, help_text="The result by table seat position (all per-seat fields).")
@@ -254,7 +256,8 @@ class RoundDetailView(ApiView):
     @extend_schema(
         operation_id="rounds_correct", summary="Correct a deal (a new revision)",
         description=ROUND_BODY_DOC + ' Add a top-level `reason`, and send `If-Match: "<revision>"` with the revision '
-        "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed.",
+        "you are correcting: a stale one gets 412, none 428. Scorers may correct until the deal is confirmed; "
+        "a disputed deal only a director changes (409 `round_disputed` to a scorer link).",
         request=RoundCorrectionSerializer,
         examples=[OpenApiExample("Jie Long, two scores swapped", request_only=True,
                                  value={"leader": 0, "points": [2, 12, 18, 34], "reason": "Two scores swapped"})],
@@ -304,7 +307,7 @@ class RoundVoidView(ApiView):
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
         rnd = self.round(pk)
-        require_director_of(self.actor, rnd.table.session.tournament.club)
+        # the service refuses a scorer link: 409 round_disputed on a disputed deal, else 403
         data = self.parse(VoidInputSerializer)
         return round_response(round_void(actor=self.actor, round=rnd, reason=data["reason"]))
 

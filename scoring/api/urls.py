@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from scoring.api import (
+                         adjustments,
                          audits,
                          base,
                          clubs,
@@ -49,6 +50,7 @@ urlpatterns = [
          name="api-tournament-entry-code"),
     path("tournaments/import/", exports.TournamentImportView.as_view(), name="api-tournament-import"),
     path("imports/<int:pk>/", exports.ImportDetailView.as_view(), name="api-import"),
+    path("schema/tournament-document.json", exports.DocumentSchemaView.as_view(), name="api-document-schema"),
     path("tournaments/<int:pk>/sessions/", seating.TournamentSessionsView.as_view(), name="api-tournament-sessions"),
     path("tournaments/<int:pk>/export/", exports.TournamentExportView.as_view(), name="api-tournament-export"),
     path("tournaments/<int:pk>/tables/", tournaments.TournamentTablesView.as_view(), name="api-tournament-tables"),
@@ -58,6 +60,9 @@ urlpatterns = [
     # The live events stream: gupai_site.asgi serves it before Django; this view answers it
     # where Django serves everything (runserver, the tests' live server).
     path("tournaments/<int:pk>/events/", events.tournament_events, name="api-tournament-events"),
+    path("tournaments/<int:pk>/adjustments/", adjustments.TournamentAdjustmentsView.as_view(),
+         name="api-tournament-adjustments"),
+    path("adjustments/<int:pk>/", adjustments.AdjustmentDetailView.as_view(), name="api-adjustment"),
     path("tournaments/<int:pk>/payouts/", standings.TournamentPayoutsView.as_view(), name="api-tournament-payouts"),
     path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="api-session-close"),
     path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="api-session-reopen"),

@@ -8,10 +8,12 @@ body ↔ the engine's record), ``documents`` and ``document_*`` (the export form
 of an import), ``money`` (settle-up), ``seating``, ``replay`` and ``standings`` (which deals
 count, the figures, the tie-break keys).
 
-Besides: ``document_reader`` (an import read and checked), ``document_shape`` (its shape,
+Besides: ``document_reader`` (an import read and checked), ``document_schema`` (the document's
+schema, written once as data: its keys, the API's schema and the served JSON Schema), ``document_shape`` (its shape,
 checked before it is kept), ``document_values`` (each value checked at its path),
 ``document_revisions`` (one revision, believed once checked), ``proof`` (players proving who
-they are), ``link_secrets`` (a scorer link's secret kept while its session is open), ``clock``
+they are), ``code_hashes`` (players' codes as stored: a keyed hash), ``link_secrets`` (a scorer
+link's secret kept while its session is open), ``clock``
 (a session's clock at a given moment), ``paging`` (a long list a page at a time),
 ``player_stats`` (a player's figures from their deals), ``substitutions`` (who sat where at
 which deal once players were substituted), ``ratings`` (the club ratings,

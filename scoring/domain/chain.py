@@ -1,37 +1,13 @@
-"""The hash chain of round revisions: one sha256 per revision over canonical JSON of its content
-and the previous revision's hash. Shared by the service that writes revisions and the selector
-that verifies them."""
+"""The hash chain of round revisions. The rule itself (``canonical_json``, ``revision_hash``) is
+the engine's (``games.chain``), so that ``python -m games verify`` checks an export with the
+very code that wrote it; here, the hash of a stored revision. Shared by the service that writes
+revisions and the selector that verifies them."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from datetime import datetime
-from typing import Any
+from games.chain import canonical_json, revision_hash, sha256_hex
 
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256_hex(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def revision_hash(*, prev_hash: str, round_id: int, number: int, body: Any, record: Any, result: Any,
-                  engine_version: str, actor_label: str, reason: str, created_at: datetime) -> str:
-    return sha256_hex(canonical_json({
-        "prev_hash": prev_hash,
-        "round": round_id,
-        "number": number,
-        "body": body,
-        "record": record,
-        "result": result,
-        "engine_version": engine_version,
-        "actor": actor_label,
-        "reason": reason,
-        "created_at": created_at.isoformat(),
-    }))
+__all__ = ["canonical_json", "sha256_hex", "revision_hash", "hash_of_revision"]
 
 
 def hash_of_revision(rev) -> str:

@@ -15,7 +15,11 @@ and a code; nothing of a refused document is stored. It reads in two passes:
      its nets sum to zero with the house, and that today's engine gives its result;
    - dates a status needs (``needed_for_status``) and their order (``date_order``): the
      tournament created ≤ started ≤ finished; each deal created no earlier than the tournament
-     and no later than its first revision; each revision no earlier than the one before it.
+     and no later than its first revision; each revision no earlier than the one before it; a
+     withdrawal, a session's closing and its clock no earlier than the tournament; a clock that
+     ends after it starts, or no clock at all (``bad_clock``);
+   - the reserved lists (adjustments, substitutions) empty: this version restores neither, and
+     refuses rather than drop them (``not_restorable``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from scoring.domain.document_values import (
 )
 from scoring.domain.documents import (
     DocRound,
+    DocSession,
     DocTable,
     DocTournament,
     Document,
@@ -57,8 +62,7 @@ def read_document(document: Any, *, path: str = "document", progress: Progress |
     found = unstorable(doc, path)   # the API's parser refuses these already; a direct caller may not
     if found:
         raise ValidationFailed(errors=[found])
-    check_shape(doc, path)
-    return _read(doc, path, progress)
+    return _read(check_shape(doc, path), path, progress)   # a version 1 document as the current one it means
 
 
 # --- the meaning -----------------------------------------------------------------------------------
@@ -70,6 +74,10 @@ def _read(doc: dict, path: str, progress: Progress | None) -> Document:
     _entries(out, doc, path)
     _sessions(out, doc, path)
     tables = _tables(out, doc, path)
+    for name in ("adjustments", "substitutions"):
+        if doc[name]:
+            fail(f"{path}.{name}[0]", "not_restorable", f"This site does not restore {name} yet; nothing was "
+                                                        "stored rather than leave them out.")
 
     rounds = doc["rounds"]
     if rounds and out.tournament.status == "draft":
@@ -104,7 +112,8 @@ def _tournament(t: dict, path: str) -> DocTournament:
     not_before(finished_at, started_at or created_at, f"{path}.finished_at",
                "the tournament started" if started_at else "the tournament was created")
     return DocTournament(name=t["name"], game=game, variant=variant, status=status, public=t["public"],
-                         require_confirmation=t["require_confirmation"],
+                         require_confirmation=t["require_confirmation"], require_proof=t["require_proof"],
+                         rated=t["rated"], tie_breaks=list(t["tie_breaks"]),
                          chip_value=Decimal(t["chip_value"]).quantize(Decimal("0.01")), currency=t["currency"],
                          created_at=created_at, started_at=started_at, finished_at=finished_at)
 
@@ -135,13 +144,32 @@ def _entries(out: Document, doc: dict, path: str) -> None:
             fail(f"{p}.player", "duplicate_entry", "This player is entered twice.")
         out.entries[eid] = player
         entered.add(player)
+        withdrawn = moment(item["withdrawn_at"])
+        not_before(withdrawn, out.tournament.created_at, f"{p}.withdrawn_at", "the tournament was created")
+        if withdrawn is not None:
+            out.withdrawn[eid] = withdrawn
 
 
 def _sessions(out: Document, doc: dict, path: str) -> None:
+    created = out.tournament.created_at
     for i, item in enumerate(doc["sessions"]):
+        p = f"{path}.sessions[{i}]"
         if item["number"] in out.sessions:
-            fail(f"{path}.sessions[{i}].number", "duplicate_number", "Another session has this number.")
-        out.sessions.append(item["number"])
+            fail(f"{p}.number", "duplicate_number", "Another session has this number.")
+        if item["status"] == "closed":
+            needed(item["closed_at"], f"{p}.closed_at", "the session is closed")
+        session = DocSession(number=item["number"], status=item["status"], closed_at=moment(item["closed_at"]),
+                             clock_started_at=moment(item["clock_started_at"]),
+                             clock_ends_at=moment(item["clock_ends_at"]))
+        not_before(session.closed_at, created, f"{p}.closed_at", "the tournament was created")
+        start, end = session.clock_started_at, session.clock_ends_at
+        if (start is None) != (end is None):
+            fail(f"{p}.clock_ends_at" if end is None else f"{p}.clock_started_at", "bad_clock",
+                 "A session's clock has both its start and its end, or neither.")
+        not_before(start, created, f"{p}.clock_started_at", "the tournament was created")
+        if start is not None and end <= start:
+            fail(f"{p}.clock_ends_at", "date_order", "The clock ends after it starts.")
+        out.sessions[session.number] = session
 
 
 def _tables(out: Document, doc: dict, path: str) -> dict[int, DocTable]:
@@ -222,5 +250,6 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable], count
         id=rid, table=table_id, number=r["number"], status=status, confirmed_by=confirmed_by,
         confirmed_by_director=r["confirmed_by_director"], confirmed_at=moment(r["confirmed_at"]),
         void_reason=r["void_reason"], disputed=r["disputed"], dispute_message=r["dispute_message"],
-        disputed_at=moment(r["disputed_at"]), created_at=created_at, revisions=read, leader=built.leader,
+        disputed_at=moment(r["disputed_at"]), late=r["late"], after_time=r["after_time"], created_at=created_at,
+        revisions=read, leader=built.leader,
         banker=built.banker, entered_by=entered_by, next_leader=next_leader, next_banker=next_banker)

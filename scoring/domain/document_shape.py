@@ -1,12 +1,13 @@
 """A tournament document's shape, checked before it is kept for import (pure): what stops it
 being kept at all (``storable_problem``: nesting too deep, text no database stores), and its
 shape (``check_shape``): each value on its own, as the documented schema
-(``scoring.api.exports.DOCUMENT_SCHEMA``) says it — every object with exactly its keys
+(``domain.document_schema.DOCUMENT_SCHEMA``: its keys are ``KEYS``) says it — every object with exactly its keys
 (``unknown_field``, ``required``), every value of its type, range, length, pattern and choices
 (``domain.document_values``: ``bad_type``, ``too_long``, ``invalid_choice``, ...), text that can
 be stored, real dates in years 1 to 9999 in UTC, free JSON bounded. Quick (no engine, no
 hashing): ``services.imports`` refuses a document that breaks it at once, before it is queued,
-and the worker's read (``domain.document_reader``) starts with it.
+and the worker's read (``domain.document_reader``) starts with it. A version 1 document is
+checked as the current version it means (``document_schema.as_current``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import games
+from scoring.domain.document_schema import KEYS, as_current
 from scoring.domain.document_values import (
     a_list,
     an_object,
@@ -27,11 +29,13 @@ from scoring.domain.document_values import (
     when,
     whole,
 )
-from scoring.domain.documents import FORMAT, KEYS, ROUND_STATUSES, TOURNAMENT_STATUSES, VERSION
+from scoring.domain.documents import FORMAT, ROUND_STATUSES, SESSION_STATUSES, TOURNAMENT_STATUSES, VERSIONS
+from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import (
     MAX_ACTOR_LABEL,
     MAX_CURRENCY,
     MAX_ENGINE_VERSION,
+    MAX_INT32,
     MAX_NOTE,
     MAX_PLAYER_NAME,
     MAX_SEATS,
@@ -43,6 +47,7 @@ from scoring.domain.inputs import (
     is_int,
     unstorable,
 )
+from scoring.domain.standings import TIE_BREAKS
 
 
 def revision_count(document: Any) -> int:
@@ -95,7 +100,7 @@ def storable_problem(document: Any, path: str = "document") -> dict | None:
 
 # --- the shape ------------------------------------------------------------------------------------
 # One check per key of each kind of object (``KEYS``), each on the value alone, as the documented
-# schema says it (scoring.api.exports.DOCUMENT_SCHEMA, built from KEYS and the same limits).
+# schema says it (scoring.domain.document_schema.DOCUMENT_SCHEMA, whence KEYS, with the same limits).
 
 Check = Callable[[Any, str], Any]
 
@@ -103,11 +108,16 @@ Check = Callable[[Any, str], Any]
 def check_shape(document: Any, path: str = "document") -> dict:
     """The document, if its shape is the documented schema's (see the module); else
     ValidationFailed at the first value that breaks it. Nothing that needs another value is
-    checked here (ids, the game's rules, the hash chain, the engine, dates a status needs)."""
+    checked here (ids, the game's rules, the hash chain, the engine, dates a status needs).
+    A version 1 document is returned as the current version it means (a copy)."""
     doc = an_object(document, path)
     # A document of another kind (or version) says so, rather than that its keys are wrong.
     _format(doc.get("format"), f"{path}.format")
     _version(doc.get("version"), f"{path}.version")
+    if doc["version"] == 1:
+        doc, problems = as_current(doc, path)
+        if problems:
+            raise ValidationFailed(errors=problems[:1])
     return _shaped(doc, path, "document")
 
 
@@ -124,8 +134,8 @@ def _format(value: Any, path: str) -> None:
 
 
 def _version(value: Any, path: str) -> None:
-    if not is_int(value) or value != VERSION:   # is_int: true is no 1
-        fail(path, "bad_version", f"Only version {VERSION} documents can be imported.")
+    if not is_int(value) or value not in VERSIONS:   # is_int: true is no 1
+        fail(path, "bad_version", f"Only version {' or '.join(map(str, VERSIONS))} documents can be imported.")
 
 
 def _game(value: Any, path: str) -> None:
@@ -191,6 +201,26 @@ def _choice(choices: tuple[str, ...]) -> Check:
     return lambda value, path: one_of(value, path, choices)
 
 
+def _tie_breaks(value: Any, path: str) -> None:
+    """Keys of the standings' order, none twice (which may lead is the services' to say)."""
+    keys = a_list(value, path)
+    if not 1 <= len(keys) <= len(TIE_BREAKS):
+        fail(path, "bad_type", f"From 1 to {len(TIE_BREAKS)} tie-breaks.")
+    for j, key in enumerate(keys):
+        one_of(key, f"{path}[{j}]", TIE_BREAKS)
+        if key in keys[:j]:
+            fail(f"{path}[{j}]", "duplicate", "This tie-break is listed twice.")
+
+
+def _seat(value: Any, path: str) -> None:
+    if not is_int(value, 0, MAX_SEATS - 1):
+        fail(path, "bad_seat", f"A seat position (0 to {MAX_SEATS - 1}) is expected here.")
+
+
+def _amount(value: Any, path: str) -> None:
+    whole(value, path, low=-MAX_INT32)
+
+
 def _money(value: Any, path: str) -> None:
     matching(value, path, MONEY, 'chip_value is a decimal number as text, like "0.50".')
 
@@ -207,29 +237,34 @@ _SHAPES: dict[str, dict[str, Check]] = {
         "format": _format, "version": _version, "exported_at": _when,
         "tournament": lambda value, path: _shaped(value, path, "tournament"),
         "players": _objects("player"), "entries": _objects("entry"), "sessions": _objects("session"),
-        "tables": _objects("table"), "rounds": _objects("round"),
+        "tables": _objects("table"), "rounds": _objects("round"), "adjustments": _objects("adjustment"),
+        "substitutions": _objects("substitution"),
     },
     "tournament": {
         "name": _name(MAX_TOURNAMENT_NAME), "game": _game, "variant": _free,
-        "status": _choice(TOURNAMENT_STATUSES), "public": flag, "require_confirmation": flag, "chip_value": _money,
-        "currency": _text(MAX_CURRENCY), "created_at": _when, "started_at": _when_or_null,
-        "finished_at": _when_or_null,
+        "status": _choice(TOURNAMENT_STATUSES), "public": flag, "require_confirmation": flag, "require_proof": flag,
+        "rated": flag, "tie_breaks": _tie_breaks, "chip_value": _money, "currency": _text(MAX_CURRENCY),
+        "created_at": _when, "started_at": _when_or_null, "finished_at": _when_or_null,
     },
     "player": {"id": whole, "name": _name(MAX_PLAYER_NAME)},
-    "entry": {"id": whole, "player": whole},
-    "session": {"number": whole},
+    "entry": {"id": whole, "player": whole, "withdrawn_at": _when_or_null},
+    "session": {"number": whole, "status": _choice(SESSION_STATUSES), "closed_at": _when_or_null,
+                "clock_started_at": _when_or_null, "clock_ends_at": _when_or_null},
     "table": {"id": whole, "session": whole, "name": _name(MAX_TABLE_NAME), "seats": _seats},
     "round": {
         "id": whole, "table": whole, "number": whole, "status": _choice(ROUND_STATUSES),
         "confirmed_by": _confirming_seat, "confirmed_by_director": _text(MAX_USERNAME, nullable=True),
         "confirmed_at": _when_or_null, "void_reason": _text(MAX_NOTE), "disputed": flag,
-        "dispute_message": _text(MAX_NOTE), "disputed_at": _when_or_null, "created_at": _when,
-        "revisions": _revisions,
+        "dispute_message": _text(MAX_NOTE), "disputed_at": _when_or_null, "late": flag, "after_time": flag,
+        "created_at": _when, "revisions": _revisions,
     },
     "revision": {
         "number": whole, "body": _free, "record": _free, "result": _free,
         "engine_version": _text(MAX_ENGINE_VERSION), "actor": _text(MAX_ACTOR_LABEL), "reason": _text(MAX_NOTE),
         "created_at": _when, "prev_hash": _hash(first=True), "hash": _hash(),
     },
+    "adjustment": {"player": whole, "amount": _amount, "reason": _text(MAX_NOTE), "created_at": _when,
+                   "by": _text(MAX_ACTOR_LABEL)},
+    "substitution": {"table": whole, "seat": _seat, "player": whole, "from_deal": whole},
 }
 assert {kind: tuple(checks) for kind, checks in _SHAPES.items()} == KEYS   # a check for every key, in order

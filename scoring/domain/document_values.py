@@ -14,7 +14,8 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from scoring.domain.documents import KEYS, MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT
+from scoring.domain.document_schema import KEYS
+from scoring.domain.documents import MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import DATETIME, MAX_INT32, NAME, blank, is_int, text_problem
 

@@ -1,21 +1,39 @@
-"""The tournament document: a whole tournament as one JSON object (export and import). Pure: its
-format, the shape an import reads it into, and its hash chain; no queries, no writes
-(``selectors.exports`` writes documents, ``domain.document_reader`` reads and checks one for
-import, ``services.exports`` stores it).
+"""The tournament document: a whole tournament as one JSON object (export and import), so that a
+backup restores everything. Pure: its format, the shape an import reads it into, and its hash
+chain; no queries, no writes (``selectors.exports`` writes documents, ``domain.document_schema``
+is its schema, ``domain.document_reader`` reads and checks one for import,
+``services.exports`` stores it).
 
-The shape (version 1)::
+The shape (version 2; every key always there, ``domain.document_schema`` has each one's type)::
 
-    {"format": "gupai-club.tournament", "version": 1, "exported_at": "<ISO 8601>",
+    {"format": "gupai-club.tournament", "version": 2, "exported_at": "<ISO 8601>",
      "tournament": {"name", "game", "variant", "status", "public", "require_confirmation",
-                    "chip_value" ("0.50"), "currency", "created_at", "started_at", "finished_at"},
+                    "require_proof", "rated", "tie_breaks", "chip_value" ("0.50"), "currency",
+                    "created_at", "started_at", "finished_at"},
      "players":  [{"id", "name"}],
-     "entries":  [{"id", "player"}],
-     "sessions": [{"number"}],
+     "entries":  [{"id", "player", "withdrawn_at"}],
+     "sessions": [{"number", "status", "closed_at", "clock_started_at", "clock_ends_at"}],
      "tables":   [{"id", "session" (its number), "name", "seats": [entry id by seat position]}],
      "rounds":   [{"id", "table", "number", "status", "confirmed_by", "confirmed_by_director",
                    "confirmed_at", "void_reason", "disputed", "dispute_message", "disputed_at",
-                   "created_at", "revisions": [{"number", "body", "record", "result",
-                   "engine_version", "actor", "reason", "created_at", "prev_hash", "hash"}]}]}
+                   "late", "after_time", "created_at",
+                   "revisions": [{"number", "body", "record", "result", "engine_version", "actor",
+                                  "reason", "created_at", "prev_hash", "hash"}]}],
+     "adjustments":   [{"player", "amount", "reason", "created_at", "by"}],       (reserved)
+     "substitutions": [{"table", "seat", "player", "from_deal"}]}                 (reserved)
+
+Version 1 had no ``require_proof``, ``rated``, ``tie_breaks``, ``withdrawn_at``, session state,
+``late``, ``after_time``, adjustments or substitutions; such a document still imports, read as
+version 1 meant them (``document_schema.FORMAT_1_MEANT``).
+
+**Never a secret.** No scorer token, no player code, no hash of either, no link secret, no
+phone: the document is a backup a director may hand around. (Proof marks — which entry proved
+who it is for a deal — are left out too: an import could not prove them again.)
+
+**Reserved.** ``adjustments`` (chips given or taken outside any deal: the player, the amount,
+why, when and by whom) and ``substitutions`` (a seat taken over from a deal on: the table, the
+seat, the player, the first deal) have their place in the format; this version writes them
+empty and refuses a document where they are not (``not_restorable``) rather than drop them.
 
 **Ids are the document's own**, not database ids: players, entries, tables and rounds are numbered
 1, 2, ... in the order they are listed (entries by registration, tables by session, rounds by
@@ -36,13 +54,16 @@ believes none of it without checking (``domain.document_reader``: every revision
 by today's engine, every deal's balance, the dates) and trusts no name in it: the new
 tournament is private (``public`` false, whatever the document says) until its director
 publishes it, the revisions' authors are kept as text marked ``imported: `` (never a local
-user), and a deal's confirming director is not matched to a local director.
+user), and a deal's confirming director is not matched to a local director. It is not rated
+(``rated`` false, whatever the document says) unless the director importing it asks for it:
+a backup restored must not count its results in the club's ratings a second time.
 
-**Round trip.** Exporting an import gives the document as imported: ``public`` false, each
-``actor`` marked ``imported: `` (once: a mark already there is kept as it is),
-``confirmed_by_director`` null and the hashes recomputed over those authors; everything else is
-as it was. Importing that export again, and exporting, gives it back exactly, hashes included,
-apart from ``exported_at``.
+**Round trip.** Exporting an import gives the document as imported: ``public`` false, ``rated``
+as the import chose, each ``actor`` marked ``imported: `` (once: a mark already there is kept
+as it is), ``confirmed_by_director`` null and the hashes recomputed over those authors;
+everything else — sessions closed or open with their clocks, withdrawals, late and after-time
+deals, the settings — is as it was. Importing that export again, and exporting, gives it back
+exactly, hashes included, apart from ``exported_at``.
 """
 
 from __future__ import annotations
@@ -55,28 +76,14 @@ from scoring.domain.chain import revision_hash
 from scoring.domain.inputs import MAX_ACTOR_LABEL
 
 FORMAT = "gupai-club.tournament"
-VERSION = 1
+#: What an export writes; what an import reads (version 1: ``document_schema.as_current``).
+VERSION = 2
+VERSIONS = (1, 2)
 
 TOURNAMENT_STATUSES = ("draft", "running", "finished")
+SESSION_STATUSES = ("open", "closed")
 ROUND_STATUSES = ("recorded", "confirmed", "voided")
 
-#: The keys of each object of a document: an export writes every one, and an import wants every
-#: one and no other (a misspelt key would otherwise be dropped unseen). The API's schema for an
-#: import (``scoring.api.exports``) is built from these.
-KEYS = {
-    "document": ("format", "version", "exported_at", "tournament", "players", "entries", "sessions", "tables",
-                 "rounds"),
-    "tournament": ("name", "game", "variant", "status", "public", "require_confirmation", "chip_value", "currency",
-                   "created_at", "started_at", "finished_at"),
-    "player": ("id", "name"),
-    "entry": ("id", "player"),
-    "session": ("number",),
-    "table": ("id", "session", "name", "seats"),
-    "round": ("id", "table", "number", "status", "confirmed_by", "confirmed_by_director", "confirmed_at",
-              "void_reason", "disputed", "dispute_message", "disputed_at", "created_at", "revisions"),
-    "revision": ("number", "body", "record", "result", "engine_version", "actor", "reason", "created_at",
-                 "prev_hash", "hash"),
-}
 # The strict rules of its values (names, dates and times, the chip value, whole numbers, text
 # that can be stored) are scoring.domain.inputs's, which the API's fields share.
 
@@ -124,11 +131,23 @@ class DocTournament:
     status: str
     public: bool            # as the document says; the import stores false whatever it says
     require_confirmation: bool
+    require_proof: bool
+    rated: bool             # as the document says; the import stores what its director asks
+    tie_breaks: list[str]
     chip_value: Decimal
     currency: str
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+
+
+@dataclass
+class DocSession:
+    number: int
+    status: str
+    closed_at: datetime | None
+    clock_started_at: datetime | None
+    clock_ends_at: datetime | None
 
 
 @dataclass
@@ -164,6 +183,8 @@ class DocRound:
     disputed: bool
     dispute_message: str
     disputed_at: datetime | None
+    late: bool
+    after_time: bool
     created_at: datetime
     revisions: list[DocRevision]
     # From the latest revision, as the services set them:
@@ -180,6 +201,7 @@ class Document:
     tournament: DocTournament
     players: dict[int, str] = field(default_factory=dict)       # id → name
     entries: dict[int, int] = field(default_factory=dict)       # id → player id, in order
-    sessions: list[int] = field(default_factory=list)
+    withdrawn: dict[int, datetime] = field(default_factory=dict)  # entry id → when (withdrawn entries only)
+    sessions: dict[int, DocSession] = field(default_factory=dict)  # number → session
     tables: list[DocTable] = field(default_factory=list)
     rounds: list[DocRound] = field(default_factory=list)

@@ -222,3 +222,11 @@ def whole_number_or_text(text: Any, *, low: int, high: int, signed: bool = False
     to refuse with its own message at its own path (a form's error under its field)."""
     value = parse_whole_number(text, low=low, high=high, signed=signed)
     return text if value is None else value
+
+
+def ecma(pattern: str) -> str:
+    """A Python pattern written to mean the same in ECMA regular expressions (no \\s, \\d, \\w;
+    anchored with \\A and \\Z), as a schema shows it: drf-spectacular's spelling, and the
+    tournament document's JSON Schema (``domain.document_schema``)."""
+    pattern = pattern.encode("ascii", "backslashreplace").decode().replace(r"\x", r"\u00")
+    return pattern.replace(r"\A", "^").replace(r"\Z", "$")

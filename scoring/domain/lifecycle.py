@@ -4,8 +4,9 @@ one wording per refusal. Pure: the services guard their writes with it
 
 A tournament goes draft → running → finished (read-only). A session is open or closed, back
 and forth while the tournament is not finished; a closed session's scorer links record and
-change nothing (a director still may: a late deal). A deal is recorded, may be confirmed, and
-may be voided; independently it may be disputed and then resolved. Every round service asks
+change nothing (a director still may: a late deal). An adjustment (a fine, a bonus) is
+recorded and deleted only while the tournament runs (``adjustment_refusal``). A deal is
+recorded, may be confirmed, and may be voided; independently it may be disputed and then resolved. Every round service asks
 whether its move is allowed from the deal's present state; the pages ask
 ``round_moves_allowed`` (the same data, the same answer) which moves to offer.
 """
@@ -94,6 +95,22 @@ def tournament_refusal(status: str) -> Refusal | None:
     return None
 
 
+#: An adjustment (a fine, a bonus: ``services.adjustments``) outside a running tournament: a draft
+#: has no standings to move yet; a finished one is read-only (``TOURNAMENT_FINISHED_REFUSAL``).
+ADJUSTMENT_NOT_RUNNING_REFUSAL = Refusal(
+    Conflict, "tournament_not_running",
+    gettext_noop("This tournament has not started yet; start it before recording adjustments."))
+
+
+def adjustment_refusal(status: str) -> Refusal | None:
+    """Why adjustments cannot be recorded or deleted in a tournament of this status, or None."""
+    if status == TOURNAMENT_FINISHED:
+        return TOURNAMENT_FINISHED_REFUSAL
+    if status != TOURNAMENT_RUNNING:
+        return ADJUSTMENT_NOT_RUNNING_REFUSAL
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # Sessions
 
@@ -138,17 +155,24 @@ _VOIDED = Refusal(Conflict, "round_voided", gettext_noop("This deal is voided.")
 #: The message and code of ``selectors.access.require_director_of``, which the services ask
 #: first: only a scorer link is told this here, by the moves it may not make at all.
 _DIRECTORS_ONLY = Refusal(PermissionDenied, "permission_denied", gettext_noop("Only a director of this club may do this."))
+#: Once a player has called the referee, the table keeps its hands off the deal: no correction,
+#: confirmation or void from a scorer link (whoever holds the phone could otherwise change the deal
+#: under the referee's eyes) until a director settles the dispute. A director may still correct,
+#: void and settle it.
+DISPUTE_HOLD = Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it."))
 
 
 @dataclass(frozen=True)
 class RoundMove:
     """``refused``: the statuses it cannot start from, and why; ``scorer_refused``: more of
-    them for a scorer link; ``disputed``: the refusal when the deal is (or, with
-    ``needs_dispute``, is not) disputed — for scorers only unless ``needs_dispute``;
+    them for a scorer link; ``held_by_dispute``: refused to a scorer link while the deal is
+    disputed (``DISPUTE_HOLD``, before any other refusal); ``disputed``: the refusal when the
+    deal is not disputed, for a move that needs a dispute (``needs_dispute``);
     ``directors_only``: never from a scorer link."""
 
     refused: dict[str, Refusal] = field(default_factory=dict)
     scorer_refused: dict[str, Refusal] = field(default_factory=dict)
+    held_by_dispute: bool = False
     disputed: Refusal | None = None
     needs_dispute: bool = False
     directors_only: bool = False
@@ -162,16 +186,15 @@ ROUND_MOVES: dict[str, RoundMove] = {
                                         gettext_noop("This deal is voided; it cannot be corrected."))},
         scorer_refused={ROUND_CONFIRMED: Refusal(PermissionDenied, "round_confirmed", gettext_noop(
             "This deal is confirmed; only a director can correct it now."))},
-        open_session_only=True),
+        held_by_dispute=True, open_session_only=True),
     "round_confirm": RoundMove(
         refused={ROUND_CONFIRMED: Refusal(Conflict, "already_confirmed",
                                            gettext_noop("This deal is already confirmed.")),
                  ROUND_VOIDED: _VOIDED},
-        disputed=Refusal(Conflict, "round_disputed", gettext_noop("This deal is disputed; a director must settle it.")),
-        open_session_only=True),
+        held_by_dispute=True, open_session_only=True),
     "round_void": RoundMove(
         refused={ROUND_VOIDED: Refusal(Conflict, "round_voided", gettext_noop("This deal is already voided."))},
-        directors_only=True),
+        held_by_dispute=True, directors_only=True),
     "round_dispute": RoundMove(refused={ROUND_VOIDED: _VOIDED}),
     "round_dispute_resolve": RoundMove(
         disputed=Refusal(Conflict, "not_disputed", gettext_noop("This deal is not disputed.")), needs_dispute=True,
@@ -180,6 +203,9 @@ ROUND_MOVES: dict[str, RoundMove] = {
 
 
 def _round_refusal(move: RoundMove, *, status: str, disputed: bool, is_scorer: bool) -> Refusal | None:
+    if move.held_by_dispute and is_scorer and disputed:
+        # first: the table is told why the deal is out of its hands, whatever else would refuse
+        return DISPUTE_HOLD
     if move.directors_only and is_scorer:
         return _DIRECTORS_ONLY
     refusal = move.refused.get(status)
@@ -187,11 +213,8 @@ def _round_refusal(move: RoundMove, *, status: str, disputed: bool, is_scorer: b
         refusal = move.scorer_refused.get(status)
     if refusal is not None:
         return refusal
-    if move.disputed is not None:
-        if move.needs_dispute and not disputed:
-            return move.disputed
-        if not move.needs_dispute and is_scorer and disputed:
-            return move.disputed
+    if move.needs_dispute and not disputed:
+        return move.disputed
     return None
 
 
@@ -228,3 +251,14 @@ def round_moves_open(round: Any, actor: Actor, *,
     return {action for action, refusal in round_moves_allowed(round, actor, tournament=tournament,
                                                               session=session).items()
             if refusal is None}
+
+
+def confirmed_with_the_shown(round: Any) -> bool:
+    """Whether a deal is one that "Confirm all shown" on the director's table page confirms: recorded,
+    not disputed, and typed in by a director — from the table's paper sheet, or late — so that no
+    phone at the table will confirm it. ``round``: a Round, or a deal as the pages list it."""
+    if isinstance(round, Mapping):
+        status, disputed, late, paper_sheet = round["status"], round["disputed"], round["late"], round["paper_sheet"]
+    else:
+        status, disputed, late, paper_sheet = round.status, round.disputed, round.late, round.paper_sheet
+    return status == statuses.ROUND_RECORDED and not disputed and bool(late or paper_sheet)

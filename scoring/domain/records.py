@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 import games
 from games import get_game
+from games.standings import SeatOutcome, outcomes_by_position, transfers_by_position  # noqa: F401 - kept by name
 from scoring.domain.errors import problem
 from scoring.domain.inputs import is_int
 
@@ -207,44 +208,6 @@ def nets_by_position(*, game: str, body: dict, result: dict, n: int) -> list[int
     for pos in range(n):
         i = (pos - leader) % n if leader is not None else pos
         out.append(int(seats[i].get("net", 0)) if i < len(seats) else 0)
-    return out
-
-
-@dataclass(frozen=True)
-class SeatOutcome:
-    """What one deal did for one table position: its ``net``, its ``place`` (None when the
-    deal places nobody) and whether it was a ``win`` (``Game.deal_places``)."""
-
-    net: int
-    place: int | None
-    win: bool
-
-
-def outcomes_by_position(*, game: str, leader: Any, seats: list, n: int) -> list[SeatOutcome]:
-    """Each table position's net, place and win in a stored result. ``leader``: the body's
-    ``leader`` (read only for games with a leader); ``seats``: the result's ``seats``. Taking
-    the two pieces rather than the whole body and result lets a recomputation read just them."""
-    info = get_game(game)
-    placed = info.deal_places(seats)
-    shift = (leader or 0) if info.has_leader else 0
-    out = []
-    for pos in range(n):
-        i = (pos - shift) % n
-        if i < len(seats):
-            out.append(SeatOutcome(int(seats[i].get("net", 0)), placed[i].place, placed[i].win))
-        else:  # a result shorter than the table (never stored): counts as nothing
-            out.append(SeatOutcome(0, None, False))
-    return out
-
-
-def transfers_by_position(*, game: str, leader: Any, transfers: list, n: int) -> list[tuple[int, int | None, int]]:
-    """A stored result's ``transfers`` as ``(from, to, amount)`` by table position (``to``
-    None: the house)."""
-    shift = (leader or 0) if get_game(game).has_leader else 0
-    out = []
-    for t in transfers or []:
-        to = t.get("to")
-        out.append(((t["from"] + shift) % n, None if to is None else (to + shift) % n, int(t["amount"])))
     return out
 
 

@@ -2,13 +2,16 @@
 stores, named once. The models' choices, the services, the pages and the pure rules
 (``scoring.domain.standings``, ``scoring.domain.lifecycle``) all read them."""
 
+from games.standings import CONFIRMED, RECORDED, VOIDED
+
 TOURNAMENT_DRAFT = "draft"
 TOURNAMENT_RUNNING = "running"
 TOURNAMENT_FINISHED = "finished"
 
-ROUND_RECORDED = "recorded"
-ROUND_CONFIRMED = "confirmed"
-ROUND_VOIDED = "voided"
+# A deal's: the engine's (``games.standings``), as its counting rule reads them.
+ROUND_RECORDED = RECORDED
+ROUND_CONFIRMED = CONFIRMED
+ROUND_VOIDED = VOIDED
 
 SESSION_OPEN = "open"
 SESSION_CLOSED = "closed"

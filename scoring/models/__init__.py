@@ -12,7 +12,8 @@ migration 0010 names it ``scoring.models.default_tie_breaks``.
 
 The modules: ``clubs`` (clubs and players), ``tournaments`` (tournaments, entries, sessions),
 ``tables`` (tables, seats and substitutions), ``rounds`` (deals and their hash-chained revisions),
-``standings`` (each entry's kept figures), ``seasons`` (tournaments grouped with weights),
+``standings`` (each entry's kept figures), ``adjustments`` (penalties, fines and bonuses outside
+the deals), ``seasons`` (tournaments grouped with weights),
 ``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
 ``action_log`` (every change a service makes), ``idempotency`` (stored answers to repeated
 requests), ``auth`` (directors' API tokens), ``jobs`` (what every long job has), ``audits``
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from scoring.domain.standings import default_tie_breaks
 from scoring.models.action_log import ActionLog
+from scoring.models.adjustments import Adjustment
 from scoring.models.audits import Audit, AuditChunk, AuditFinding
 from scoring.models.auth import ApiToken
 from scoring.models.clubs import Club, Player
@@ -41,6 +43,7 @@ from scoring.models.tournaments import GAME_CHOICES, PUBLICLY_VISIBLE, Entry, Se
 __all__ = [
     "GAME_CHOICES",
     "ActionLog",
+    "Adjustment",
     "ApiToken",
     "Audit",
     "AuditChunk",

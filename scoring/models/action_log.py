@@ -62,6 +62,8 @@ class ActionLog(models.Model):
         RATINGS_REBUILD = "ratings_rebuild"
         PAPER_SHEETS_START = "paper_sheets_start"
         CLUB_RATINGS_UPDATE = "club_ratings_update"
+        ADJUSTMENT_CREATE = "adjustment_create"
+        ADJUSTMENT_DELETE = "adjustment_delete"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

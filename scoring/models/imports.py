@@ -34,6 +34,9 @@ class TournamentImport(WorkerJob):
     #: The uploaded document until the worker is done with it (then null: a refused document is
     #: not kept, an accepted one is the tournament).
     document = models.JSONField(null=True, blank=True)
+    #: Whether the new tournament's deals count in the club's ratings: only when the director asks
+    #: (a backup restored would otherwise count every result again).
+    rated = models.BooleanField(default=False)
     total = models.PositiveIntegerField(default=0)
     checked = models.PositiveIntegerField(default=0)
     error = models.JSONField(null=True, blank=True)

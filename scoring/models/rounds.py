@@ -52,6 +52,9 @@ class Round(models.Model):
     late = models.BooleanField(default=False)
     #: Recorded once the session's clock had run out (by the server's clock): the director decides.
     after_time = models.BooleanField(default=False)
+    #: Typed in by a director from the table's paper score sheet (``services.paper_sheet_entry``):
+    #: nobody at the table confirmed it from a phone, so the director confirms it, one or a page at a time.
+    paper_sheet = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -6,7 +6,8 @@ lists, model objects), no writes.
 - ``clubs``, ``players`` (players' proof at a seat), ``tournaments``, ``sessions``, ``tables``,
   ``substitutions`` (who sat where at which deal), ``rounds`` (a deal, a table's list,
   revisions, previews), ``roster`` (the roster page)
-- ``standings`` (the kept rows ranked, and their recomputation), ``payouts`` (the settle-up
+- ``standings`` (the kept rows ranked, and their recomputation), ``adjustments`` (fines and
+  bonuses outside the deals, and what they add), ``payouts`` (the settle-up
   list), ``seasons``, ``seating`` (what seating the next session needs, a session's sheet)
 - ``ratings`` (the deals and results the ratings count), ``rating_pages`` (the ratings as the
   pages show them), ``player_stats`` (a player's statistics), ``report`` (the tournament report)

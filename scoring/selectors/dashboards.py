@@ -15,8 +15,9 @@ from scoring.domain.clock import clock_state, still_playing
 from scoring.domain.errors import NotFound
 from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
-from scoring.models import ActionLog, Round, Seat, Session, Table, Tournament
-from scoring.selectors.rounds import disputed_rounds, round_detail
+from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Substitution, Table, Tournament
+from scoring.selectors.adjustments import with_adjustment_lines
+from scoring.selectors.rounds import disputed_rounds, revision_detail, round_detail
 from scoring.selectors.standings import standings_for
 from scoring.selectors.substitutions import seat_histories
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
@@ -67,9 +68,10 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
     if session is None:
         return None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
+    # whether a table had a substitution comes with the tables: the histories are read only then
     tables = list(Table.objects.filter(session=session).select_related("session").prefetch_related(seats)
-                  .order_by("id"))
-    histories = seat_histories(tables)
+                  .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk")))).order_by("id"))
+    histories = seat_histories([t for t in tables if t.substituted])
     rows = []
     for t in tables:
         c = counts.get(t.pk, {})
@@ -90,16 +92,41 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
 
 def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Page:
     """Open disputes, oldest first, a page of ``round_detail`` dicts each with ``table_obj`` (its
-    Table, session read). The seats of every table with an open dispute come in one query."""
+    Table, session read) and ``_since_dispute``'s ``at_dispute`` and ``since_dispute``. The seats
+    of every table with an open dispute come in one query, the page's revisions in another."""
     number, pages, offset = page_window(count, asked, DISPUTES_PAGE_SIZE)
     rounds = list(disputed_rounds(tournament)[offset:offset + DISPUTES_PAGE_SIZE])
     seats: dict[int, list[Seat]] = {}
     for s in (Seat.objects.filter(table__session__tournament=tournament, table__rounds__disputed=True).distinct()
               .select_related("entry__player").order_by("table_id", "position")):
         seats.setdefault(s.table_id, []).append(s)
-    items = [{**round_detail(r, seats=seats.get(r.table_id, []), tournament=tournament), "table_obj": r.table}
-             for r in rounds]
+    # Every revision of the page's deals, in one query (a subquery of the same page, so that the
+    # page costs the same with or without disputes on it).
+    revisions: dict[int, list[RoundRevision]] = {}
+    page_ids = disputed_rounds(tournament).values("pk")[offset:offset + DISPUTES_PAGE_SIZE]
+    for rev in RoundRevision.objects.filter(round__in=page_ids).order_by("round_id", "number"):
+        revisions.setdefault(rev.round_id, []).append(rev)
+    items = []
+    for r in rounds:
+        table_seats = seats.get(r.table_id, [])
+        items.append({**round_detail(r, seats=table_seats, tournament=tournament), "table_obj": r.table,
+                      **_since_dispute(r, revisions.get(r.pk, []), seats=table_seats, game=tournament.game)})
     return Page(items, number, pages, count, DISPUTES_PAGE_SIZE)
+
+
+def _since_dispute(rnd: Round, revisions: list[RoundRevision], *, seats: list[Seat], game: str) -> dict:
+    """What the referee is shown of a deal corrected after the dispute was raised: ``at_dispute``
+    (``revision_detail`` of the revision the players disputed, None when it is still the
+    current one) and ``since_dispute`` (each later revision's ``number, actor, reason,
+    created_at``): a director judges the claim against the deal as it was, not as it became."""
+    raised = rnd.disputed_at
+    before = [rev for rev in revisions if raised is None or rev.created_at <= raised]
+    after = [rev for rev in revisions if raised is not None and rev.created_at > raised]
+    if not after or not before:
+        return {"at_dispute": None, "since_dispute": []}
+    return {"at_dispute": revision_detail(before[-1], seats=seats, game=game),
+            "since_dispute": [{"number": rev.number, "actor": rev.actor_label, "reason": rev.reason,
+                               "created_at": rev.created_at} for rev in after]}
 
 
 def console_live(tournament: Tournament, *, session: int | None = None, disputes_page: int | None = None,
@@ -107,11 +134,12 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
     """The console's live parts: ``tournament``, ``sessions`` (every session by number, for the
     switcher), ``current`` (``_table_rows`` of ``shown_session(session)``), ``counts``
     (the tournament's ``unconfirmed``, ``disputed`` and ``unsettled`` deals), ``disputed`` (a
-    ``Page`` of open disputes), ``standings`` (ranked by ``tie_breaks``, in words).
+    ``Page`` of open disputes), ``standings`` (ranked, with their adjustments), ``tie_breaks``
+    (in words).
 
-    Seven queries, six given ``entries`` (the tournament's, with their players), whatever the
+    Ten queries, nine given ``entries`` (the tournament's, with their players), whatever the
     deals: sessions, counts by table, the shown session's tables and their seats, a page of
-    disputes, the seats of the disputed tables, the standings."""
+    disputes, the seats of the disputed tables, their revisions, the standings, the adjustments."""
     now = now or timezone.now()
     sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
     current = shown_session(sessions, session)
@@ -123,7 +151,7 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
         "current": _table_rows(current, by_table, now),
         "counts": counts,
         "disputed": _disputes_page(tournament, counts["disputed"], disputes_page),
-        "standings": standings_for(tournament, entries=entries),
+        "standings": with_adjustment_lines(standings_for(tournament, entries=entries), tournament),
         "tie_breaks": tie_break_labels(tournament.tie_breaks or DEFAULT_TIE_BREAKS),
     }
 

@@ -22,15 +22,11 @@ from django.db.models import Count, Max, OuterRef, Subquery
 from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
-from scoring.domain.money import minor_unit_decimals, money_of, settle_up
+from scoring.domain.money import minor_unit_decimals, payouts_of
 from scoring.models import Entry, Round, Seat, Session, Standing, Tournament
 from scoring.selectors.standings import session_figures
 
 logger = logging.getLogger("scoring")
-
-#: The party that takes what the players' nets do not add back up to (Da Ling's casino chip,
-#: DL-11: nets plus ``house`` sum to 0).
-HOUSE = "House"
 
 
 #: How long a cached answer may wait unread (its version, not this, keeps it right).
@@ -133,14 +129,10 @@ def payouts_made(tournament: Tournament, *, session: int | None = None) -> dict:
         rows = [(e, p, name, figures[e].net) for e, p, name in Entry.objects.filter(pk__in=list(figures))
                 .values_list("pk", "player_id", "player__name")]
     rows.sort(key=lambda r: (-r[3], r[2], r[0]))
-    names = {r[0]: r[2] for r in rows}
-    balances = [(r[0], r[3]) for r in rows]
-    house = -sum(net for _, net in balances)
-    if house:
-        balances.append((None, house))
-        names[None] = HOUSE
-    transfers = settle_up(balances)
-    money = money_of(balances, transfers, tournament.chip_value, minor_unit_decimals(tournament.currency))
+    settled = payouts_of([(e, name, net) for e, _, name, net in rows], tournament.chip_value,
+                         minor_unit_decimals(tournament.currency))
+    names, balances, transfers, money = settled["names"], settled["balances"], settled["transfers"], settled["money"]
+    house = settled["house"]
     players = [{"entry": e, "player": p, "name": name, "net": net, "money": money.by_party[e]}
                for e, p, name, net in rows]
     out = {

@@ -3,11 +3,14 @@ player) holds for the player at a seat."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password
 from django.utils.translation import gettext
 
+from scoring.domain import code_hashes
 from scoring.domain import proof as proofs
 from scoring.domain.errors import PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
@@ -32,9 +35,30 @@ def entry_seat(table: Table, entry_id: Any) -> int | None:
     return Seat.objects.filter(table=table, entry_id=entry_id).values_list("position", flat=True).first()
 
 
+def code_keys() -> list[bytes]:
+    """The keys of players' codes (``domain.code_hashes``), the one that hashes first: each of
+    ``PLAYER_CODE_KEY`` (comma-separated; rotation puts the new one first), then ``SECRET_KEY``
+    and its ``SECRET_KEY_FALLBACKS`` (a club moving to a dedicated key, or rotating SECRET_KEY,
+    keeps its players' codes)."""
+    dedicated = [k.strip() for k in settings.PLAYER_CODE_KEY.split(",") if k.strip()]
+    return list(_keys(tuple(dedicated), (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ()))))
+
+
+@lru_cache(maxsize=4)
+def _keys(dedicated: tuple[str, ...], secret_keys: tuple[str, ...]) -> tuple[bytes, ...]:
+    return (tuple(code_hashes.derive_key(k, dedicated=True) for k in dedicated)
+            + tuple(code_hashes.derive_key(k, dedicated=False) for k in secret_keys if k))
+
+
 def entry_code_matches(entry: Entry, code: Any) -> bool:
-    """Whether ``code`` is ``entry``'s personal code (never true while none is set)."""
-    return bool(entry.code_hash) and proofs.is_code(code) and check_password(code, entry.code_hash)
+    """Whether ``code`` is ``entry``'s personal code (never true while none is set): a keyed hash
+    under one of ``code_keys``, or a code stored by Django's password hashers before them (PBKDF2,
+    checked the old way; ``services.players.entry_code_rehash`` stores it again)."""
+    if not entry.code_hash or not proofs.is_code(code):
+        return False
+    if code_hashes.is_keyed(entry.code_hash):
+        return code_hashes.keyed_code_matches(code, entry.code_hash, keys=code_keys())
+    return check_password(code, entry.code_hash)
 
 
 def remembered_holds(entry: Entry, remembered: tuple[int, int] | None) -> bool:

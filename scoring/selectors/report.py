@@ -1,5 +1,6 @@
 """The tournament report: what a director sends to the club afterwards — the final standings,
-the payouts, the latest audit's verdict with the zero-sum check, and how many deals were
+the payouts, the adjustments (fines, bonuses), the latest audit's verdict with the zero-sum
+check, and how many deals were
 corrected, disputed and voided, and (a rated tournament) each player's rating before and after.
 
 A fixed number of queries whatever the deals: the standings and payouts read the kept rows,
@@ -12,6 +13,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from scoring.models import ActionLog, Round, RoundRevision, Tournament
+from scoring.selectors.adjustments import adjustment_list
 from scoring.selectors.audits import audit_finding_counts, audit_latest
 from scoring.selectors.payouts import payouts_for
 from scoring.selectors.rating_pages import tournament_rating_changes
@@ -56,15 +58,20 @@ def _audit(tournament: Tournament) -> dict | None:
 def tournament_report(tournament: Tournament) -> dict:
     """``tournament, standings`` (``standings_for``), ``payouts`` (``payouts_for``), ``audit``
     (``_audit``), ``counts`` (``_counts``), ``ratings`` (``tournament_rating_changes``: empty when
-    the tournament is not rated) and ``zero_sum`` (``players`` (the entries' nets
-    summed), ``house``, ``total`` and ``ok``: the nets plus the house come to 0).
+    the tournament is not rated), ``adjustments`` (those in force: ``name, amount, reason,
+    created_at``) and ``zero_sum``: ``players`` (the entries' nets from the deals: the kept nets
+    less the adjustments), ``house``, ``total`` and ``ok`` (the deals' nets plus the house come
+    to 0), and ``adjustments`` (their total: outside the deals, not zero-sum).
 
     The zero-sum check adds the kept standings to the house's take read from the counted deals
     themselves, so a standing that drifted from its deals shows here as a total other than 0.
     (The payouts' house is 0 minus the nets by construction: it could not check anything.)"""
     standings = standings_for(tournament)
     counts = _counts(tournament)
-    players = sum(r["net"] for r in standings)
+    adjustments = [{"name": a.entry.player.name, "amount": a.amount, "reason": a.reason, "created_at": a.created_at}
+                   for a in adjustment_list(tournament)]
+    adjusted = sum(a["amount"] for a in adjustments)
+    players = sum(r["net"] for r in standings) - adjusted
     return {
         "tournament": tournament,
         "standings": standings,
@@ -72,7 +79,7 @@ def tournament_report(tournament: Tournament) -> dict:
         "audit": _audit(tournament),
         "counts": counts,
         "ratings": tournament_rating_changes(tournament),
+        "adjustments": adjustments,
         "zero_sum": {"players": players, "house": counts["house"], "total": players + counts["house"],
-                     "ok": players + counts["house"] == 0},
+                     "ok": players + counts["house"] == 0, "adjustments": adjusted},
     }
-

@@ -7,15 +7,16 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch
 
 from scoring.models import Round, Seat, Table, Tournament
-from scoring.selectors.tournaments import entry_list, players_not_entered
+from scoring.selectors.tournaments import entry_list, players_not_entered, tournament_trial_copy
 
 
 def roster_for(tournament: Tournament) -> dict:
     """``entries`` (``{"entry", "withdrawn", "table"}`` by player name: ``table`` the table of the
     latest session the entry sits at, or None), ``candidates`` (players not entered),
     ``session`` (the latest, or None), ``tables`` (``{"table", "names", "deals"}`` of that
-    session: ``deals`` counts every deal, voided ones too) and ``deletable`` (a draft without
-    deals: the tournament itself may be deleted)."""
+    session: ``deals`` counts every deal, voided ones too), ``deletable`` (a draft without
+    deals, or ``trial_copy``: an imported copy never published; the tournament itself may be
+    deleted)."""
     session = tournament.sessions.order_by("-number").first()
     tables = []
     if session is not None:
@@ -26,8 +27,10 @@ def roster_for(tournament: Tournament) -> dict:
     seated = {seat.entry_id: table for table in tables for seat in table.seats.all()}
     entries = [{"entry": e, "withdrawn": e.withdrawn_at is not None, "table": seated.get(e.pk)}
                for e in entry_list(tournament)]
-    deletable = (tournament.status == Tournament.Status.DRAFT
-                 and not Round.objects.filter(table__session__tournament=tournament).exists())
+    # a draft is deleted without deals anyway (and an import never makes a draft with deals)
+    trial = tournament.status != Tournament.Status.DRAFT and tournament_trial_copy(tournament)
+    deletable = trial or (tournament.status == Tournament.Status.DRAFT
+                          and not Round.objects.filter(table__session__tournament=tournament).exists())
     return {
         "entries": entries,
         "candidates": list(players_not_entered(tournament)),
@@ -35,4 +38,5 @@ def roster_for(tournament: Tournament) -> dict:
         "tables": [{"table": t, "names": [s.entry.player.name for s in t.seats.all()], "deals": t.deals}
                    for t in tables],
         "deletable": deletable,
+        "trial_copy": trial,
     }

@@ -1,4 +1,4 @@
-"""Deals: one, a table's list, a deal's revisions, previews of deals not yet stored."""
+"""Deals: one, a table's list (a page at a time), a deal's revisions, previews of deals not yet stored."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain.errors import NotFound
+from scoring.domain.paging import Page, page_window
 from scoring.domain.records import RoundPreview, built_for_revision, result_by_position, round_preview
 from scoring.domain.standings import counts_round
 from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Table, Tournament
-from scoring.selectors.audits import verify_chain
+from scoring.selectors.audits import ChainReport, verify_chain
 from scoring.selectors.substitutions import deal_seats
 from scoring.selectors.tables import round_defaults, table_seats
 
@@ -68,7 +69,7 @@ def revision_detail(revision: RoundRevision, *, seats: list[Seat], game: str) ->
 def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tournament | None = None) -> dict:
     """The API's round: ``id, table, number, status, disputed, dispute_message, revision,
     leader|banker, entered_by, confirmed_by, entered_by_entry, confirmed_by_entry (the entries
-    proven with their code, else None), late, after_time, record, result, players, outcome,
+    proven with their code, else None), late, after_time, paper_sheet, record, result, players, outcome,
     warnings, created_at, updated_at``. ``record``/``result`` exactly as the engine saw and returned them;
     ``players`` by table seat position."""
     tournament = tournament or rnd.table.session.tournament
@@ -91,6 +92,7 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tou
               "entered_by_entry": rnd.entered_by_entry_id, "confirmed_by_entry": rnd.confirmed_by_entry_id,
               "confirmed_by_director": rnd.confirmed_by_user.get_username() if rnd.confirmed_by_user_id else None,
               "void_reason": rnd.void_reason, "late": rnd.late, "after_time": rnd.after_time,
+              "paper_sheet": rnd.paper_sheet,
               "record": rev.record, "result": rev.result, "players": players, "outcome": outcome,
               "warnings": [{**w, "path": built.body_path(w.get("path", ""))} for w in rev.result.get("warnings", [])],
               "created_at": rnd.created_at, "updated_at": rnd.updated_at})
@@ -113,14 +115,14 @@ def round_details(table: Table, rounds: Iterable[Round], *, seats: list[Seat] | 
 
 
 def round_history(table: Table, *, include_voided: bool = True, newest_first: bool = False,
-                  limit: int | None = None, seats: list[Seat] | None = None) -> list[dict]:
+                  offset: int = 0, limit: int | None = None, seats: list[Seat] | None = None) -> list[dict]:
     """The table's deals as ``round_detail`` dicts, in order (or newest first), at most ``limit``
-    of them: the slice is taken in the database, so a long table costs nothing extra."""
+    of them from the ``offset``-th: the slice is taken in the database, so a long table costs
+    nothing extra."""
     qs = round_list(table, newest_first=newest_first)
     if not include_voided:
         qs = qs.exclude(status=Round.Status.VOIDED)
-    if limit is not None:
-        qs = qs[:limit]
+    qs = qs[offset:offset + limit] if limit is not None else qs[offset:]
     return round_details(table, qs, seats=seats)
 
 
@@ -132,12 +134,28 @@ def round_revisions(rnd: Round) -> list[dict]:
             for rev in RoundRevision.objects.filter(round=rnd).order_by("number")]
 
 
-def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = None,
+def round_revisions_checked(rnd: Round, *, seats: list[Seat] | None = None) -> tuple[list[dict], ChainReport]:
+    """A deal's revisions newest first (``revision_detail``, with ``after_dispute``: made after
+    its open dispute was raised) and its hash chain checked (``verify_chain``): what the
+    director's table page shows of one deal when asked. ``seats``: the table's today; the
+    revisions name the players who played the deal."""
+    seats = deal_seats(rnd.table, seats if seats is not None else table_seats(rnd.table))(rnd.number)
+    revs = list(RoundRevision.objects.filter(round=rnd).order_by("number"))
+    game = rnd.table.session.tournament.game
+    details = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]
+    raised = rnd.disputed_at if rnd.disputed else None
+    for rev in details:
+        # an open dispute's deal changed since the referee was called: the director is told
+        rev["after_dispute"] = bool(raised and rev["created_at"] > raised)
+    return details, verify_chain(revs, rnd.current_revision_id)
+
+
+def round_rows(table: Table, *, newest_first: bool = True, offset: int = 0, limit: int | None = None,
                seats: list[Seat] | None = None) -> list[dict]:
     """The table's deals for its pages: ``round_detail`` dicts plus ``entered_by_name``,
     ``confirmed_by_name`` and ``confirm_options`` (``(position, name)`` of the seats that may
     confirm: all but the one that entered it); newest first unless asked otherwise."""
-    rows = round_history(table, newest_first=newest_first, limit=limit, seats=seats)
+    rows = round_history(table, newest_first=newest_first, offset=offset, limit=limit, seats=seats)
     for d in rows:
         names = [p["name"] for p in d["players"]]
         d["entered_by_name"] = names[d["entered_by"]] if isinstance(d.get("entered_by"), int) else None
@@ -146,24 +164,35 @@ def round_rows(table: Table, *, newest_first: bool = True, limit: int | None = N
     return rows
 
 
-def table_history(table: Table) -> list[dict]:
-    """Every deal of the table (newest first) as ``round_rows``, each with ``revisions`` (every
-    revision, newest first, as ``revision_detail``) and ``chain`` (``round_verify_chain``)."""
-    # One query for every revision of the table and one for the seats, not several per deal.
-    seats = table_seats(table)
-    at = deal_seats(table, seats)
-    game = table.session.tournament.game
-    current = dict(Round.objects.filter(table=table).values_list("pk", "current_revision_id"))
-    revisions: dict[int, list[RoundRevision]] = {}
-    for rev in RoundRevision.objects.filter(round__table=table).order_by("round_id", "number"):
-        revisions.setdefault(rev.round_id, []).append(rev)
-    out = []
-    for d in round_rows(table, seats=seats):
-        revs = revisions.get(d["id"], [])
-        d["revisions"] = [revision_detail(rev, seats=at(d["number"]), game=game) for rev in reversed(revs)]
-        d["chain"] = verify_chain(revs, current[d["id"]])
-        out.append(d)
-    return out
+#: Deals on a page of the director's table page.
+TABLE_PAGE_SIZE = 20
+
+
+def table_deals_page(table: Table, asked: int | None, *, seats: list[Seat] | None = None) -> Page:
+    """Page ``asked`` (``domain.paging``: clamped; 1 is the newest deals) of the table's deals,
+    newest first, as ``round_rows``. Two statements whatever the table's length: its count and
+    the page's deals with their current revisions.
+
+    A deal's earlier revisions are read when asked (``round_revisions_checked``); ``revision``,
+    its current revision's number, says how many it has (numbered 1, 2, … with none missing,
+    which the chain check and the audits hold). No chain is checked here: every revision of
+    every deal is walked by the replay audit, in a worker (``services.audits``); a page drawn
+    after every confirm must not re-hash the whole table."""
+    count = Round.objects.filter(table=table).count()
+    number, pages, offset = page_window(count, asked, TABLE_PAGE_SIZE)
+    rows = round_rows(table, offset=offset, limit=TABLE_PAGE_SIZE, seats=seats)
+    return Page(items=rows, number=number, pages=pages, count=count, size=TABLE_PAGE_SIZE)
+
+
+def table_page_of(rnd: Round) -> int:
+    """The page of ``table_deals_page`` that shows the deal ``rnd`` (a move's answer returns there)."""
+    return table_page_of_number(rnd.table_id, rnd.number)
+
+
+def table_page_of_number(table_id: int, number: int) -> int:
+    """The page of ``table_deals_page`` that shows the table's deal numbered ``number``."""
+    newer = Round.objects.filter(table_id=table_id, number__gt=number).count()
+    return newer // TABLE_PAGE_SIZE + 1
 
 
 def disputed_rounds(tournament: Tournament) -> QuerySet[Round]:

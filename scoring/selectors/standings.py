@@ -19,10 +19,11 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from games import get_game
-from scoring.domain.records import transfers_by_position
-from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, average_place, counted_statuses, rank_rows
+from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position, with_adjustments
+from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, counted_statuses, rank_rows
 from scoring.domain.substitutions import Seating
 from scoring.models import Entry, Round, Seat, Standing, Substitution, Tournament
+from scoring.selectors.adjustments import adjustment_totals
 from scoring.selectors.substitutions import seatings
 
 
@@ -72,28 +73,13 @@ def _figures(tournament: Tournament, rounds: Any, seated: dict[int, Seating]) ->
     query = rounds.order_by().annotate(**picked).values_list("table_id", *picked, "number")
     sql, params = query.query.sql_with_params()
     acc: dict[int, list] = {}
-    places_width = len(Standing.PLACES)
-    has_leader = info.has_leader
     with connections[query.db].cursor() as cursor:
         cursor.execute(sql, params)
         for row in cursor:
             seating = changed.get(row[0])
             entries = seats_by_table.get(row[0], []) if seating is None else seating.at(row[-1])
-            n = len(entries)
-            nets = row[2 + width:2 + width + n]
-            placed = info.place_seats(row[2:2 + n], nets)
-            shift = (row[1] or 0) if has_leader else 0
-            for pos, entry_id in enumerate(entries):
-                i = (pos - shift) % n
-                a = acc.get(entry_id)
-                if a is None:
-                    a = acc[entry_id] = [0, 0, 0, [0] * places_width]
-                a[0] += nets[i] or 0
-                a[1] += 1
-                place, win = placed[i]
-                a[2] += win
-                if place is not None:
-                    a[3][place - 1] += 1
+            tally_deal(acc, info=info, entries=entries, leader=row[1], places=row[2:2 + width],
+                       nets=row[2 + width:2 + 2 * width])
     last: dict[int, datetime] = {}
 
     def later(entry_id: int, at: datetime) -> None:
@@ -109,19 +95,22 @@ def _figures(tournament: Tournament, rounds: Any, seated: dict[int, Seating]) ->
                                                                                        "created_at"):
             for entry_id in changed[table_id].at(number):
                 later(entry_id, at)
-    return {e: Figures(a[0], a[1], a[2], tuple(a[3]), last.get(e)) for e, a in acc.items()}
+    return tallied(acc, last)
 
 
 def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
-    """entry id → its figures over every counted deal of the tournament, from scratch (what the
-    kept standings must equal)."""
+    """entry id → its figures over every counted deal of the tournament, its net plus its
+    adjustments in force (``selectors.adjustments``), from scratch (what the kept standings must
+    equal). An adjustment moves the net only: it is no deal played, won or placed."""
     rounds = Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
-    return _figures(tournament, rounds, seatings(table__session__tournament=tournament))
+    figures = _figures(tournament, rounds, seatings(table__session__tournament=tournament))
+    return with_adjustments(figures, adjustment_totals(tournament).items())
 
 
 def session_figures(tournament: Tournament, session_number: int) -> dict[int, Figures]:
     """entry id → its figures over the counted deals of one session, from scratch. Entries
-    seated in the session are all there (with no deal yet: zero)."""
+    seated in the session are all there (with no deal yet: zero). Adjustments belong to no
+    session: they count in the whole tournament's figures only."""
     rounds = (Round.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
               .filter(counted_rounds_filter(tournament)))
     seated = seatings(table__session__tournament=tournament, table__session__number=session_number)
@@ -152,7 +141,8 @@ def last_deals(tournament: Tournament, entries: list[int]) -> dict[int, datetime
 
 
 def tournament_totals(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """entry id → (net, deals counted) over every counted deal of the tournament."""
+    """entry id → (net, deals counted) over every counted deal of the tournament (the net with
+    its adjustments, as ``tournament_figures``)."""
     return {e: (f.net, f.deals) for e, f in tournament_figures(tournament).items()}
 
 
@@ -176,13 +166,8 @@ def _row(entry_id: int, player_id: int, name: str, kept: dict | None, tournament
         f = Figures(kept["total"], kept["rounds_counted"], kept["wins"], tuple(kept[p] for p in Standing.PLACES),
                     kept["last_deal_at"])
         updated_at = kept["updated_at"]
-    avg = average_place(f.places)
-    return {"entry": entry_id, "player": player_id, "name": name, "withdrawn": withdrawn,
-            "deals": f.deals, "net": f.net, "wins": f.wins,
-            "average_place": None if avg is None else round(float(avg), 3), "_average_place": avg,
-            "places": {str(k): f.places[k - 1] for k in range(1, width + 1)},
-            "last_deal_at": f.last_deal_at, "money": Decimal(f.net) * tournament.chip_value,
-            "updated_at": updated_at}
+    return {"entry": entry_id, "player": player_id, "name": name, "withdrawn": withdrawn, **figures_row(f, width),
+            "money": Decimal(f.net) * tournament.chip_value, "updated_at": updated_at}
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
@@ -196,7 +181,6 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     one group sat together — and a pass over those deals. So it reads the deals of the tied
     entries' shared tables only, and nothing when they never met."""
     group_of = {e: i for i, g in enumerate(groups) for e in g}
-    out = {e: 0 for e in group_of}
     members = list(group_of)
     member_tables = Seat.objects.filter(entry_id__in=members).values("table_id")
     # a table a tied entry was substituted out of counts too
@@ -208,20 +192,16 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
         if len(met) != len(set(met)):
             shared.append(table_id)
     if not shared:
-        return out
-    for table_id, number, leader, transfers in (
-            Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
-            .values_list("table_id", "number", "current_revision__body__leader",
-                         "current_revision__result__transfers")):
-        seated = tables[table_id].at(number)
-        for frm, to, amount in transfers_by_position(game=tournament.game, leader=leader, transfers=transfers,
-                                                     n=len(seated)):
-            payer = seated[frm] if frm < len(seated) else None
-            payee = seated[to] if to is not None and to < len(seated) else None
-            if payer in group_of and payee in group_of and group_of[payer] == group_of[payee]:
-                out[payer] -= amount
-                out[payee] += amount
-    return out
+        return head_to_head_nets(groups, [])
+    deals = (Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
+             .values_list("table_id", "number", "current_revision__body__leader",
+                          "current_revision__result__transfers"))
+
+    def seated(table_id: int, number: int, leader: Any, transfers: list) -> tuple[dict[int, int], list]:
+        entries = tables[table_id].at(number)
+        return dict(enumerate(entries)), transfers_by_position(game=tournament.game, leader=leader,
+                                                               transfers=transfers, n=len(entries))
+    return head_to_head_nets(groups, (seated(*deal) for deal in deals))
 
 
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:

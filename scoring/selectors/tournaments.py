@@ -28,6 +28,23 @@ def tournament_imported(tournament: Tournament) -> bool:
     return _import_rows().filter(tournament=tournament).exists()
 
 
+def tournament_ever_published(tournament: Tournament) -> bool:
+    """Whether it is public, or ever was: made public when created or by a change (its
+    ``tournament_create`` and ``tournament_update`` rows say so)."""
+    if tournament.public:
+        return True
+    made_public = (Q(action=ActionLog.Action.TOURNAMENT_CREATE, data__public=True)
+                   | Q(action=ActionLog.Action.TOURNAMENT_UPDATE, data__public__after=True))
+    return ActionLog.objects.filter(made_public, tournament=tournament).exists()
+
+
+def tournament_trial_copy(tournament: Tournament) -> bool:
+    """A tournament that came by import and was never published (``tournament_ever_published``):
+    a trial restore of a backup, which its director may delete whatever its status
+    (``services.roster.tournament_delete``)."""
+    return tournament_imported(tournament) and not tournament_ever_published(tournament)
+
+
 def tournament_awaits_publishing(tournament: Tournament, *, imported: bool | None = None) -> bool:
     """A finished tournament that came by import and is still private: its director may publish
     it, the one change a finished tournament takes (an import always arrives private).

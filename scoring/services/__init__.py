@@ -22,8 +22,10 @@ The modules:
   reopen, the clock), ``tables`` (tables, seats, scorer links), ``substitutions`` (another
   player in a seat from the next deal on)
 - ``rounds`` (record, correct, confirm, void, dispute, resolve), ``round_rows`` (how a deal's
-  rows are written beneath them), ``paper_sheet_entry`` (a paper sheet typed in, all or none)
-- ``standings`` (the kept figures moved and refreshed), ``ratings`` (follow and rebuild)
+  rows are written beneath them), ``paper_sheet_entry`` (a paper sheet typed in, all or none),
+  ``confirm_shown`` (the paper-sheet and late deals a table page showed, confirmed at once)
+- ``standings`` (the kept figures moved and refreshed), ``adjustments`` (a fine or bonus outside
+  the deals, and its deletion), ``ratings`` (follow and rebuild)
 - ``exports`` (a document imported into a new tournament), ``imports`` (an upload imported off
   the request path), ``paper_sheets`` (paper sheets rendered by a worker), ``audits`` (replay
   audits)

@@ -18,11 +18,17 @@ Nothing in a document is taken on its word:
   (``documents.imported_label``) with no user (``actor_user`` null); a deal's confirming
   director is not matched to a local director (``confirmed_by_user`` null): the names stay
   in this import's ActionLog row (``confirmed_by_directors``, by the new round id).
+- **Not rated unless asked.** The new tournament's deals count in the club's ratings only when
+  the director importing it asks for it (``rated=True``): a backup restored next to its
+  original would otherwise count every result a second time. The document's own ``rated`` is
+  kept in the audit row only.
 - **Results are the engine's.** What is stored of each revision is the body understood, the
   record built and today's engine's result, each equal to the document's after the checks.
 
-Tables get new scorer links that nobody sees: the director makes new ones (rotate) when the
-tables are to be used again.
+Everything else is restored as it was: the settings (confirmation, proof, tie-breaks, stakes),
+each session open or closed with its clock, each withdrawal, each deal's late and after-time
+marks. Tables get new scorer links that nobody sees: the director makes new ones (rotate) when
+the tables are to be used again.
 """
 
 from __future__ import annotations
@@ -67,10 +73,12 @@ def _under(error: DomainError, prefix: str) -> DomainError:
     return error
 
 
-def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Progress | None = None) -> Tournament:
+def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Progress | None = None,
+                      rated: bool = False) -> Tournament:
     """A new tournament of ``club`` holding everything in ``document`` (see ``scoring.domain.documents``).
     ``progress``: told ``(revisions checked, revisions)`` while the document is checked, before
-    the transaction that stores it (``services.imports`` keeps an upload's progress with it)."""
+    the transaction that stores it (``services.imports`` keeps an upload's progress with it).
+    ``rated``: whether its deals count in the club's ratings (not unless asked)."""
     require_director_of(actor, club)
     doc = read_document(document, progress=progress)
     with transaction.atomic():
@@ -78,18 +86,23 @@ def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Prog
         try:
             tournament = tournament_create(actor=actor, club=club, name=t.name, game=t.game, variant=t.variant,
                                            public=False, require_confirmation=t.require_confirmation,
-                                           chip_value=t.chip_value, currency=t.currency)
+                                           require_proof=t.require_proof, chip_value=t.chip_value,
+                                           currency=t.currency, tie_breaks=t.tie_breaks)
         except DomainError as e:
             raise _under(e, "document.tournament") from None
         Tournament.objects.filter(pk=tournament.pk).update(status=t.status, created_at=t.created_at,
-                                                           started_at=t.started_at, finished_at=t.finished_at)
+                                                           started_at=t.started_at, finished_at=t.finished_at,
+                                                           rated=bool(rated))
         tournament.refresh_from_db()
         players, created = _players(actor, club, doc)
-        entries = Entry.objects.bulk_create([Entry(tournament=tournament, player=players[pid])
-                                             for pid in doc.entries.values()], batch_size=BATCH)
+        entries = Entry.objects.bulk_create([Entry(tournament=tournament, player=players[pid],
+                                                   withdrawn_at=doc.withdrawn.get(eid))
+                                             for eid, pid in doc.entries.items()], batch_size=BATCH)
         entry_of = dict(zip(doc.entries, entries))
         sessions = {s.number: s for s in Session.objects.bulk_create(
-            [Session(tournament=tournament, number=n) for n in sorted(doc.sessions)], batch_size=BATCH)}
+            [Session(tournament=tournament, number=n, status=s.status, closed_at=s.closed_at,
+                     clock_started_at=s.clock_started_at, clock_ends_at=s.clock_ends_at)
+             for n, s in sorted(doc.sessions.items())], batch_size=BATCH)}
         now = timezone.now()
         ordered = sorted(doc.tables, key=lambda tb: tb.session)   # by session, else as listed
         made = Table.objects.bulk_create([Table(session=sessions[tb.session], name=tb.name,
@@ -103,8 +116,10 @@ def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Prog
         action_log(actor, ActionLog.Action.TOURNAMENT_IMPORT, tournament, tournament=tournament, data={
             "exported_at": doc.exported_at, "players_created": created, "entries": len(entries),
             "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions,
-            "public_in_document": t.public, "confirmed_by_directors": confirmations})
-        enqueue_on_commit("scoring.ratings_follow", club.pk)   # its deals join the club's ratings
+            "public_in_document": t.public, "rated": bool(rated), "rated_in_document": t.rated,
+            "confirmed_by_directors": confirmations})
+        if rated:
+            enqueue_on_commit("scoring.ratings_follow", club.pk)   # its deals join the club's ratings
     return tournament
 
 
@@ -149,7 +164,8 @@ def _rounds(doc: Document, tables: dict[int, Table]) -> tuple[int, dict[str, str
         table=tables[r.table], number=r.number, status=r.status, leader=r.leader, banker=r.banker,
         next_leader=r.next_leader, next_banker=r.next_banker, entered_by=r.entered_by, confirmed_by=r.confirmed_by,
         confirmed_at=r.confirmed_at, void_reason=r.void_reason, disputed=r.disputed,
-        dispute_message=r.dispute_message, disputed_at=r.disputed_at) for r in doc.rounds])
+        dispute_message=r.dispute_message, disputed_at=r.disputed_at, late=r.late, after_time=r.after_time)
+        for r in doc.rounds])
     revisions = []
     for doc_round, rnd in zip(doc.rounds, rounds):
         prev = ""

@@ -54,12 +54,14 @@ PROGRESS_EVERY = 0.5
 Status = TournamentImport.Status
 
 
-def tournament_import_queue(*, actor: Actor, club: Club, document: Any, file_name: str = "") -> TournamentImport:
+def tournament_import_queue(*, actor: Actor, club: Club, document: Any, file_name: str = "",
+                            rated: bool = False) -> TournamentImport:
     """Keep an uploaded ``document`` for a worker to import into ``club`` (directors of the club).
     Refused now: what would stop it being kept (text no database stores, absurd nesting) and a
     shape the documented schema does not allow (quick: each value on its own); what the values
     mean (ids, the game's rules, every revision's hash and engine result) is the worker's to
-    check, as that takes longer than a request should."""
+    check, as that takes longer than a request should. ``rated``: whether the new tournament
+    counts in the club's ratings (not unless the director asks)."""
     require_director_of(actor, club)
     found = storable_problem(document)
     if found:
@@ -68,11 +70,11 @@ def tournament_import_queue(*, actor: Actor, club: Club, document: Any, file_nam
     name = file_name[:MAX_FILE_NAME] if isinstance(file_name, str) and not text_problem(file_name) else ""
     with transaction.atomic():
         job = TournamentImport.objects.create(
-            club=club, file_name=name, document=document, total=revision_count(document),
+            club=club, file_name=name, document=document, total=revision_count(document), rated=bool(rated),
             requested_by=actor.user_or_none, requested_label=actor.label[:MAX_ACTOR_LABEL],
             requested_ip=actor.ip or None, updated_at=timezone.now())
         action_log(actor, ActionLog.Action.TOURNAMENT_IMPORT_QUEUE, job,
-                   data={"import": job.pk, "file_name": name, "revisions": job.total})
+                   data={"import": job.pk, "file_name": name, "revisions": job.total, "rated": job.rated})
         transaction.on_commit(lambda: _send(job.pk))
     return job
 
@@ -99,7 +101,8 @@ def tournament_import_run(*, import_id: int) -> TournamentImport | None:
     # The row keeps the messages in English, as the API's error codes are; the page translates.
     with translation.override("en"):
         try:
-            tournament = tournament_import(actor=actor, club=job.club, document=job.document, progress=report)
+            tournament = tournament_import(actor=actor, club=job.club, document=job.document, progress=report,
+                                           rated=job.rated)
         except DomainError as e:
             _finish(job.pk, Status.FAILED, error=e.errors[0] if e.errors else problem("", e.default_code, e.message))
         except (OperationalError, InterfaceError):

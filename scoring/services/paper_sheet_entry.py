@@ -99,7 +99,7 @@ def paper_sheet_record(*, actor: Actor, table: Table, bodies: Any, key: Any, sen
             if first_number is not None and isinstance(body, dict):
                 body = {**body, "number": first_number + row}
             try:
-                rnd, _seats = record_locked(actor=actor, table=table, body=body)
+                rnd, _seats = record_locked(actor=actor, table=table, body=body, paper_sheet=True)
             except ValidationFailed as e:
                 raise ValidationFailed(e.message, errors=[
                     {**err, "path": row_path(row, err.get("path") or "")} for err in e.errors]) from None

@@ -1,6 +1,7 @@
 """Players' personal codes: set by the player at first use at a table (through its scorer link,
 only while none is set) or by the director, issued by the director on a player card, reset by
-the director. Stored hashed (Django's password hashers); the plain code is never stored or logged.
+the director. Stored as a keyed hash (``scoring.domain.code_hashes``: why not a password hash);
+the plain code is never stored or logged.
 
 Every change counts up ``Entry.code_version``: a phone remembers a player with the version it
 was proven under (``scoring.web.player_proof``), so a new code or a reset makes it forget them.
@@ -13,30 +14,47 @@ from __future__ import annotations
 import secrets
 from typing import Any, Collection
 
-from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.domain import code_hashes
 from scoring.domain import proof as proofs
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import ISSUED_CODE_DIGITS, code_shape_message, is_code
 from scoring.models import ActionLog, Entry, Round, Seat, Tournament
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log, entry_locked
+from scoring.selectors.players import code_keys
+from scoring.services.common import action_log, action_logs, entry_locked, update_from_values
 from scoring.services.lifecycle import require_not_finished, require_running
 
 
 def _store(entry: Entry, code: str | None, *, origin: str = proofs.ORIGIN_DIRECTOR, phone: str = "") -> None:
     """Store ``code`` (None: forget it) with where it came from: ``origin``, now, and for a code set
     at first use the ``phone`` it was set on."""
-    entry.code_hash = make_password(code) if code is not None else ""
+    entry.code_hash = _hashed(code) if code is not None else ""
     entry.code_version += 1
     entry.code_origin = origin if code is not None else proofs.ORIGIN_NONE
     entry.code_set_at = timezone.now() if code is not None else None
     entry.code_set_on = phone if code is not None and origin == proofs.ORIGIN_FIRST_USE else ""
     entry.save(update_fields=["code_hash", "code_version", "code_origin", "code_set_at", "code_set_on"])
+
+
+def _hashed(code: str) -> str:
+    return code_hashes.code_hash(code, key=code_keys()[0])
+
+
+def entry_code_rehash(*, actor: Actor, entry: Entry, code: str) -> None:
+    """After ``code`` proved ``entry``: store it again under the current key when it was stored
+    by PBKDF2 (before keyed hashes) or under an older key. The code, its version and where it
+    came from do not change, so no phone forgets the player and nothing is logged (no action:
+    the same code, stored otherwise). Only if the stored hash is still the one checked."""
+    if not entry.code_hash or not code_hashes.needs_rehash(entry.code_hash, current=code_keys()[0]):
+        return
+    new = _hashed(code)
+    if Entry.objects.filter(pk=entry.pk, code_hash=entry.code_hash).update(code_hash=new):
+        entry.code_hash = new
 
 
 def _refuse_another_players_first_code(actor: Actor, entry: Entry, proven_here: Collection[int]) -> None:
@@ -125,13 +143,28 @@ def entry_code_issue(*, actor: Actor, entry: Entry) -> str:
 
 def entry_codes_issue(*, actor: Actor, tournament: Tournament) -> list[tuple[Entry, str]]:
     """A fresh code for every entry of ``tournament`` (directors; the printable sheet of player
-    cards): ``(entry, code)`` by player name. One row per entry, as ``entry_code_issue`` logs."""
+    cards): ``(entry, code)`` by player name. One row per entry, as ``entry_code_issue`` logs.
+    The same queries for 20 entries or 2,000: the entries locked in one, their codes written in
+    one statement a chunk, the log rows inserted in one."""
     require_director_of(actor, tournament.club)
     with transaction.atomic():
         require_not_finished(tournament)
         entries = list(Entry.objects.select_for_update(of=("self",)).select_related("player")
                        .filter(tournament=tournament).order_by("player__name", "id"))
-        return [(e, _issue(actor, e, tournament)) for e in entries]
+        now = timezone.now()
+        cards = []
+        for e in entries:
+            code = _new_code()
+            e.code_hash, e.code_version, e.code_origin = _hashed(code), e.code_version + 1, proofs.ORIGIN_DIRECTOR
+            e.code_set_at, e.code_set_on = now, ""
+            cards.append((e, code))
+        update_from_values(Entry, key="id", columns=("code_hash", "code_version", "code_origin", "code_set_at",
+                                                     "code_set_on"),
+                           rows=[(e.pk, e.code_hash, e.code_version, e.code_origin, e.code_set_at, e.code_set_on)
+                                 for e in entries])
+        action_logs(actor, ActionLog.Action.ENTRY_CODE_ISSUE, [(e, _logged(e, "director")) for e in entries],
+                    tournament=tournament)
+        return cards
 
 
 def entry_code_reset(*, actor: Actor, entry: Entry) -> Entry:

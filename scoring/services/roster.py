@@ -1,11 +1,13 @@
 """Roster edits: a player who leaves (withdraw) or comes back (re-enter), an empty table deleted,
-a draft tournament deleted. Renaming a player is ``services.clubs.player_rename`` (a club's
+a draft tournament deleted (or an imported copy never published). Renaming a player is ``services.clubs.player_rename`` (a club's
 registry); a late entry is ``services.tournaments.entry_create`` on a running tournament.
 
 Nothing that counts is ever lost here: a withdrawn entry keeps its deals, its seats and its
 standing (the standings show it, marked withdrawn), and seating leaves it out from then on; a
 table is deleted only while it has no deal at all (voided ones included: they are history), a
-tournament only while it is a draft without deals. Every refusal is a 409 with its code.
+tournament only while it is a draft without deals — or when it came from an import and was never
+published (a trial restore of a backup: its deals are the original's, which stays). Every refusal
+is a 409 with its code.
 
 The rows of the audit log stay: ``ActionLog.tournament`` is SET_NULL, so the rows of a deleted
 tournament lose their link to it; its ``tournament_delete`` row (also unlinked) names it — id,
@@ -20,9 +22,10 @@ from django.utils.translation import gettext
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict
-from scoring.models import ActionLog, Entry, PaperSheetJob, Round, Seat, Table, Tournament
+from scoring.models import ActionLog, Entry, PaperSheetJob, RatedDeal, Round, RoundRevision, Seat, Table, Tournament
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log, entry_locked
+from scoring.selectors.tournaments import tournament_trial_copy
+from scoring.services.common import action_log, enqueue_on_commit, entry_locked
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.paper_sheets import paper_sheets_drop
 
@@ -95,22 +98,36 @@ def table_delete(*, actor: Actor, table: Table) -> None:
 def tournament_delete(*, actor: Actor, tournament: Tournament) -> None:
     """Delete a draft tournament with its entries, sessions and tables (409
     ``tournament_not_draft`` once started; 409 ``tournament_has_deals`` should a draft have any,
-    which only a bug could make). Its players stay in the club. The audit log keeps every row (see
+    which only a bug could make) — or an imported copy never published (``tournament_trial_copy``),
+    running or finished, its deals and their revisions with it, and the club's ratings rebuilt
+    without them if it was rated. Its players stay in the club. The audit log keeps every row (see
     the module's docstring)."""
     require_director_of(actor, tournament.club)
     with transaction.atomic():
         t = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         if t is None:
             return   # deleted meanwhile
-        if t.status != Tournament.Status.DRAFT:
+        trial = tournament_trial_copy(t)
+        if t.status != Tournament.Status.DRAFT and not trial:
             raise Conflict(gettext("Only a draft tournament can be deleted; this one has started."),
                            code="tournament_not_draft")
-        if Round.objects.filter(table__session__tournament=t).exists():
+        rounds = Round.objects.filter(table__session__tournament=t)
+        deals = rounds.count()
+        if deals and not trial:
             raise Conflict(gettext("This tournament has deals; it cannot be deleted."), code="tournament_has_deals")
+        rated = deals and RatedDeal.objects.filter(club=t.club, round__in=rounds).exists()
         rows = list(ActionLog.objects.filter(tournament=t).order_by("id").values_list("id", flat=True))
         action_log(actor, ActionLog.Action.TOURNAMENT_DELETE, t, data={
-            "id": t.pk, "name": t.name, "slug": t.slug, "club": t.club_id, "game": t.game,
+            "id": t.pk, "name": t.name, "slug": t.slug, "club": t.club_id, "game": t.game, "status": t.status,
+            "imported": trial, "deals": deals, "rated": bool(rated),
             "entries": t.entries.count(), "sessions": t.sessions.count(), "log": rows})
+        if deals:
+            # A deal and its revisions protect each other (history is never deleted by accident).
+            rounds.update(current_revision=None)
+            RoundRevision.objects.filter(round__in=rounds).delete()
+            rounds.delete()   # with what the ratings kept of them
         # Seats first: a seat protects its entry, and the cascade may reach the entries before it.
         Seat.objects.filter(table__session__tournament=t).delete()
         t.delete()
+        if rated:   # the ratings after its deals were computed with them
+            enqueue_on_commit("scoring.ratings_rebuild", t.club_id)

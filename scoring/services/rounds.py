@@ -37,6 +37,7 @@ from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, enqueue_on_commit, optional_text
 from scoring.services.events import deal_data, event_publish
 from scoring.services.lifecycle import require_running, round_guard
+from scoring.services.players import entry_code_rehash
 from scoring.services.round_rows import add_revision, insert_round, lock_table
 from scoring.services.standings import standings_follow, table_entries
 
@@ -113,7 +114,10 @@ def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, pr
         return None
     if seat is None:
         raise ValidationFailed(gettext("Name the seat of the player whose code this is."), path=role, code="required")
-    return proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role, number=number)
+    entry = proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role, number=number)
+    if proof.code is not None:
+        entry_code_rehash(actor=actor, entry=entry, code=proof.code)
+    return entry
 
 
 def _expected_number(body: Any) -> tuple[Any, int | None]:
@@ -128,9 +132,10 @@ def _expected_number(body: Any) -> tuple[Any, int | None]:
     return {k: v for k, v in body.items() if k != "number"}, number
 
 
-def record_locked(*, actor: Actor, table: Table, body: Any,
-                  proof: PlayerProof | None = None) -> tuple[Round, list[Seat]]:
+def record_locked(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None,
+                  paper_sheet: bool = False) -> tuple[Round, list[Seat]]:
     """``round_record`` inside the caller's transaction; also returns the seats it read.
+    ``paper_sheet``: the deal is a row of the table's paper score sheet (marked so).
 
     A body naming its ``number`` is recorded only as that deal: two phones on one table both
     showing "Deal 4" must not record the same hands as deals 4 and 5 (Conflict
@@ -157,7 +162,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     # any deal once the clock ran out is after time (the director decides what it counts for).
     rnd = Round(table=table, number=defaults["number"], status=Round.Status.RECORDED,
                 late=table.session.is_closed, after_time=ends_at is not None and timezone.now() >= ends_at,
-                entered_by_entry=entered, entered_on=actor.phone)
+                paper_sheet=paper_sheet, entered_by_entry=entered, entered_on=actor.phone)
     _apply_preview(rnd, preview)
     revision_id = insert_round(rnd)
     rev = add_revision(round=rnd, number=1, preview=preview, actor=actor, reason="", prev_hash="", id=revision_id)
@@ -170,6 +175,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any,
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
                      **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
+                     **({"paper_sheet": True} if paper_sheet else {}),
                      **({"entered_by_entry": entered.pk} if entered is not None else {})})
     _deal_event("deal_recorded", tournament=tournament, round=rnd, entries=entries, revision=rev, standings=moved)
     return rnd, seats
@@ -315,8 +321,13 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
 
 
 def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
-    """Void a deal (directors only, with a reason). It stays in the history and stops counting."""
-    require_director_of(actor, round.table.session.tournament.club)
+    """Void a deal (directors only, with a reason). It stays in the history and stops counting.
+    A scorer link of the deal's table is refused by the moves' table: 409 ``round_disputed``
+    while the deal is disputed (the director settles it), else 403."""
+    if actor.is_scorer:
+        require_table_access(actor, round.table)
+    else:
+        require_director_of(actor, round.table.session.tournament.club)
     reason = _reason(reason, gettext("Say why the deal is voided."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)

@@ -36,6 +36,7 @@ from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.paging import Page
 from scoring.domain.records import round_build_record
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
+from scoring.selectors.adjustments import with_adjustment_lines
 from scoring.selectors.clubs import club_list_for_user
 from scoring.selectors.payouts import payouts_for
 from scoring.selectors.public import (
@@ -254,7 +255,7 @@ def _query(request, *keep: str) -> str:
 def _standings_context(tournament, request) -> dict:
     keys = list(tournament.tie_breaks or DEFAULT_TIE_BREAKS)
     q = _search(request)
-    rows = standings_for(tournament)
+    rows = with_adjustment_lines(standings_for(tournament), tournament)
     found = _found(rows, q)
     return {"tournament": tournament, "standings": _page(found, request, "page", STANDINGS_PAGE_SIZE),
             # The standings' pager keeps the search only: its links are the same in the live

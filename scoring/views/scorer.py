@@ -337,6 +337,8 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
         call(actor, rnd)
     except DomainError as e:
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
+        # the player picked to confirm stays picked beside the refusal
+        failed["chosen"] = optional_number(request.POST.get("confirmed_by"), low=0)
         return scorer_page(request, table, token, failed=failed, status=status_of(e))
     messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")

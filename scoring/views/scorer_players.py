@@ -15,7 +15,7 @@ from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.domain.inputs import MAX_INT32
 from scoring.domain.proof import PlayerProof
 from scoring.selectors.players import proven_entry, seat_entry
-from scoring.services.players import entry_code_set
+from scoring.services.players import entry_code_rehash, entry_code_set
 from scoring.views.scorer import invalid_link, limited_or_invalid, optional_number, scorer_page, table_or_none
 from scoring.web import throttling
 from scoring.web.auth import actor_from_request
@@ -33,8 +33,10 @@ def _check(request, table, seat, code: str, again: str):
         return entry_code_set(actor=actor, entry=entry, code=code, code_again=again,
                               proven_here=proven_here(request, table.session.tournament_id))
     proof = PlayerProof(code=code)
-    return throttling.player_code_guarded(request, table, seat, proof, lambda: proven_entry(
+    entry = throttling.player_code_guarded(request, table, seat, proof, lambda: proven_entry(
         table=table, seat=seat, proof=proof, path="code", seat_path="seat"))
+    entry_code_rehash(actor=actor_from_request(request, table=table), entry=entry, code=code)
+    return entry
 
 
 @never_cache

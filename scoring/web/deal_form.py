@@ -288,6 +288,12 @@ class DealForm:
                 "errors": self.errors.get(name, []), "id": f"f-{name}", **extra}
 
     def _input_field(self, inp: Input, name: str) -> dict:
+        field = self._input_field_of(inp, name)
+        if field["label"] and deal_inputs.optional(inp, self.variant):
+            field["label"] = gettext("%(label)s (optional)") % {"label": field["label"]}
+        return field
+
+    def _input_field_of(self, inp: Input, name: str) -> dict:
         if isinstance(inp, SeatChoice):
             return self._field(name, inp.label, "select", options=self._seat_options(blank=inp.blank))
         extra: dict[str, Any] = {}

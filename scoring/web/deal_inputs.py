@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
-from games.entry import SeatValue, Winner
+from games.entry import Input, Numbers, SeatChoice, SeatValue, Tiles, Winner
 from scoring.domain.inputs import MAX_TYPED, parse_whole_number
 
 #: The value of a SeatValue's null choice in the form ("" is nothing chosen yet).
@@ -81,3 +81,12 @@ def choices(form, inp: SeatValue | Winner) -> list[tuple[str, str]]:
 
 
 __all__ = ["NONE", "choices", "read_seat_values", "read_winner", "values_from_body"]
+
+
+def optional(inp: Input, variant: dict) -> bool:
+    """Whether the deal form may leave ``inp`` empty (its label then says "(optional)")."""
+    if isinstance(inp, SeatChoice):
+        return not inp.required
+    if isinstance(inp, Numbers):
+        return inp.together and inp.is_optional(variant)
+    return isinstance(inp, Tiles) and inp.omit_empty

@@ -50,6 +50,10 @@ DOCUMENT_CODES = {
     "result_mismatch": gettext_noop("The engine does not give this result for this record."),
     "engine_result_differs": gettext_noop("Today's engine does not give this result for this record; an import "
                                           "never changes a result."),
+    "bad_clock": gettext_noop("A session's clock has both its start and its end, or neither."),
+    "not_restorable": gettext_noop("This site cannot restore this part of the document yet; nothing was stored "
+                                   "rather than leave it out."),
+    "duplicate": gettext_noop("This is listed twice."),
     "not_json": gettext_noop("This file is not a JSON document."),
     "too_large": gettext_noop("This file is too large to import."),
     "not_queued": gettext_noop("The import could not be handed to a worker. Try again in a moment."),
@@ -65,6 +69,8 @@ ITEMS = {
     "rounds": gettext_noop("deal no. %(n)s"),
     "revisions": gettext_noop("revision %(n)s"),
     "seats": gettext_noop("seat %(n)s"),
+    "adjustments": gettext_noop("adjustment no. %(n)s"),
+    "substitutions": gettext_noop("substitution no. %(n)s"),
 }
 
 _ITEM = re.compile(r"\A(\w+)\[(\d+)\]\Z")

@@ -167,15 +167,22 @@ def _group_winners(winners, names: list[str]) -> list[str]:
 def describe_rows(game: str, rows: list[dict]) -> list[dict]:
     """Add ``described`` (see ``describe_deal``) to deal dicts (``round_detail`` shape) and to
     their ``revisions`` if present, with the record and result as indented JSON for display."""
-    import json
-
     for d in rows:
         d["described"] = describe_deal(game, d["players"], d["outcome"])
-        for rev in d.get("revisions", []):
-            rev["described"] = describe_deal(game, rev["players"], rev["outcome"])
-            rev["record_json"] = json.dumps(rev["record"], ensure_ascii=False, indent=1)
-            rev["result_json"] = json.dumps(rev["result"], ensure_ascii=False, indent=1)
+        describe_revisions(game, d.get("revisions", []))
     return rows
+
+
+def describe_revisions(game: str, revisions: list[dict]) -> list[dict]:
+    """Add ``described`` and the record and result as indented JSON to revisions
+    (``revision_detail`` shape)."""
+    import json
+
+    for rev in revisions:
+        rev["described"] = describe_deal(game, rev["players"], rev["outcome"])
+        rev["record_json"] = json.dumps(rev["record"], ensure_ascii=False, indent=1)
+        rev["result_json"] = json.dumps(rev["result"], ensure_ascii=False, indent=1)
+    return revisions
 
 
 def _count(value) -> int:

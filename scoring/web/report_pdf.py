@@ -1,5 +1,5 @@
 """The tournament report as a PDF (``selectors.report.tournament_report``), in the page's
-language: A4 portrait, the figures first, then the standings, the payouts and (a rated
+language: A4 portrait, the figures first, then the standings, the adjustments, the payouts and (a rated
 tournament) the rating changes, as many pages as
 they need. Text goes through ``paper_sheets``' font choice (Chinese in reportlab's CID fonts)."""
 
@@ -72,6 +72,9 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
     w.line(_("Zero-sum check: players %(players)s + house %(house)s = %(total)s (%(verdict)s)")
            % {"players": zs["players"], "house": zs["house"], "total": zs["total"],
               "verdict": _("holds") if zs["ok"] else _("does not hold")})
+    if report["adjustments"]:
+        w.line(_("Adjustments total %(total)s (fines and bonuses outside the deals: not zero-sum, the house takes "
+                 "or pays them).") % {"total": f"{zs['adjustments']:+d}"})
     w.line(_("Deals: %(deals)s recorded, %(counted)s counted; corrections: %(corrections)s; disputes: "
              "%(disputes)s; voided: %(voided)s.") % counts)
     w.gap()
@@ -80,6 +83,12 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
     for r in report["standings"]:
         w.row([(0, ("=" if r["tied"] else "") + str(r["rank"])), (14, r["name"]), (95, str(r["deals"])), (115, str(r["net"])),
                (140, f"{r['money']} {t.currency}")])
+    if report["adjustments"]:
+        w.gap()
+        w.line(_("Adjustments"), 13, bold=True)
+        w.row([(0, _("Player")), (60, _("Amount")), (85, _("Reason"))], bold=True)
+        for a in report["adjustments"]:
+            w.row([(0, a["name"]), (60, f"{a['amount']:+d}"), (85, a["reason"])])
     w.gap()
     w.line(_("Payouts"), 13, bold=True)
     transfers = report["payouts"]["transfers"]

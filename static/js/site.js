@@ -7,6 +7,9 @@
                                        shows only the fieldset of the chosen option (a
                                        game's rule options); without JavaScript all show,
                                        and the server reads the chosen game's only.
+     <details data-revisions-src="URL">  fetches URL into its [data-revisions-body] the first time
+                                       it opens (a deal's revisions on the director's table
+                                       page); without JavaScript its link leads to their page.
    What keeps parts of a page up to date (data-poll, data-live-src) is live.js, the one poller. */
 (function () {
   "use strict";
@@ -36,4 +39,17 @@
     if (event.target.matches && event.target.matches("select[data-rules-choice]")) showRules(event.target);
   });
   Array.prototype.forEach.call(document.querySelectorAll("select[data-rules-choice]"), showRules);
+
+  // "toggle" does not bubble: listened for on the way down.
+  document.addEventListener("toggle", function (event) {
+    var box = event.target;
+    if (!box.open || !box.matches || !box.matches("details[data-revisions-src]") || box.hasAttribute("data-loaded")) return;
+    var body = box.querySelector("[data-revisions-body]");
+    if (!body) return;
+    box.setAttribute("data-loaded", "");
+    fetch(box.getAttribute("data-revisions-src"), {credentials: "same-origin"})
+      .then(function (response) { if (!response.ok) throw new Error(response.status); return response.text(); })
+      .then(function (html) { body.innerHTML = html; })
+      .catch(function () { box.removeAttribute("data-loaded"); });   // the link stays: it still works
+  }, true);
 })();

@@ -41,6 +41,7 @@ from django.utils import timezone
 from gupai_site.asgi import EVENTS_PATH
 from scoring.domain.actors import Actor
 from scoring.models import PaperSheetJob, TournamentImport
+from scoring.services.adjustments import adjustment_create
 from scoring.services.audits import audit_start
 from scoring.services.auth import auth_token_obtain, director_create
 from scoring.services.clubs import club_create, player_create
@@ -269,7 +270,8 @@ class World:
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """A club with a running public Jie Long tournament: a table with a deal, its scorer link, a
-    season holding it, an audit, an import and a paper-sheet job; a director and an API token."""
+    season holding it, an audit, an adjustment, an import and a paper-sheet job; a director and an
+    API token."""
     with django_db_blocker.unblock(), override_settings(
             PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]), transaction.atomic():
         director = director_create(username="alice", password="alice-secret-1")
@@ -285,6 +287,7 @@ def world(django_db_setup, django_db_blocker):
         season = season_create(actor=actor, club=club, name="Spring", public=True)
         season_tournament_add(actor=actor, season=season, tournament=t)
         audit = audit_start(actor=actor, tournament=t)
+        adjustment = adjustment_create(actor=actor, tournament=t, entry=entries[1], amount=-5, reason="late")
         session = t.sessions.get(number=1)
         now = timezone.now()
         imported = TournamentImport.objects.create(club=club, requested_by=director, requested_label="alice",
@@ -294,7 +297,8 @@ def world(django_db_setup, django_db_blocker):
         api_token = auth_token_obtain(username="alice", password="alice-secret-1")
         ids = {"club": club.pk, "tournament": t.pk, "table": table.pk, "round": rnd.pk, "season": season.pk,
                "audit": audit.pk, "session": session.pk, "import": imported.pk, "job": job.pk,
-               "entry": entries[0].pk, "player": entries[0].player_id, "number": session.number}
+               "entry": entries[0].pk, "player": entries[0].player_id, "number": session.number,
+               "adjustment": adjustment.pk}
         yield World(ids, t.slug, token, director, api_token)
         transaction.set_rollback(True)
 
@@ -302,10 +306,12 @@ def world(django_db_setup, django_db_blocker):
 #: A path parameter's name -> the kind of row it names; ``pk`` by the route's name.
 PARAM_KIND = {"club_id": "club", "player_id": "player", "table_id": "table", "round_id": "round",
               "season_id": "season", "tournament_id": "tournament", "import_id": "import", "entry_id": "entry",
-              "number": "number", "job_id": "job", "session_id": "session", "audit_id": "audit"}
+              "number": "number", "job_id": "job", "session_id": "session", "audit_id": "audit",
+              "adjustment_id": "adjustment"}
 PK_KIND = [("api-club", "club"), ("api-player", "player"), ("api-season", "season"), ("public-season", "season"),
            ("api-tournament", "tournament"), ("api-import", "import"), ("api-session", "session"),
-           ("api-table", "table"), ("api-round", "round"), ("api-audit", "audit")]
+           ("api-table", "table"), ("api-round", "round"), ("api-audit", "audit"),
+           ("api-adjustment", "adjustment")]
 
 
 def _path(route: Route, world: World, hostile: tuple[str, str] | None = None) -> str:

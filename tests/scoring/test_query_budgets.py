@@ -43,20 +43,25 @@ RECORD_FROM_THE_PAGE = RECORD_OVER_HTTP + 1
 SCORER_PAGE = 6
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,
 #: director check, sessions, deal counts by table, the shown session's tables and their seats (and
-#: substitutions), a page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
-#: deals, the log's count and a page of it, players to enter, latest audit, whether it came by
-#: import (its "imported" mark). (Before the console
+#: whether each had a substitution: the seats' histories are read only then), a page of disputes,
+#: the disputed tables' seats, entries, kept standings, a page of unsettled deals, the log's count
+#: and a page of it, players to enter, latest audit, whether it came by import (its "imported"
+#: mark). (Before the console
 #: it was 17 too, made otherwise: every table with its running totals, which read every deal,
 #: the last deals, every dispute and every unsettled deal, no counts.)
-DASHBOARD = 19
+#: Disputes (issue 27): one more, the revisions of the disputed deals; adjustments: two more, the
+#: lines under the standings rows and the director's list. (Substitutions cost none without one.)
+DASHBOARD = 21
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
-#: and their seats (and substitutions), a page of disputes, the disputed tables' seats, the standings.
+#: and their seats (and whether each had a substitution), a page of disputes, the disputed tables'
+#: seats, the disputed deals' revisions, the standings, their adjustments.
 DIRECTOR_LIVE_NOT_MODIFIED = 5
-DIRECTOR_LIVE = 13
+DIRECTOR_LIVE = 14
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and
-#: players) + how many tables + a page of them (a 10,000-player tournament has 2,500 a session).
-STANDINGS_PAGE = 4
+#: players) + their adjustments + how many tables + a page of them (a 10,000-player tournament has
+#: 2,500 a session).
+STANDINGS_PAGE = 5
 #: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
 #: deals' count, the live cursor) + the seats' substitutions (each deal's players, the seats'
 #: history) + one page of deals (with their current revisions).
@@ -253,9 +258,10 @@ def test_an_unchanged_live_fragment_costs_two_queries(client, jie_long, django_a
 # --- the roster page ------------------------------------------------------------------------------
 
 #: Session, user, tournament, director check, latest session, its tables (with deal counts), their
-#: seats, entries, players to enter; and for a draft, whether it has deals. Not the hot path, but
-#: a long tournament's roster must not read one row at a time.
-ROSTER_PAGE = 9
+#: seats, entries, players to enter; and for a draft, whether it has deals, for a started one,
+#: whether it came by import (an imported copy never published may be deleted: one more when it
+#: did). Not the hot path, but a long tournament's roster must not read one row at a time.
+ROSTER_PAGE = 10
 
 
 @pytest.mark.parametrize("tables, deals", [(1, 0), (3, 30)])

@@ -17,13 +17,15 @@ answer with the plain link page, saying so.
 The modules: ``access`` (the director's checks: the thing's club, else 404), ``clubs`` (home,
 clubs, players), ``players`` (player cards and codes), ``tournaments`` (a tournament's page and
 console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closing, the clock),
-``tables`` (tables and their scorer links), ``substitutions`` (a player substituted at a table),
+``tables`` (tables and their scorer links, the table page), ``substitutions`` (a player
+substituted at a table), ``table_deals`` (a deal's revisions when asked, "Confirm all shown"),
 ``rounds`` (deals: late, void, dispute, confirm,
 correct), ``paper_sheets`` (printable sheets), ``paper_sheet_entry`` (a paper sheet typed in),
-``audits`` (the audit box), ``imports`` (download and upload of a tournament document),
+``audits`` (the audit box), ``adjustments`` (fines and bonuses outside the deals), ``imports`` (download and upload of a tournament document),
 ``ratings`` (the ladder and its settings), ``report`` (the tournament report) and ``seasons``.
 """
 
+from scoring.views.director.adjustments import adjustment_add, adjustment_remove
 from scoring.views.director.audits import audit_box, audit_start
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
@@ -57,6 +59,7 @@ from scoring.views.director.sessions import (
                                            session_sheet,
 )
 from scoring.views.director.substitutions import table_substitute
+from scoring.views.director.table_deals import round_revisions, round_revisions_part, table_confirm_shown
 from scoring.views.director.tables import table_create, table_link, table_page, table_rotate
 from scoring.views.director.tournaments import (
                                            entries_add,
@@ -72,10 +75,12 @@ __all__ = [
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
     "session_seat", "session_sheet", "session_paper_sheets", "table_paper_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
+    "adjustment_add", "adjustment_remove",
     "player_cards", "player_card", "player_code_reset", "ratings_page", "ratings_rebuild", "ratings_settings",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
     "tournament_download", "import_upload", "import_page", "import_box",
     "tournament_report_page", "tournament_report_pdf",
     "seasons_page", "season_page", "season_tournament_add", "season_tournament_remove",
     "paper_sheets_start", "paper_sheets_box", "paper_sheets_download", "table_substitute",
+    "round_revisions", "round_revisions_part", "table_confirm_shown",
 ]

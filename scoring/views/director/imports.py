@@ -86,7 +86,8 @@ def import_upload(request, actor, club_id: int):
         return _refused(request, actor, club, "not_json", gettext("This file is not a JSON document%(where)s.")
                         % {"where": where}, status=400)
     try:
-        job = imports_services.tournament_import_queue(actor=actor, club=club, document=document, file_name=upload.name)
+        job = imports_services.tournament_import_queue(actor=actor, club=club, document=document, file_name=upload.name,
+                                                       rated=request.POST.get("rated") == "on")
     except DomainError as e:
         return render_club_page(request, actor, club, import_problem=problem_in_words(e.errors[0] if e.errors else None),
                           status=status_of(e))

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, whole_number_or_text
-from scoring.selectors.rounds import table_round_preview
+from scoring.selectors.rounds import table_page_of, table_round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services import rounds as rounds_services
 from scoring.views.director.access import director_required, visible_round, visible_table
@@ -39,14 +39,17 @@ def _round_action(request, actor, round_id, call, done, *, field: str | None = N
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
         if console:
             return render_dashboard(request, actor, rnd.table.session.tournament, failed=failed, status=status_of(e))
-        return render_table_page(request, actor, rnd.table, failed=failed, status=status_of(e))
+        return render_table_page(request, actor, rnd.table, page=table_page_of(rnd), failed=failed,
+                                 status=status_of(e))
     messages.success(request, done % {"number": rnd.number,
                                       "table": session_table(rnd.table.session.number, rnd.table.name)})
     if console:
         query = request.GET.urlencode()
         return redirect(reverse("director-tournament", args=[rnd.table.session.tournament_id])
                         + (f"?{query}" if query else "") + "#disputed")
-    return redirect(reverse("director-table", args=[rnd.table_id]) + f"#deal-{rnd.number}")
+    page = table_page_of(rnd)   # back to the page of deals that shows it
+    return redirect(reverse("director-table", args=[rnd.table_id]) + (f"?page={page}" if page > 1 else "")
+                    + f"#deal-{rnd.number}")
 
 
 @director_required

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import get_game
 from scoring.domain.errors import DomainError
-from scoring.domain.inputs import MAX_ID, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
+from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number, text_problem, whole_number_or_text
+from scoring.domain.lifecycle import confirmed_with_the_shown
 from scoring.models import Table
-from scoring.selectors.rounds import table_history
+from scoring.selectors.rounds import table_deals_page, table_page_of_number
 from scoring.selectors.substitutions import substitution_form
 from scoring.selectors.tables import round_defaults, table_running_totals, table_seats
 from scoring.services import tables as tables_services
@@ -129,22 +130,33 @@ def table_link(request, actor, table_id: int):
 @director_required
 @require_GET
 def table_page(request, actor, table_id: int):
+    """A table's totals and its deals, twenty at a time, newest first (``?page=2``: older ones;
+    ``?deal=7``: the page that shows deal 7, where other pages link to a deal); each deal's
+    earlier revisions when asked (``table_deals``)."""
     table = visible_table(actor, table_id)
-    return render_table_page(request, actor, table)
+    page = parse_whole_number(request.GET.get("page"), low=1, high=MAX_INT32)
+    deal = parse_whole_number(request.GET.get("deal"), low=1, high=MAX_INT32)
+    if page is None and deal is not None:
+        page = table_page_of_number(table.pk, deal)
+    return render_table_page(request, actor, table, page=page)
 
 
-def render_table_page(request, actor, table, *, failed=None, status=200, substitution_errors=None,
-                      chosen_seat=None):
-    """``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal;
+def render_table_page(request, actor, table, *, page: int | None = None, failed=None, status=200,
+                      substitution_errors=None, chosen_seat=None):
+    """Page ``page`` of the table's deals (None: the newest), each naming the players who played
+    it. ``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal;
     ``substitution_errors``: a refused substitution (``views.director.substitutions``), at its form."""
     tournament = table.session.tournament
-    deals = describe_rows(tournament.game, table_history(table))
     seats = table_seats(table)
+    deals = table_deals_page(table, page, seats=seats)
+    rows = with_moves(describe_rows(tournament.game, deals.items), actor, tournament, failed=failed)
     substitution = {**substitution_form(table, seats, next_deal=round_defaults(table)["number"]),
                     "errors": substitution_errors or [], "chosen_seat": chosen_seat}
     return render(request, "director/table.html", {
         "table": table, "tournament": tournament,
         "totals": table_running_totals(table, seats=seats),
-        "deals": with_moves(deals, actor, tournament, failed=failed),
+        "deals": rows, "page": deals,
+        # "Confirm all shown": what the director typed in and no phone will confirm, as shown here.
+        "confirm_shown": [d for d in rows if "round_confirm" in d["allowed"] and confirmed_with_the_shown(d)],
         "max_note": MAX_NOTE, "substitution": substitution,
     }, status=status)

@@ -17,8 +17,14 @@ from games import get_game
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number
 from scoring.models import Player
+from scoring.selectors.adjustments import adjustments_panel
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
-from scoring.selectors.tournaments import players_not_entered, tournament_awaits_publishing, tournament_imported
+from scoring.selectors.tournaments import (
+    players_not_entered,
+    tournament_awaits_publishing,
+    tournament_ever_published,
+    tournament_imported,
+)
 from scoring.services import tournaments as tournaments_services
 from scoring.views.director.access import director_required, visible_tournament
 from scoring.views.director.audits import audit_panel
@@ -61,6 +67,9 @@ def _asked(request) -> dict:
 def _with_moves(data: dict, actor, tournament, failed: dict | None = None) -> dict:
     for d in with_moves(list(data["disputed"]), actor, tournament, failed=failed):
         d["described"] = describe_deal(tournament.game, d["players"], d["outcome"])
+        if d.get("at_dispute"):
+            at = d["at_dispute"]
+            at["described"] = describe_deal(tournament.game, at["players"], at["outcome"])
     return data
 
 
@@ -103,6 +112,8 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
     ctx["audit"] = audit_panel(tournament)
     ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
     ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
+    ctx.update(adjustments_panel(tournament))
+    ctx["trial_copy"] = ctx["imported"] and not tournament_ever_published(tournament)   # may be deleted
     ctx.update(extra)
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])

@@ -91,6 +91,10 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
        for op in ("tournaments_create", "tournaments_update")},
     # a player of this club, or not
     "tournaments_entries_create": frozenset({("player", "not_found")}),
+    # a player of this tournament, or not; an amount of 0 changes nothing (the schema's integer range
+    # holds 0: OpenAPI has no "not 0" drf-spectacular writes)
+    "tournaments_adjustments_create": frozenset({("player", "not_found"), ("amount", "zero_amount")}
+                                                | {("reason", code) for code in UNSTORABLE}),
     # as many entries as the game has players, entries of this tournament, not yet seated, not withdrawn
     "tournaments_tables_create": frozenset(("entries", code) for code in ("wrong_player_count", "not_found",
                                                                           "already_seated", "withdrawn")),

@@ -149,3 +149,67 @@ def test_the_new_endpoints_are_documented():
     assert {"200", "201"} <= set(ops["tournaments_entries_create"]["responses"])
     assert component("PatchedPlayerUpdate")["additionalProperties"] is False
     assert "withdrawn" in component("Entry")["required"]
+
+
+# --- an imported copy never published (a trial restore of a backup) ------------------------------
+
+def _trial_copy(make_setup, director_actor, club, *, rated: bool = False):
+    from scoring.selectors.exports import tournament_export
+    from scoring.services.exports import tournament_import
+
+    s = make_setup("jie_long")
+    round_record(actor=director_actor, table=s.table, body=JIE_LONG)
+    return s.tournament, tournament_import(actor=director_actor, club=club, document=tournament_export(s.tournament),
+                                           rated=rated)
+
+
+def test_an_imported_copy_never_published_can_be_deleted(d, make_setup, director_actor, club, stranger):
+    from scoring.models import Round, RoundRevision
+
+    original, copy_ = _trial_copy(make_setup, director_actor, club)
+    assert copy_.status == "running"
+    url = f"/api/v1/tournaments/{copy_.pk}/"
+    assert delete(stranger, url).status_code == 404
+    r = delete(d, url)
+    assert r.status_code == 204 and not Tournament.objects.filter(pk=copy_.pk).exists()
+    assert not Round.objects.filter(table__session__tournament_id=copy_.pk).exists()
+    assert RoundRevision.objects.filter(round__table__session__tournament=original).count() == 1   # the original stays
+    log = ActionLog.objects.get(action=ActionLog.Action.TOURNAMENT_DELETE)
+    assert (log.data["id"], log.data["imported"], log.data["deals"], log.data["status"], log.data["rated"]) == (
+        copy_.pk, True, 1, "running", False)
+    # a non-imported running tournament keeps its refusal
+    r = delete(d, f"/api/v1/tournaments/{original.pk}/")
+    assert r.status_code == 409 and codes(r) == [("", "tournament_not_draft")]
+
+
+def test_an_imported_copy_once_published_cannot_be_deleted(d, make_setup, director_actor, club):
+    _, copy_ = _trial_copy(make_setup, director_actor, club)
+    url = f"/api/v1/tournaments/{copy_.pk}/"
+    assert d.call("patch", url, {"public": True}).status_code == 200
+    assert d.call("patch", url, {"public": False}).status_code == 200   # private again: it was seen
+    r = delete(d, url)
+    assert r.status_code == 409 and codes(r) == [("", "tournament_not_draft")]
+    assert Tournament.objects.filter(pk=copy_.pk).exists()
+
+
+def test_deleting_a_rated_copy_takes_its_ratings_with_it(d, make_setup, director_actor, club,
+                                                          django_capture_on_commit_callbacks):
+    from scoring.models import PlayerRating, RatedDeal, RatingChange
+    from scoring.selectors.exports import tournament_export
+    from scoring.services.exports import tournament_import
+    from scoring.services.ratings import ratings_follow
+
+    def ladder():
+        return sorted(PlayerRating.objects.filter(club=club).values_list("player_id", "mu", "sigma", "deals"))
+
+    original, _ = _trial_copy(make_setup, director_actor, club)
+    ratings_follow(club=club)
+    before = ladder()
+    rated = tournament_import(actor=director_actor, club=club, document=tournament_export(original), rated=True)
+    ratings_follow(club=club)
+    assert RatedDeal.objects.filter(round__table__session__tournament=rated).exists() and ladder() != before
+    with django_capture_on_commit_callbacks(execute=True):   # the ratings are rebuilt without it
+        assert delete(d, f"/api/v1/tournaments/{rated.pk}/").status_code == 204
+    assert not RatingChange.objects.filter(round__table__session__tournament_id=rated.pk).exists()
+    assert ActionLog.objects.get(action=ActionLog.Action.TOURNAMENT_DELETE, data__id=rated.pk).data["rated"] is True
+    assert ladder() == before

@@ -152,7 +152,7 @@ def _greedy_sorting_again(group):
 
 @given(balances(max_parties=40))
 def test_the_greedy_pays_as_sorting_again_after_each_transfer_would(balance):
-    from scoring.domain.money import _greedy
+    from games.settle import _greedy
 
     items = [(k, v) for k, v in balance if v]
     assert _greedy(items) == _greedy_sorting_again(items)

@@ -145,3 +145,25 @@ def test_a_renamed_player_is_named_anew(jie_long, director_actor, django_capture
         player_rename(actor=director_actor, player=s.entries[0].player, name="Annabel")
     assert payouts_for(s.tournament)["players"][0]["name"] == "Annabel"
     assert payouts_for(s.tournament)["transfers"][0]["to_name"] == "Annabel"
+
+
+def test_an_adjustment_moves_the_players_net_and_the_house_takes_it(jie_long):
+    """A fine is not zero-sum: the house takes it (and pays a bonus); a session's payouts leave it
+    out (it belongs to no session); a deletion takes it back, the cached answer too."""
+    from scoring.services.adjustments import adjustment_create, adjustment_delete
+
+    s = jie_long
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    before = payouts_for(s.tournament)
+    assert "house" not in before
+    fine = adjustment_create(actor=s.director_actor, tournament=s.tournament, entry=s.entries[0], amount=-20,
+                             reason="late arrival")
+    after = payouts_for(s.tournament)
+    anna = next(p for p in after["players"] if p["entry"] == s.entries[0].pk)
+    assert anna["net"] == 58 - 20
+    assert after["house"]["net"] == 20 and after["house"]["money"] == Decimal("10.00")
+    assert _settles(after)
+    session = payouts_made(s.tournament, session=1)
+    assert next(p for p in session["players"] if p["entry"] == s.entries[0].pk)["net"] == 58
+    adjustment_delete(actor=s.director_actor, adjustment=fine)
+    assert payouts_for(s.tournament) == before

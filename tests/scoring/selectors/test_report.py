@@ -40,7 +40,7 @@ def test_the_counts_are_what_was_done_and_zero_sum_holds(jie_long):
     assert report["standings"] == standings_for(s.tournament)
     assert {r["name"]: r["net"] for r in report["standings"]} == {
         n: 3 * net for n, net in zip(s.names, JIE_LONG_NETS)}
-    assert report["zero_sum"] == {"players": 0, "house": 0, "total": 0, "ok": True}
+    assert report["zero_sum"] == {"players": 0, "house": 0, "total": 0, "ok": True, "adjustments": 0}
     assert sum(p["net"] for p in report["payouts"]["players"]) == 0 and report["payouts"]["transfers"]
     assert report["audit"] is None
 
@@ -63,9 +63,9 @@ def test_a_second_table_counts_too_and_the_read_is_bounded(jie_long, django_asse
         round_record(actor=s.director_actor, table=table, body=JIE_LONG)
     with django_capture_on_commit_callbacks(execute=True):
         audit_start(actor=s.director_actor, tournament=s.tournament)
-    # Standings 1, counts 3, payouts 2 (its version, then a cache miss), audit 2, rating changes 1:
-    # whatever the deals.
-    with django_assert_max_num_queries(9):
+    # Standings 1, counts 3, payouts 2 (its version, then a cache miss), audit 2, rating changes 1,
+    # adjustments 1: whatever the deals.
+    with django_assert_max_num_queries(10):
         report = tournament_report(s.tournament)
     assert (report["counts"]["deals"], report["counts"]["counted"]) == (9, 8)
 
@@ -76,7 +76,7 @@ def test_the_house_closes_the_zero_sum(make_setup):
                   if games.evaluate(r)["absolute_winner"] is not None)   # DL-11: the absolute winner pays 1
     round_record(actor=s.scorer_actor, table=s.table, body=body_from_record(record))
     zs = tournament_report(s.tournament)["zero_sum"]
-    assert zs == {"players": -1, "house": 1, "total": 0, "ok": True}
+    assert zs == {"players": -1, "house": 1, "total": 0, "ok": True, "adjustments": 0}
 
 
 def test_a_standing_that_drifted_from_its_deals_fails_the_check(jie_long):
@@ -95,3 +95,21 @@ def test_the_latest_audits_verdict(jie_long, django_capture_on_commit_callbacks)
     audit = tournament_report(s.tournament)["audit"]
     assert (audit["status"], audit["problems"], audit["zero_sum_findings"]) == ("passed", 0, 0)
     assert audit["done"] == audit["total"] > 0
+
+
+def test_the_zero_sum_check_states_the_adjustments_apart(jie_long):
+    """The deals still sum to 0 (with the house); the adjustments are listed with their total."""
+    from scoring.services.adjustments import adjustment_create
+
+    s = jie_long
+    played(s)
+    adjustment_create(actor=s.director_actor, tournament=s.tournament, entry=s.entries[0], amount=-30,
+                      reason="late arrival")
+    adjustment_create(actor=s.director_actor, tournament=s.tournament, entry=s.entries[1], amount=10,
+                      reason="best sportsmanship")
+    report = tournament_report(s.tournament)
+    zs = report["zero_sum"]
+    assert (zs["players"], zs["house"], zs["total"], zs["ok"], zs["adjustments"]) == (0, 0, 0, True, -20)
+    assert sum(r["net"] for r in report["standings"]) == -20
+    assert [(a["name"], a["amount"], a["reason"]) for a in report["adjustments"]] == [
+        ("Anna", -30, "late arrival"), ("Bob", 10, "best sportsmanship")]

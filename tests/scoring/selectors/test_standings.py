@@ -1,6 +1,6 @@
 """Kept standings (applied in each write) always equal a recomputation from scratch, whatever
 happens to the deals: records, corrections, confirmations, voids, and the director switching
-"count confirmed deals only" on and off — every figure (net, deals, wins, places, last deal
+"count confirmed deals only" on and off, adjustments (fines, bonuses) added and deleted — every figure (net, deals, wins, places, last deal
 time) and every row of the ranked standings, in a game with a leader, one with a banker and
 one with neither (and a house)."""
 
@@ -20,6 +20,7 @@ from scoring.domain.records import body_from_record
 from scoring.domain.standings import Figures, average_place, rank_rows
 from scoring.models import Standing
 from scoring.selectors.standings import head_to_head, place_count, standings_for, tournament_figures
+from scoring.services.adjustments import adjustment_create, adjustment_delete
 from scoring.services.clubs import player_create
 from scoring.services.rounds import round_confirm, round_correct, round_record, round_void
 from scoring.services.tournaments import entry_create, tournament_update
@@ -44,6 +45,8 @@ OPS = st.one_of(
     st.tuples(st.just("confirm"), st.integers(0, 9), st.integers(1, 3)),
     st.tuples(st.just("void"), st.integers(0, 9)),
     st.tuples(st.just("switch_confirmation"),),
+    st.tuples(st.just("adjust"), st.integers(0, 3), st.sampled_from([-20, -5, 3, 10])),
+    st.tuples(st.just("unadjust"), st.integers(0, 9)),
 )
 
 
@@ -83,9 +86,17 @@ def _shown(rows):
     return [{k: r[k] for k in keys} for r in rows]
 
 
-def _apply(setup, bodies, op, rounds):
+def _apply(setup, bodies, op, rounds, adjustments):
     kind = op[0]
     actor = setup.director_actor
+    if kind == "adjust":
+        adjustments.append(adjustment_create(actor=actor, tournament=setup.tournament, entry=setup.entries[op[1]],
+                                             amount=op[2], reason="fine"))
+        return
+    if kind == "unadjust":
+        if adjustments:
+            adjustment_delete(actor=actor, adjustment=adjustments[op[1] % len(adjustments)])
+        return
     if kind == "record":
         body = {**bodies[op[1] % len(bodies)], "entered_by": 0}
         rounds.append(round_record(actor=setup.scorer_actor, table=setup.table, body=body))
@@ -118,9 +129,10 @@ def test_kept_standings_equal_a_recomputation_after_any_sequence(make_setup, gam
         with transaction.atomic():
             setup = make_setup(game, variant=variant)
             rounds: list = []
+            adjustments: list = []
             for op in ops:
                 try:
-                    _apply(setup, bodies, op, rounds)
+                    _apply(setup, bodies, op, rounds, adjustments)
                 except DomainError:
                     pass  # refused moves (confirm a voided deal, ...) change nothing
                 t = setup.tournament

@@ -127,11 +127,13 @@ def without_time(doc: dict) -> dict:
     return {k: v for k, v in doc.items() if k != "exported_at"}
 
 
-def as_imported(doc: dict) -> dict:
-    """What an import keeps of a document, as its export shows it: private, every author marked
-    as imported, no confirming director (a name is nobody here), hashes recomputed over that."""
+def as_imported(doc: dict, *, rated: bool = False) -> dict:
+    """What an import keeps of a document, as its export shows it: private, rated only when asked,
+    every author marked as imported, no confirming director (a name is nobody here), hashes
+    recomputed over that."""
     doc = copy.deepcopy(doc)
     doc["tournament"]["public"] = False
+    doc["tournament"]["rated"] = rated
     for r in doc["rounds"]:
         r["confirmed_by_director"] = None
         for rev in r["revisions"]:
@@ -149,7 +151,7 @@ def by_name(tournament) -> dict:
 def test_export_import_export_gives_the_same_document(make_setup, director_client, club, game):
     original = play(make_setup(game, **SETUPS.get(game, {})), finish=game == "jie_long")
     doc = export(director_client, original)
-    assert doc["format"] == documents.FORMAT and doc["version"] == 1
+    assert doc["format"] == documents.FORMAT and doc["version"] == 2
     assert len(doc["rounds"]) == 5 and [len(r["revisions"]) for r in doc["rounds"]][:2] == [3, 1]
     assert {r["status"] for r in doc["rounds"]} == {"recorded", "confirmed", "voided"}
 
@@ -297,7 +299,7 @@ def test_a_tampered_document_is_refused_at_its_first_bad_path(played, director_c
 BAD = {
     "not an object": (lambda d: [1], "document", "bad_type"),
     "another format": (lambda d: d.__setitem__("format", "csv"), "document.format", "bad_format"),
-    "a later version": (lambda d: d.__setitem__("version", 2), "document.version", "bad_version"),
+    "a later version": (lambda d: d.__setitem__("version", 3), "document.version", "bad_version"),
     "an unknown game": (lambda d: d["tournament"].__setitem__("game", "chess"), "document.tournament.game",
                         "unknown_game"),
     "a bad rule option": (lambda d: d["tournament"]["variant"].__setitem__("settlement", "x"),

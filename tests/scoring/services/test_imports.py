@@ -54,7 +54,7 @@ def test_an_upload_is_queued_then_imported_by_the_task(document, director_actor,
     assert (job.status, job.checked, job.total, job.file_name) == ("queued", 0, 7, "t.json")
     assert job.document == document and job.requested_label == "director alice"
     log = ActionLog.objects.get(action=ActionLog.Action.TOURNAMENT_IMPORT_QUEUE)
-    assert log.data == {"import": job.pk, "file_name": "t.json", "revisions": 7} and log.ip == "127.0.0.1"
+    assert log.data == {"import": job.pk, "file_name": "t.json", "revisions": 7, "rated": False} and log.ip == "127.0.0.1"
     assert len(sent) == 1 and Tournament.objects.count() == 1   # only the exported one, so far
 
     sent[0]()   # the commit sends the task (eager here: it runs at once)

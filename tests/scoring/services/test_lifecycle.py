@@ -20,15 +20,17 @@ RUNNING = Tournament(status=Tournament.Status.RUNNING)
 MOVES = ("round_correct", "round_confirm", "round_void", "round_dispute", "round_dispute_resolve")
 OK = None
 DENIED = "permission_denied"
+HELD = "round_disputed"
 
 #: (actor, status, disputed) → the code of each move's refusal (in MOVES order), None: allowed.
 EXPECTED = {
     ("scorer", "recorded", False): (OK, OK, DENIED, OK, DENIED),
-    ("scorer", "recorded", True): (OK, "round_disputed", DENIED, OK, DENIED),
+    # a disputed deal is out of the table's hands until a director settles it
+    ("scorer", "recorded", True): (HELD, HELD, HELD, OK, DENIED),
     ("scorer", "confirmed", False): ("round_confirmed", "already_confirmed", DENIED, OK, DENIED),
-    ("scorer", "confirmed", True): ("round_confirmed", "already_confirmed", DENIED, OK, DENIED),
+    ("scorer", "confirmed", True): (HELD, HELD, HELD, OK, DENIED),
     ("scorer", "voided", False): ("round_voided", "round_voided", DENIED, "round_voided", DENIED),
-    ("scorer", "voided", True): ("round_voided", "round_voided", DENIED, "round_voided", DENIED),
+    ("scorer", "voided", True): (HELD, HELD, HELD, "round_voided", DENIED),
     ("director", "recorded", False): (OK, OK, OK, OK, "not_disputed"),
     ("director", "recorded", True): (OK, OK, OK, OK, OK),
     ("director", "confirmed", False): (OK, "already_confirmed", OK, OK, "not_disputed"),

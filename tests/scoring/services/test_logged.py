@@ -24,6 +24,7 @@ from ..bodies import JIE_LONG
 LOGGED_AS = {
     "auth_token_obtain": "auth_token_create",          # the row says what was made: a token
     "round_record_idempotent": "round_record",         # round_record's row; a replayed answer writes nothing
+    "adjustment_create_once": "adjustment_create",     # adjustment_create's row; a replayed answer writes nothing
     "record_locked": "round_record",                   # round_record's body, under the lock its callers hold
     "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
@@ -35,6 +36,8 @@ LOGGED_AS = {
 #: Keyword-only functions of the services that are no write of their own, and why.
 NOT_LOGGED = {
     "round_guard": "a check (may this actor do this now?); writes nothing",
+    "entry_code_rehash": "the same code stored again under the current key after it proved the player; the code, "
+                         "its version and origin unchanged (the write that proved it logs)",
     "tournament_variant_check": "a check of a variant against the game's options; writes nothing",
     "new_scorer_token": "makes a token and its hash; the caller stores and logs them",
     "audit_plan": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",

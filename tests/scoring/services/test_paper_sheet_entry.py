@@ -26,7 +26,9 @@ def test_a_sheets_deals_are_recorded_in_order_by_the_director(jie_long):
     assert [d.leader for d in deals] == [0, 0, 2]  # the second follows the first deal's winner
     assert all(d.current_revision.number == 1 and d.current_revision.actor_label == s.director_actor.label
                for d in deals)
-    assert ActionLog.objects.filter(action=ActionLog.Action.ROUND_RECORD).count() == 3
+    assert all(d.paper_sheet and not d.late for d in deals)   # marked: the director confirms them
+    logs = ActionLog.objects.filter(action=ActionLog.Action.ROUND_RECORD)
+    assert logs.count() == 3 and all(log.data["paper_sheet"] for log in logs)
 
 
 def test_a_wrong_deal_records_none_and_its_path_is_inside_the_sheet(jie_long):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from django.contrib.auth.hashers import check_password
 
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
 from scoring.models import ActionLog, Entry, Round
+from scoring.selectors.players import entry_code_matches
 from scoring.services.players import entry_code_issue, entry_code_reset, entry_code_set, entry_codes_issue
 from scoring.services.rounds import round_confirm, round_correct, round_record
 from scoring.services.tournaments import tournament_finish
@@ -35,7 +35,7 @@ def test_the_code_is_stored_hashed_and_logged_without_it(proof):
     anna = proof.entries[0]
     entry_code_set(actor=proof.scorer_actor, entry=anna, code="4821", code_again="4821")
     stored = Entry.objects.get(pk=anna.pk)
-    assert stored.code_hash and "4821" not in stored.code_hash and check_password("4821", stored.code_hash)
+    assert stored.code_hash and "4821" not in stored.code_hash and entry_code_matches(stored, "4821")
     assert stored.code_version == 1
     log = ActionLog.objects.get(action="entry_code_set")
     assert log.data == {"player": anna.player_id, "name": "Anna", "by": "player", "version": 1}
@@ -60,16 +60,16 @@ def test_a_player_sets_their_code_once_at_their_own_table(proof, make_setup):
         entry_code_set(actor=other.scorer_actor, entry=proof.entries[1], code="1234")
     assert codes(e) == [("", "not_at_table")]
     entry_code_set(actor=proof.director_actor, entry=anna, code="9999")   # the director may
-    assert check_password("9999", Entry.objects.get(pk=anna.pk).code_hash)
+    assert entry_code_matches(Entry.objects.get(pk=anna.pk), "9999")
 
 
 def test_the_director_issues_and_resets_codes_each_logged(proof):
     anna = proof.entries[0]
     code = entry_code_issue(actor=proof.director_actor, entry=anna)
-    assert len(code) == 6 and code.isdigit() and check_password(code, Entry.objects.get(pk=anna.pk).code_hash)
+    assert len(code) == 6 and code.isdigit() and entry_code_matches(Entry.objects.get(pk=anna.pk), code)
     cards = entry_codes_issue(actor=proof.director_actor, tournament=proof.tournament)
     assert [e.player.name for e, _ in cards] == ["Anna", "Bob", "Celine", "Dominic"]
-    assert all(check_password(c, Entry.objects.get(pk=e.pk).code_hash) for e, c in cards)
+    assert all(entry_code_matches(Entry.objects.get(pk=e.pk), c) for e, c in cards)
     assert ActionLog.objects.filter(action="entry_code_issue").count() == 5
     before = Entry.objects.get(pk=anna.pk).code_version
     entry_code_reset(actor=proof.director_actor, entry=anna)

@@ -43,7 +43,7 @@ def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox
     url = f"/director/tournaments/{s.tournament.pk}/"
     page = client.get(url).content.decode()
     assert "2 deals are not confirmed" in page and "1 is disputed" in page
-    assert f'href="/director/tables/{s.table.pk}/#deal-1"' in page and "Table 1, deal 2" in page
+    assert f'href="/director/tables/{s.table.pk}/?deal=1#deal-1"' in page and "Table 1, deal 2" in page
     assert 'name="disputes_stay"' in page and "Finish anyway: open disputes stay as they are" in page
     page = client.post(f"{url}finish/", follow=True).content.decode()
     assert "1 dispute is open" in page

@@ -311,7 +311,9 @@ def test_round_history_shows_every_revision_and_the_chain(dclient, jie_long):
     rnd = record(jie_long)
     round_correct(actor=jie_long.scorer_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 18]},
                            reason="Celine recounted", expected_revision=1)
-    page = dclient.get(f"/director/tables/{jie_long.table.pk}/").content.decode()
+    table_page = dclient.get(f"/director/tables/{jie_long.table.pk}/").content.decode()
+    assert "2 revisions" in table_page and f'href="/director/deals/{rnd.pk}/revisions/"' in table_page
+    page = dclient.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()   # asked for
     assert "Revision 2 (current)" in page and "Revision 1" in page
     assert "Celine recounted" in page
     assert "chain ok (2)" in page
@@ -354,7 +356,7 @@ def test_home_page_lists_public_tournaments(client, jie_long, make_setup):
 
 def test_page_selectors(make_setup, club, director_actor):
     from scoring.domain.errors import NotFound
-    from scoring.selectors.rounds import round_of_table, round_rows, table_history
+    from scoring.selectors.rounds import round_of_table, round_revisions_checked, round_rows, table_deals_page
     from scoring.selectors.tournaments import players_not_entered, tournament_list_for_club
 
     a = make_setup("jie_long", table_name="A")
@@ -368,5 +370,7 @@ def test_page_selectors(make_setup, club, director_actor):
         round_of_table(a.table, rnd.pk)
     row = round_rows(b.table)[0]
     assert row["entered_by_name"] == "Bob" and [p for p, _ in row["confirm_options"]] == [0, 2, 3]
-    history = table_history(b.table)
-    assert history[0]["chain"].ok and [r["number"] for r in history[0]["revisions"]] == [1]
+    page = table_deals_page(b.table, None)
+    assert [d["number"] for d in page] == [1] and page[0]["revision"] == 1
+    revisions, chain = round_revisions_checked(rnd)
+    assert chain.ok and [r["number"] for r in revisions] == [1]

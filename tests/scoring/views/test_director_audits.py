@@ -87,7 +87,7 @@ def test_findings_are_listed_with_their_deals(dclient, jie_long, django_capture_
         dclient.post(f"/director/tournaments/{s.tournament.pk}/audits/")
     html = dclient.get(f"/director/tournaments/{s.tournament.pk}/").content.decode()
     assert "2 of 2 deals checked: 2 findings." in html
-    assert f'href="/director/tables/{s.table.pk}/#deal-2">Session 1 · Table 1 · deal 2</a>' in html
+    assert f'href="/director/tables/{s.table.pk}/?deal=2#deal-2">Session 1 · Table 1 · deal 2</a>' in html
     assert "Hash chain: the content does not match its hash." in html
     assert "standings</td>" in html and "Standing of Anna" in html
     assert 'class="badge audit-status failed">Failed' in html

@@ -63,7 +63,7 @@ def test_the_console_is_the_same_size_at_30_and_3000_deals(make_setup, dclient):
         live[n] = len(dclient.get(url(s, "live/")).content)
         page = response.content.decode()
         assert f"{n} deals are not confirmed" in page and "2 are disputed" in page
-        assert page.count("/#deal-") <= 20 + 2 * 2   # a page of unsettled deals, the disputes' links
+        assert page.count("#deal-") <= 20 + 2 * 2   # a page of unsettled deals, the disputes' links
     assert sizes[3000] <= 1.5 * sizes[30], sizes
     assert live[3000] <= 1.5 * live[30], live
 
@@ -127,7 +127,7 @@ def test_the_finish_warning_is_a_count_and_the_deals_a_page_at_a_time(dclient, j
     page = dclient.get(url(jie_long)).content.decode()
     finish = section(page, "finish")
     assert "<details" in finish and "<summary" in finish and "45 deals are not confirmed; 0 are disputed" in finish
-    assert "/#deal-" not in finish   # no list there
+    assert "#deal-" not in finish   # no list there
     listed = section(page, "unsettled")
     assert "Deals not confirmed or disputed (45)" in listed
     assert re.findall(r"Table 1, deal (\d+)</a>", listed) == [str(n) for n in range(1, 21)]
@@ -216,3 +216,35 @@ def test_the_live_parts_are_new_each_minute_and_not_between(dclient, jie_long, m
     assert dclient.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     monkeypatch.setattr(timezone, "now", lambda: moment + timedelta(seconds=60))
     assert dclient.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+# --- a disputed deal changed after the referee was called ------------------------------------------
+
+def test_a_dispute_card_shows_the_deal_as_disputed_and_what_changed_since(dclient, jie_long):
+    from scoring.services.rounds import round_correct
+
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    dispute(rnd.pk, "Bob had 6:6")
+    card = section(dclient.get(url(jie_long)).content.decode(), "disputed")
+    assert "changed after the dispute was raised" not in card and "As it was when" not in card
+
+    round_correct(actor=jie_long.director_actor, round=rnd, body={**JIE_LONG, "points": [2, 12, 30, 22]},
+                  reason="Celine recounted", expected_revision=1)
+    card = section(dclient.get(url(jie_long)).content.decode(), "disputed")
+    assert "revision 2" in card and "changed after the dispute was raised" in card
+    shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", card))
+    assert "As it was when the referee was called (revision 1)" in shown
+    assert "Now (revision 2)" in shown
+    assert re.search(r"revision 2 at \d\d:\d\d:\d\d by [^:]+: Celine recounted", shown)
+    # the deal as disputed comes before the deal as it is now
+    assert shown.index("As it was when") < shown.index("Now (revision 2)")
+    # the live part says the same
+    live = dclient.get(f"/director/tournaments/{jie_long.tournament.pk}/live/").content.decode()
+    assert "changed after the dispute was raised" in live
+
+    # the deal's revisions (the table page's, when asked) mark the one made after the dispute,
+    # not the one disputed
+    page = dclient.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()
+    summaries = re.findall(r"<summary>Revision (\d)(.*?)</summary>", page, flags=re.S)
+    assert [(n, "changed after the dispute was raised" in rest) for n, rest in summaries] == [("2", True),
+                                                                                              ("1", False)]

@@ -318,3 +318,18 @@ def test_the_task_runs_the_import_by_its_id(dclient, played, club, django_captur
         post_file(dclient, club, download(dclient, played).json())
     job = TournamentImport.objects.get()
     assert tasks.tournament_import_run(job.pk) == "done"
+
+
+def test_the_upload_rates_the_import_only_when_ticked(dclient, played, club, django_capture_on_commit_callbacks):
+    document = download(dclient, played).json()
+    form = dclient.get(f"/director/clubs/{club.pk}/").content.decode()
+    assert '<input type="checkbox" name="rated">' in form   # off unless ticked
+    for ticked in (False, True):
+        data = {"document": SimpleUploadedFile("t.json", json.dumps(document).encode()),
+                **({"rated": "on"} if ticked else {})}
+        with django_capture_on_commit_callbacks(execute=True):
+            dclient.post(f"/director/clubs/{club.pk}/imports/", data)
+        job = TournamentImport.objects.order_by("-pk").first()
+        assert job.status == "done" and job.rated is ticked and job.tournament.rated is ticked
+        page = dclient.get(f"/director/tournaments/{job.tournament.pk}/").content.decode()
+        assert ("Not rated: its deals do not count" in page) is not ticked

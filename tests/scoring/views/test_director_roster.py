@@ -140,3 +140,20 @@ def test_a_finished_tournament_offers_renames_only(dclient, jie_long, director_a
     assert response.status_code == 409 and errors(response) == ["This tournament is finished; it is read-only."]
     response = dclient.post(f"/director/tables/{jie_long.table.pk}/delete/")
     assert response.status_code == 409 and errors(response) == ["This tournament is finished; it is read-only."]
+
+
+def test_delete_an_imported_copy_never_published(dclient, jie_long, director_actor, club):
+    from scoring.selectors.exports import tournament_export
+    from scoring.services.exports import tournament_import
+
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+    copy_ = tournament_import(actor=director_actor, club=club, document=tournament_export(jie_long.tournament))
+    page = dclient.get(f"/director/tournaments/{copy_.pk}/").content.decode()
+    assert "Not rated: its deals do not count in the club" in page, re.findall(r"came from a file[^<]*<", page)
+    assert "Never published: you may delete this copy." in page
+    page = dclient.get(roster(copy_)).content.decode()
+    assert "Delete this imported copy" in page and f'action="/director/tournaments/{copy_.pk}/delete/"' in page
+    response = dclient.post(f"/director/tournaments/{copy_.pk}/delete/")
+    assert response.status_code == 302 and response["Location"] == f"/director/clubs/{club.pk}/"
+    assert not Tournament.objects.filter(pk=copy_.pk).exists()
+    assert ActionLog.objects.filter(action=ActionLog.Action.TOURNAMENT_DELETE, data__imported=True).exists()

@@ -127,3 +127,19 @@ def test_the_pdf_lists_the_rating_changes(client, jie_long, tmp_path):
     for name, r in rows.items():
         assert name in part and str(r["after"]) in part and f"{r['change']:+d}" in part
     assert str(rows["Anna"]["before"]) == "1000" and "1000" in part
+
+
+@needs_poppler
+def test_the_report_lists_the_adjustments_and_their_total(client, jie_long, tmp_path):
+    from scoring.services.adjustments import adjustment_create
+
+    s = jie_long
+    played(s)
+    adjustment_create(actor=s.director_actor, tournament=s.tournament, entry=s.entries[0], amount=-20,
+                      reason="late arrival")
+    client.force_login(s.director)
+    page = client.get(f"/director/tournaments/{s.tournament.pk}/report/").content.decode()
+    assert "Zero-sum check: players 0 + house 0 = 0 (holds)" in page
+    assert "Adjustments total -20" in page and "late arrival" in page
+    text = pdf_text(client.get(f"/director/tournaments/{s.tournament.pk}/report.pdf").content, tmp_path)
+    assert "Adjustments total -20" in text and "late arrival" in text

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring.models import Round
-from scoring.services.rounds import round_correct, round_record
+from scoring.services.rounds import round_correct, round_dispute, round_record
 from scoring.services.tables import table_scorer_token_rotate
 from scoring.services.tournaments import tournament_finish
 from scoring.web.deal_text import moves_text
@@ -329,3 +329,34 @@ def test_page_views_never_write_models_directly():
                            r"\.delete\(\)|\)\.update\(")
     for path in Path(scoring.views.__file__).parent.glob("*.py"):
         assert not forbidden.search(path.read_text()), path.name
+
+
+# --- a disputed deal is the director's ----------------------------------------------------------
+
+def test_a_disputed_deal_is_neither_corrected_nor_confirmed_from_the_table(client, jie_long):
+    rnd = record(jie_long)
+    round_dispute(actor=jie_long.scorer_actor, round=rnd, message="Bob had 6:6")
+    page = client.get(url(jie_long)).content.decode()
+    # the row offers neither move, only what was said
+    assert f'action="/s/{jie_long.token}/deals/{rnd.pk}/confirm/"' not in page
+    assert f'href="/s/{jie_long.token}/deals/{rnd.pk}/correct/"' not in page
+    correct = client.get(f"/s/{jie_long.token}/deals/{rnd.pk}/correct/").content.decode()
+    assert "a director must settle it" in correct
+    response = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/correct/",
+                           jie_long_points(action="save", points_2="30", revision="1", reason="recount"))
+    assert response.status_code == 409 and "a director must settle it" in response.content.decode()
+    response = client.post(f"/s/{jie_long.token}/deals/{rnd.pk}/confirm/", {"confirmed_by": "2"})
+    assert response.status_code == 409 and "a director must settle it" in response.content.decode()
+    rnd.refresh_from_db()
+    assert (rnd.status, rnd.disputed, rnd.current_revision.number) == (Round.Status.RECORDED, True, 1)
+
+
+def test_optional_fields_say_so(client, jie_long):
+    from django.utils import translation
+
+    page = client.get(url(jie_long)).content.decode()
+    assert re.search(r'<label for="f-unplayed_0">Tiles left \(optional\)</label>', page)
+    assert "(optional)" not in field_block(page, "points_0")   # points are asked of every seat
+    with translation.override("zh-hans"):
+        page = client.get(url(jie_long), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "（可不填）" in page

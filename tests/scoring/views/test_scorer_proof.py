@@ -179,3 +179,31 @@ def test_the_settings_form_switches_proof(proof, client, director):
     assert r.status_code == 302
     proof.tournament.refresh_from_db()
     assert proof.tournament.require_proof is False
+
+
+def _between(page: str, start: str, end: str) -> str:
+    at = page.index(start)
+    return page[at:page.index(end, at)]
+
+
+def test_the_confirm_list_leaves_out_the_enterer_and_a_wrong_code_stays_beside_it(proof):
+    import re
+
+    phone = Client()
+    prove(phone, proof, 0, "1111", "1111")
+    entry_code_set(actor=proof.director_actor, entry=proof.entries[2], code="3333")
+    phone.post(url(proof), DEAL)
+    rnd = Round.objects.get()
+    select = _between(phone.get(url(proof)).content.decode(), f'<select id="confirm-{rnd.pk}"', "</select>")
+    assert "Anna" not in select and "Bob" in select and "Celine" in select   # Anna entered it
+    r = phone.post(url(proof, f"deals/{rnd.pk}/confirm/"), {"confirmed_by": "2", "confirmed_by_code": "3330"})
+    page = r.content.decode()
+    assert r.status_code == 403
+    confirm = _between(page, f'action="/s/{proof.token}/deals/{rnd.pk}/confirm/"', "</form>")
+    referee = _between(page, f'action="/s/{proof.token}/deals/{rnd.pk}/dispute/"', "</form>")
+    assert "Wrong code for Celine." in confirm and "Wrong code for Celine." not in referee
+    assert 'aria-invalid' not in referee
+    assert re.search(r'<option value="2" selected>3\. Celine</option>', confirm)   # still Celine
+    # the box that holds the form is open; the referee's is not
+    assert re.search(r"<details open><summary>Confirm as another player", page)
+    assert not re.search(r"<details open><summary>Call the referee", page)
