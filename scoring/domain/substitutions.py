@@ -1,45 +1,15 @@
-"""Who sat where at which deal, once players were substituted. Pure: no queries.
-
-A table's Seat rows name who sits there now; each substitution names the seat, the entry that
-left it (``entry_out``), the one that took it (``entry_in``) and the first deal the newcomer
-plays (``from_deal``). So the players of deal ``d`` are today's, with every substitution from a
-deal after ``d`` taken back, newest first: a correction of deal 3 made after a substitution at
-deal 8 still names (and credits) the player who played deal 3.
+"""Who sat where at which deal, once players were substituted: the rule itself is the engine's
+(``games.seating``: ``Change``, ``Seating``), shared with the export verifier; here, each
+seat's history as the pages tell it. Pure: no queries.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
+from games.seating import Change, Seating
 
-class Change(NamedTuple):
-    """One substitution, as the seating reads it (in the order they were made)."""
-
-    seat: int
-    entry_in: int
-    entry_out: int
-    from_deal: int
-
-
-@dataclass(frozen=True)
-class Seating:
-    """A table's entries by seat now (``current``) and its substitutions, oldest first."""
-
-    current: tuple[int, ...]
-    changes: tuple[Change, ...] = ()
-
-    def at(self, number: int) -> list[int]:
-        """The entries by seat at deal ``number``."""
-        out = list(self.current)
-        for c in reversed(self.changes):
-            if number < c.from_deal and c.seat < len(out):
-                out[c.seat] = c.entry_out
-        return out
-
-    def entries(self) -> set[int]:
-        """Every entry that sat at the table, now or before."""
-        return {*self.current, *(c.entry_out for c in self.changes)}
+__all__ = ["Change", "Seating", "Stint", "seat_history"]
 
 
 @dataclass(frozen=True)
