@@ -163,7 +163,8 @@ def test_the_director_prints_cards_resets_codes_and_sees_who_proved(proof, clien
     phone.post(url(proof), DEAL)
     table_page = client.get(f"/director/tables/{proof.table.pk}/").content.decode()
     assert "Entered by Anna." in table_page and "proven" in table_page
-    assert "entered by Anna (proven)" in table_page   # the revision's actor
+    rnd = Round.objects.get(table=proof.table)   # the revision's actor, in the revisions shown when asked
+    assert "entered by Anna (proven)" in client.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()
     anna = proof.entries[0]
     r = client.post(f"/director/tournaments/{proof.tournament.pk}/entries/{anna.pk}/card/")
     assert r.status_code == 200 and len(r.context["cards"]) == 1
