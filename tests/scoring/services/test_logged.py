@@ -30,6 +30,7 @@ LOGGED_AS = {
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
     "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
     "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
+    "rounds_confirm_shown": "round_confirm",           # one row per deal confirmed, as for one deal
     "ratings_rebuild_queue": "ratings_rebuild",        # the rebuild's row, when asked; a worker rebuilds
 }
 
