@@ -19,7 +19,7 @@ from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Subst
 from scoring.selectors.adjustments import with_adjustment_lines
 from scoring.selectors.rounds import disputed_rounds, revision_detail, round_detail
 from scoring.selectors.standings import standings_for
-from scoring.selectors.substitutions import seat_histories
+from scoring.selectors.substitutions import deal_seats, seat_histories
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
 
 #: Rows a page of the console's long lists: the deals a finish leaves unsettled, recent actions.
@@ -93,9 +93,12 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
 def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Page:
     """Open disputes, oldest first, a page of ``round_detail`` dicts each with ``table_obj`` (its
     Table, session read) and ``_since_dispute``'s ``at_dispute`` and ``since_dispute``. The seats
-    of every table with an open dispute come in one query, the page's revisions in another."""
+    of every table with an open dispute come in one query, the page's revisions in another; each
+    deal names the players who played it (a table's substitutions read only where it had one)."""
     number, pages, offset = page_window(count, asked, DISPUTES_PAGE_SIZE)
-    rounds = list(disputed_rounds(tournament)[offset:offset + DISPUTES_PAGE_SIZE])
+    # whether the deal's table had a substitution comes with the deal: its players are read only then
+    substituted = Exists(Substitution.objects.filter(table=OuterRef("table_id")))
+    rounds = list(disputed_rounds(tournament).annotate(substituted=substituted)[offset:offset + DISPUTES_PAGE_SIZE])
     seats: dict[int, list[Seat]] = {}
     for s in (Seat.objects.filter(table__session__tournament=tournament, table__rounds__disputed=True).distinct()
               .select_related("entry__player").order_by("table_id", "position")):
@@ -109,6 +112,8 @@ def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Pag
     items = []
     for r in rounds:
         table_seats = seats.get(r.table_id, [])
+        if r.substituted:   # the players who played this deal
+            table_seats = deal_seats(r.table, table_seats)(r.number)
         items.append({**round_detail(r, seats=table_seats, tournament=tournament), "table_obj": r.table,
                       **_since_dispute(r, revisions.get(r.pk, []), seats=table_seats, game=tournament.game)})
     return Page(items, number, pages, count, DISPUTES_PAGE_SIZE)
