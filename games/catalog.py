@@ -310,7 +310,8 @@ TAU_NGAU = Game(
         # TN-3: the banker stakes nothing; under v1 one bet (default 1) may stand for the stakes.
         Numbers("stake", gettext_noop("Stake (not the banker)"), fills="stakes", minimum=1, together=True,
                 missing=gettext_noop("Enter this player's stake."), not_for="banker",
-                optional_under=(("settlement", "v1"),), also=("bet",), remember=True),
+                optional_under=(("settlement", "v1"),), also=("bet",), remember=True,
+                left_behind=gettext_noop("The bank has just left this seat: enter its stake.")),
     )),
 )
 
@@ -340,10 +341,12 @@ DA_LING = Game(
           for g, (size, example) in enumerate(zip(da_ling.GROUP_SIZES, ("e.g. 4:3", gettext_noop("e.g. 6:5 5:1"),
                                                                         gettext_noop("e.g. 1:1 6:3 3:3")), strict=True))),
         # §4b: the winners the table agreed, each a seat or none.
+        # DL-6, DL-9: an absolute winner takes every group, so no group has a winner of its own.
         Winner("absolute", gettext_noop("Absolute winner"), fills="winners", key="absolute",
-               blank=gettext_noop("— none —"), level="winners"),
+               blank=gettext_noop("— none —"), level="winners",
+               excludes=tuple(f"group{g + 1}_winner" for g in range(len(da_ling.GROUP_SIZES)))),
         *(Winner(f"group{g + 1}_winner", label, fills="winners", key="groups", part=g,
-                 blank=gettext_noop("— none —"), level="winners")
+                 blank=gettext_noop("— none —"), level="winners", excludes=("absolute",))
           for g, label in enumerate((gettext_noop("Winner of the 1-tile group"), gettext_noop("Winner of the 2-tile group"),
                                      gettext_noop("Winner of the 3-tile group")))),
     )),

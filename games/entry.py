@@ -81,6 +81,8 @@ class Numbers:
     also: tuple[str, ...] = ()
     #: Kept on the scorer's phone for the next deal at the table (a stake stays until changed).
     remember: bool = False
+    #: Said at the seat the ``not_for`` seat has just left (``seats_needing``).
+    left_behind: str = ""
 
     per_seat = True
     part = None
@@ -88,6 +90,16 @@ class Numbers:
     def is_optional(self, variant: dict) -> bool:
         return self.optional or (bool(self.optional_under)
                                  and all(variant.get(k) == v for k, v in self.optional_under))
+
+    def seats_needing(self, previous: int | None, chosen: int | None, variant: dict) -> tuple[int, ...]:
+        """The seats whose number the form must ask for before sending, though the phone keeps
+        the last deal's: the seat the ``not_for`` seat held last deal (``previous``) and has
+        left this deal (``chosen``: the seat chosen now, None when unknown) gave none then, so
+        none is kept for it (TN-3: the banker stakes nothing; the bank moves, TN-V2-5). None
+        while the list may be left out under ``variant`` (a v1 single bet)."""
+        if not (self.not_for and self.remember) or previous is None or previous == chosen:
+            return ()
+        return () if self.is_optional(variant) else (previous,)
 
 
 @dataclass(frozen=True)
@@ -159,6 +171,8 @@ class Winner:
     blank: str                # label of the "no seat" choice
     part: int | None = None
     level: str | None = None
+    #: Inputs that must stay at none while this one names a seat (a seat here leaves them none).
+    excludes: tuple[str, ...] = ()
 
     per_seat = False
     also = ()
@@ -220,6 +234,12 @@ class Entry:
             if not any(isinstance(i, _BY_TILES) for i in self.inputs_at(level)):
                 return level
         return None
+
+    def ways_of_entering(self) -> tuple[tuple[str, str], ...]:
+        """The (level, label) a phone may start a deal on: every level but one that records an
+        event (a Mark's: Ce Deng's redeal); the first is the form's default."""
+        events = {i.level for i in self.inputs if isinstance(i, Mark)}
+        return tuple((level, label) for level, label in self.levels if level not in events)
 
     def inputs_at(self, level: str | None) -> tuple[Input, ...]:
         """The inputs shown at ``level`` (those of every level included), in form order."""

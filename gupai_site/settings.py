@@ -335,7 +335,9 @@ CONTENT_SECURITY_POLICY = {
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Browsers honour (and otherwise log an error about) Cross-Origin-Opener-Policy over https only:
+# a site served at a plain http address (`make club`) does not send it.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None if SITE_URL.startswith("http://") else "same-origin"
 
 # A reverse proxy in front (it terminates TLS): believe its X-Forwarded-Proto (request.is_secure)
 # and X-Forwarded-For (REMOTE_ADDR, scoring/web/client_address.py). Without one, a client could

@@ -40,3 +40,6 @@ urlpatterns = [
     path("s/", include("scoring.urls_scorer")),
     path("", include("scoring.urls_public")),
 ]
+
+# A host not allowed is told the site's address (SITE_URL), not a bare "Bad Request (400)".
+handler400 = "scoring.views.refusals.bad_request"

@@ -12,7 +12,9 @@
   ``ALLOWED_HOSTS`` is that host alone (Django answers 400 to any other);
 - plain http on the local network: no https redirect, cookies without the https-only flag;
 - the club's own database, ``.club/club.sqlite3`` (unless ``DATABASE_URL`` is set), migrated;
-  the demo is not loaded;
+  the demo is not loaded. Which database is kept in ``.club/database_url`` (``DATABASE_URL=…
+  make club`` changes it), read by every run and by ``club.py manage``: a director created in
+  another terminal lands in the database the site uses;
 - when ``REDIS_URL`` is set and Redis answers, Celery workers (one a queue) and beat beside gunicorn;
   otherwise background tasks run in-process, as with ``make run``, and the cache (the guessing
   limits' counts) is a table of the club's database (``createcachetable``), shared by gunicorn's
@@ -77,6 +79,24 @@ def site_url(folder: Path, port: int, environ: dict, detect=lan_address) -> tupl
     return url, True
 
 
+def database_url(folder: Path, environ: dict) -> str:
+    """The club's database: the environment's ``DATABASE_URL`` (then kept), else the kept one,
+    else ``folder/club.sqlite3``. Kept in ``folder/database_url`` (readable by its owner only: it
+    may hold a password), so that ``make club`` and ``club.py manage`` in another terminal, with
+    or without the variable, use one database."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = folder / "database_url"
+    given = environ.get("DATABASE_URL", "").strip()
+    kept = path.read_text().strip() if path.exists() else ""
+    url = given or kept or f"sqlite:///{folder / 'club.sqlite3'}"
+    if url != kept:
+        path.unlink(missing_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(url + "\n")
+    return url
+
+
 def redis_answers(url: str) -> bool:
     if not url:
         return False
@@ -116,7 +136,7 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
         ALLOWED_HOSTS=host, GUNICORN_BIND=f"0.0.0.0:{bind_port}",
         # Plain http on the club's network: no https redirect or HSTS, cookies sent over http.
         SECURE_SSL_REDIRECT="0", SECURE_COOKIES="0", SECURE_HSTS_SECONDS="0", BEHIND_PROXY="0",
-        DATABASE_URL=environ.get("DATABASE_URL") or f"sqlite:///{folder / 'club.sqlite3'}",
+        DATABASE_URL=database_url(folder, environ),
     )
     notes = []
     kept = folder / "site_url"

@@ -24,6 +24,7 @@ from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_CURRENCY, MAX_SLUG, MAX_TOURNAMENT_NAME
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_FACTS, TIE_BREAKS
 from scoring.models import Entry, Player, Tournament
+from scoring.models.tournaments import ENTRY_LEVEL_CHOICES
 from scoring.selectors.access import require_director
 from scoring.selectors.tables import table_detail, table_list
 from scoring.selectors.tournaments import entry_list, tournament_list_for_director
@@ -57,6 +58,16 @@ REQUIRE_PROOF_HELP = (
     "(409 `self_confirmation`).")
 
 
+ENTRY_LEVEL_HELP = (
+    "The level of detail a phone starts a deal on when it has none of its own (a phone keeps the level it "
+    "last recorded a deal at); one of the game's ways of entering (the catalog's levels: "
+    + "; ".join(f"{g.key}: {', '.join(level for level, _ in g.entry.ways_of_entering())}" for g in games.CATALOG.values())
+    + "), default the game's first. Another game's level is refused (400 `unknown_level`).")
+
+#: Every game's ways of entering; the service checks the tournament's game.
+ENTRY_LEVELS = [level for level, _label in ENTRY_LEVEL_CHOICES]
+
+
 class TournamentInputSerializer(InputSerializer):
     club = IdField()
     name = TextField(max_length=MAX_TOURNAMENT_NAME)
@@ -71,6 +82,7 @@ class TournamentInputSerializer(InputSerializer):
     currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
                                        required=False, help_text=TIE_BREAKS_HELP)
+    entry_level = serializers.ChoiceField(choices=ENTRY_LEVELS, required=False, help_text=ENTRY_LEVEL_HELP)
 
 
 #: What ``rated`` means, wherever it is shown.
@@ -90,6 +102,8 @@ class TournamentUpdateSerializer(InputSerializer):
     currency = TextField(max_length=MAX_CURRENCY, required=False, allow_blank=True)
     tie_breaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIE_BREAKS)), min_length=1,
                                        required=False, help_text=TIE_BREAKS_HELP)
+    entry_level = serializers.ChoiceField(choices=ENTRY_LEVELS, required=False,
+                                          help_text=ENTRY_LEVEL_HELP + " May change any time before the finish.")
 
 
 class TournamentSerializer(OutputModelSerializer):
@@ -97,11 +111,13 @@ class TournamentSerializer(OutputModelSerializer):
                                        help_text=TIE_BREAKS_HELP)
     require_proof = serializers.BooleanField(read_only=True, help_text=REQUIRE_PROOF_HELP)
     rated = serializers.BooleanField(read_only=True, help_text=RATED_HELP)
+    entry_level = serializers.ChoiceField(choices=ENTRY_LEVELS, source="start_level", read_only=True,
+                                          help_text=ENTRY_LEVEL_HELP)
 
     class Meta:
         model = Tournament
         fields = ["id", "club", "name", "slug", "game", "variant", "status", "public", "require_confirmation",
-                  "require_proof", "rated", "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
+                  "require_proof", "rated", "entry_level", "chip_value", "currency", "tie_breaks", "created_at", "started_at", "finished_at"]
 
 
 class FinishInputSerializer(InputSerializer):

@@ -25,6 +25,11 @@ def game_name(key: str) -> str:
 GAME_CHOICES = [(g.key, lazy(game_name, str)(g.key)) for g in games.CATALOG.values()]
 
 
+#: Every game's ways of entering a deal (games/entry.py); a tournament offers its own game's.
+ENTRY_LEVEL_CHOICES = list({level: label for g in games.CATALOG.values()
+                            for level, label in g.entry.ways_of_entering()}.items())
+
+
 #: Which tournaments anyone may see, with no login: public ones that have started (a draft is
 #: still being set up). The one rule of the public pages, the home page's list and the API's
 #: anonymous reads; ``Tournament.publicly_visible`` says the same of one tournament.
@@ -58,6 +63,9 @@ class Tournament(models.Model):
     tie_breaks = models.JSONField(default=default_tie_breaks, blank=True)
     #: Whether the tournament's deals count in the club's ratings (the director may leave one out).
     rated = models.BooleanField(default=True)
+    #: The level of detail a phone with none of its own starts a deal on (one of the game's ways of
+    #: entering, checked by the tournament services); "" is the game's first (``start_level``).
+    entry_level = models.CharField(max_length=20, blank=True, default="", choices=ENTRY_LEVEL_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -75,6 +83,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def start_level(self) -> str:
+        """The level a new phone starts on: ``entry_level``, else the game's first."""
+        return self.entry_level or games.get_game(self.game).entry.ways_of_entering()[0][0]
 
     @property
     def is_finished(self) -> bool:

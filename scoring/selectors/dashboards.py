@@ -17,10 +17,11 @@ from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Substitution, Table, Tournament
 from scoring.selectors.adjustments import with_adjustment_lines
+from scoring.selectors.common import table_order
 from scoring.selectors.rounds import disputed_rounds, revision_detail, round_detail
 from scoring.selectors.standings import standings_for
 from scoring.selectors.substitutions import deal_seats, seat_histories
-from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals
+from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals, unconfirmed_filter
 
 #: Rows a page of the console's long lists: the deals a finish leaves unsettled, recent actions.
 PAGE_SIZE = 20
@@ -43,16 +44,17 @@ def shown_session(sessions: list[Session], number: int | None) -> Session | None
 
 def _table_counts(tournament: Tournament) -> dict[int, dict]:
     """Each table's deals (not voided), open disputes, unconfirmed and unsettled deals (those a
-    finish leaves as they are: unconfirmed or disputed) and when its latest deal was recorded:
+    finish leaves as they are: unconfirmed where only confirmed deals count, or disputed) and when its latest deal was recorded:
     one aggregate, a row per table that has deals."""
     # (named apart from the deal's own fields: an annotation called "disputed" would stand for
     # the field in the filters that follow it)
+    unconfirmed = unconfirmed_filter(tournament)
     rows = (Round.objects.filter(table__session__tournament=tournament).order_by().values("table")
             .annotate(n_rounds=Count("id", filter=~Q(status=Round.Status.VOIDED)),
                       n_disputed=Count("id", filter=Q(disputed=True)),
-                      n_unconfirmed=Count("id", filter=Q(status=Round.Status.RECORDED)),
+                      n_unconfirmed=Count("id", filter=unconfirmed),
                       # a voided deal is never disputed (voiding settles the dispute)
-                      n_unsettled=Count("id", filter=Q(status=Round.Status.RECORDED) | Q(disputed=True)),
+                      n_unsettled=Count("id", filter=unconfirmed | Q(disputed=True)),
                       last_at=Max("created_at")))
     return {row["table"]: {"rounds": row["n_rounds"], "disputed": row["n_disputed"],
                            "unconfirmed": row["n_unconfirmed"], "unsettled": row["n_unsettled"],
@@ -70,7 +72,8 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
     # whether a table had a substitution comes with the tables: the histories are read only then
     tables = list(Table.objects.filter(session=session).select_related("session").prefetch_related(seats)
-                  .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk")))).order_by("id"))
+                  .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
+                  .order_by(*table_order()))
     histories = seat_histories([t for t in tables if t.substituted])
     rows = []
     for t in tables:

@@ -28,6 +28,7 @@ from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.domain.standings import deal_counts
 from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Substitution, Table, Tournament
+from scoring.selectors.common import table_order
 from scoring.selectors.rounds import round_detail, round_list
 from scoring.selectors.standings import counted_rounds_filter
 from scoring.selectors.substitutions import seated_deals, seatings_of
@@ -67,11 +68,11 @@ def public_table(tournament: Tournament, table_id: Any) -> Table:
 
 def public_tables(tournament: Tournament, page: int | None, size: int) -> Page:
     """One page of the tournament's tables (``page``, clamped to the pages there are, of
-    ``size``), by session then as made, with their session (two queries: the count, the page)."""
+    ``size``), by session then by number, with their session (two queries: the count, the page)."""
     tables = Table.objects.filter(session__tournament=tournament)
     count = tables.count()
     number, pages, offset = page_window(count, page, size)
-    items = list(tables.select_related("session").order_by("session__number", "id")[offset:offset + size])
+    items = list(tables.select_related("session").order_by("session__number", *table_order())[offset:offset + size])
     return Page(items=items, number=number, pages=pages, count=count, size=size)
 
 

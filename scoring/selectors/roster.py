@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch
 
 from scoring.models import Round, Seat, Table, Tournament
+from scoring.selectors.common import table_order
 from scoring.selectors.tournaments import entry_list, players_not_entered, tournament_trial_copy
 
 
@@ -23,7 +24,7 @@ def roster_for(tournament: Tournament) -> dict:
         tables = list(Table.objects.filter(session=session).annotate(deals=Count("rounds"))
                       .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")
                                                  .order_by("position")))
-                      .order_by("id"))
+                      .order_by(*table_order()))
     seated = {seat.entry_id: table for table in tables for seat in table.seats.all()}
     entries = [{"entry": e, "withdrawn": e.withdrawn_at is not None, "table": seated.get(e.pk)}
                for e in entry_list(tournament)]

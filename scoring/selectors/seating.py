@@ -10,6 +10,7 @@ from django.db.models import Prefetch
 
 from scoring.domain import link_secrets
 from scoring.models import ActionLog, Entry, Seat, Session, Table, Tournament
+from scoring.selectors.common import table_order
 
 
 @dataclass
@@ -61,9 +62,9 @@ def kept_token(table: Table) -> str | None:
 
 
 def session_sheet_tables(session: Session, *, offset: int = 0, limit: int | None = None) -> list[SheetTable]:
-    """The tables of ``session`` in the order they were made (Table 1, 2, ...), ``limit`` of them
+    """The tables of ``session`` by number (Table 1, 2, ...), ``limit`` of them
     from ``offset``, with their seats: two queries whatever the count."""
-    tables = (Table.objects.filter(session=session).order_by("id")
+    tables = (Table.objects.filter(session=session).order_by(*table_order())
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")
                                          .order_by("position"))))
     tables = tables[offset:offset + limit] if limit is not None else tables[offset:]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from scoring.domain.clock import clock_state
 from scoring.domain.errors import NotFound
 from scoring.models import Seat, Session, Table, Tournament
+from scoring.selectors.common import table_order
 
 
 def session_get(session_id: Any) -> Session:
@@ -27,7 +28,7 @@ def session_list(tournament: Tournament) -> QuerySet[Session]:
     """The tournament's sessions by number, each with its tables and their seats (prefetched:
     three queries for a page, whatever the tables)."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
-    tables = Prefetch("tables", queryset=Table.objects.prefetch_related(seats).order_by("id"))
+    tables = Prefetch("tables", queryset=Table.objects.prefetch_related(seats).order_by(*table_order()))
     return Session.objects.filter(tournament=tournament).prefetch_related(tables).order_by("number")
 
 

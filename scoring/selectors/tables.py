@@ -13,6 +13,7 @@ from games import get_game
 from scoring.domain.errors import NotFound
 from scoring.domain.records import nets_by_position
 from scoring.models import Club, Round, Seat, Session, Table, Tournament
+from scoring.selectors.common import table_order
 from scoring.selectors.standings import counted_rounds_filter
 
 
@@ -77,7 +78,7 @@ def _converters(model, names: list[str]) -> list:
 def table_list(tournament: Tournament) -> QuerySet[Table]:
     return (Table.objects.filter(session__tournament=tournament).select_related("session")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")))
-            .order_by("session__number", "id"))
+            .order_by("session__number", *table_order()))
 
 
 def table_seats(table: Table) -> list[Seat]:
@@ -99,7 +100,8 @@ _LAST_DEALS_SQL = (
 def round_defaults(table: Table) -> dict:
     """Defaults for the next deal at this table: ``leader`` (games with a leader: the last
     deal not voided's ``next_leader``, else 0), ``banker`` (games with a banker: its
-    ``next_banker``, else 0), ``entered_by`` (None) and the next round ``number``."""
+    ``next_banker``, else 0), ``entered_by`` (None), the next round ``number`` and ``last``: the
+    seat of each of those at the last deal not voided (None without one)."""
     info = get_game(table.session.tournament.game)
     with connection.cursor() as cursor:
         cursor.execute(_LAST_DEALS_SQL, [table.pk, table.pk, Round.Status.VOIDED.value])
@@ -111,6 +113,7 @@ def round_defaults(table: Table) -> dict:
         if applies:
             nxt = last and last[at + 1]
             out[key] = nxt if nxt is not None else (last[at] if last and last[at] is not None else 0)
+            out.setdefault("last", {})[key] = last[at] if last else None
     return out
 
 

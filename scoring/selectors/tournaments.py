@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from scoring.domain.errors import NotFound
 from scoring.models import PUBLICLY_VISIBLE, ActionLog, Club, Entry, Player, Round, Tournament
+from scoring.selectors.common import table_order
 
 
 def tournament_get(tournament_id: Any) -> Tournament:
@@ -88,14 +89,20 @@ def players_not_entered(tournament: Tournament) -> QuerySet[Player]:
     return Player.objects.filter(club=tournament.club_id).exclude(entries__tournament=tournament).order_by("name")
 
 
+def unconfirmed_filter(tournament: Tournament) -> Q:
+    """The deals left unconfirmed that matter: only where the tournament counts only confirmed
+    deals (elsewhere a recorded deal counts as it is, and nobody is told to confirm it)."""
+    return Q(status=Round.Status.RECORDED) if tournament.require_confirmation else Q(pk__in=[])
+
+
 def tournament_unsettled_deals(tournament: Tournament, *, offset: int = 0, limit: int | None = None) -> list[dict]:
-    """The deals a finish leaves as they are: unconfirmed (``recorded``) and disputed ones, not
+    """The deals a finish leaves as they are: unconfirmed (``recorded``, ``unconfirmed_filter``) and disputed ones, not
     voided — ``id, table, table_name, session, number, status, disputed``, by session, table
     and number; ``limit`` of them from ``offset`` (a page), all without."""
     rows = (Round.objects.filter(table__session__tournament=tournament)
             .exclude(status=Round.Status.VOIDED)
-            .filter(Q(status=Round.Status.RECORDED) | Q(disputed=True))
-            .order_by("table__session__number", "table__name", "number")
+            .filter(unconfirmed_filter(tournament) | Q(disputed=True))
+            .order_by("table__session__number", *table_order("table__"), "number")
             .values("id", "table", "table__name", "table__session__number", "number", "status", "disputed"))
     rows = rows[offset:] if limit is None else rows[offset:offset + limit]
     return [{"id": r["id"], "table": r["table"], "table_name": r["table__name"], "session": r["table__session__number"],

@@ -52,6 +52,18 @@ def tournament_variant_check(*, game: str, variant: Any) -> dict:
     return {**info.variant_defaults(), **variant}
 
 
+def tournament_entry_level_check(*, game: str, value: Any) -> str:
+    """The level a new phone starts a deal on: one of the game's ways of entering (None: the
+    game's first), or ValidationFailed at ``entry_level``."""
+    levels = [level for level, _label in games.get_game(game).entry.ways_of_entering()]
+    if value is None:
+        return levels[0]
+    if value not in levels:
+        raise ValidationFailed(gettext("Choose one of this game's levels: %(levels)s.") % {"levels": ", ".join(levels)},
+                               path="entry_level", code="unknown_level")
+    return value
+
+
 def _chip_value(value: Any) -> Decimal:
     # Typed text in ASCII digits only: Decimal() would also read "٣", "１" and "1e3".
     if isinstance(value, str) and not DECIMAL_TEXT.match(value.strip()):
@@ -114,14 +126,16 @@ def _claim_public_slug(t: Tournament) -> dict | None:
 def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant: dict | None = None,
                       slug: str | None = None, public: bool = False, require_confirmation: bool = False,
                       chip_value: Any = 0, currency: str = "", tie_breaks: Any = None,
-                      require_proof: bool | None = None) -> Tournament:
+                      require_proof: bool | None = None, entry_level: str | None = None) -> Tournament:
     """A new tournament (draft). ``require_proof`` (players prove who they are with their codes
     to record and confirm deals): by default on exactly when ``require_confirmation`` is, since
-    a confirmation that anyone at the table can give counts for little."""
+    a confirmation that anyone at the table can give counts for little. ``entry_level``: the
+    level a new phone starts a deal on (default: the game's first)."""
     require_director_of(actor, club)
     require_proof = bool(require_confirmation) if require_proof is None else bool(require_proof)
     name = require_text(name, "name", "A tournament name", max_length=MAX_TOURNAMENT_NAME)
     full_variant = tournament_variant_check(game=game, variant=variant)
+    entry_level = tournament_entry_level_check(game=game, value=entry_level)
     tie_breaks = tournament_tie_breaks_check(tie_breaks)
     chips = _chip_value(chip_value)
     currency = _currency(currency)
@@ -136,9 +150,10 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
         t = Tournament.objects.create(
             club=club, name=name, slug=slug, game=game, variant=full_variant, public=bool(public),
             require_confirmation=bool(require_confirmation), require_proof=require_proof, chip_value=chips,
-            currency=currency, tie_breaks=tie_breaks)
+            currency=currency, tie_breaks=tie_breaks, entry_level=entry_level)
         action_log(actor, ActionLog.Action.TOURNAMENT_CREATE, t, tournament=t,
-                   data={"name": name, "game": game, "variant": full_variant, "public": t.public,
+                   data={"name": name, "game": game, "variant": full_variant, "entry_level": entry_level,
+                         "public": t.public,
                          "require_confirmation": t.require_confirmation, "require_proof": t.require_proof,
                          "chip_value": str(chips),
                          "currency": currency, "tie_breaks": tie_breaks})
@@ -147,7 +162,8 @@ def tournament_create(*, actor: Actor, club: Club, name: str, game: str, variant
 
 #: What may change once a tournament runs: nothing that stored results were computed from (the
 #: variant), only how they are shown and settled. ``require_confirmation`` is handled apart.
-SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks", "require_proof", "rated")
+SETTINGS_AFTER_START = ("name", "public", "chip_value", "currency", "tie_breaks", "require_proof", "rated",
+                        "entry_level")
 SETTINGS = (*SETTINGS_AFTER_START, "require_confirmation", "variant")
 
 
@@ -168,7 +184,8 @@ def _unconfirmed_deals(t: Tournament) -> int:
 def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -> Tournament:
     """Change ``name``, ``public``, ``chip_value``, ``currency``, ``tie_breaks`` (any time before
     finished: the standings are ranked when read), ``require_proof`` (any time before finished:
-    it changes how the next deals are recorded and confirmed, none stored), ``rated`` (whether its
+    it changes how the next deals are recorded and confirmed, none stored), ``entry_level`` (any
+    time before finished: the level a new phone starts a deal on), ``rated`` (whether its
     deals count in the club's ratings: any time, finished too; the ratings follow), ``variant`` (draft
     only: the stored results were computed under it) or ``require_confirmation`` (see below). A
     finished tournament is read-only, except that an imported one still private may be published
@@ -195,6 +212,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
             "currency": _currency,
             "tie_breaks": tournament_tie_breaks_check,
             "variant": lambda v: tournament_variant_check(game=t.game, variant=v),
+            "entry_level": lambda v: tournament_entry_level_check(game=t.game, value=v),
         }
         new = checked_settings(changes, SETTINGS, checks)
         changed = {f: {"before": getattr(t, f), "after": v} for f, v in new.items() if getattr(t, f) != v}
@@ -259,7 +277,8 @@ def tournament_start(*, actor: Actor, tournament: Tournament) -> Tournament:
 
 
 def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bool = False) -> Tournament:
-    """running → finished (read-only from then on). Standings are refreshed on commit.
+    """running → finished (read-only from then on), its open sessions closed. Standings are
+    refreshed on commit.
 
     With disputes open the director must say so (``disputes_stay``): a finished tournament can
     no longer settle them, so finishing over them is a choice, never an accident."""
@@ -275,12 +294,26 @@ def tournament_finish(*, actor: Actor, tournament: Tournament, disputes_stay: bo
                 path="disputes_stay", code="open_disputes")
     with transaction.atomic():
         finished = _tournament_move(actor=actor, tournament=tournament, action="tournament_finish")
+        _close_open_sessions(actor, finished)
         # Its links record nothing any more: the sheets show none (their kept secrets go).
         Table.objects.filter(session__tournament=tournament).exclude(scorer_token_secret=None).update(
             scorer_token_secret=None)
         paper_sheets_drop(sessions=Session.objects.filter(tournament=tournament),
                           reason=PaperSheetJob.Reason.TOURNAMENT_FINISHED)
     return finished
+
+
+def _close_open_sessions(actor: Actor, tournament: Tournament) -> None:
+    """A finished tournament records nothing more: its open sessions are closed with it (each
+    logged as a close, as the director's own would be), so no page shows one open. Locked after
+    the tournament: a deal locks its session, never the tournament, so the two cannot wait on
+    each other."""
+    now = timezone.now()
+    for session in Session.objects.select_for_update().filter(tournament=tournament, status=Session.Status.OPEN):
+        session.status, session.closed_at = Session.Status.CLOSED, now
+        session.save(update_fields=["status", "closed_at", "changed_at"])
+        action_log(actor, ActionLog.Action.SESSION_CLOSE, session, tournament=tournament,
+                   data={"number": session.number, "with": "tournament_finish"})
 
 
 def entry_create(*, actor: Actor, tournament: Tournament, player: Player) -> Entry:

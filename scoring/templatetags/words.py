@@ -30,6 +30,12 @@ def rated_result(row):
     return presentation.rated_result(row)
 
 
+@register.simple_tag
+def finish_leaves(counts, sessions):
+    """What a finish leaves as it is, line by line (``presentation.finish_leaves``)."""
+    return presentation.finish_leaves(counts or {}, sessions or [])
+
+
 @register.filter
 def table_name(name):
     """A table's name alone, a generated "Table N" translated (``presentation.table_name``)."""

@@ -91,11 +91,12 @@ def _state(tournament) -> tuple[bool, str]:
     return (True, "") if refusal is None else (False, refusal.text)
 
 
-def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None) -> DealForm:
+def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None, level="") -> DealForm:
     t = table.session.tournament
     # With proof, the enterer is the player this phone remembers, not a choice in the form.
     return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else table_seats(table),
-                    data=data, initial=initial, require_entered_by=require_entered_by and not t.require_proof)
+                    data=data, initial=initial, require_entered_by=require_entered_by and not t.require_proof,
+                    level=level)
 
 
 def _where_next(table, seats) -> list[dict]:
@@ -125,7 +126,11 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
         initial = {k: v for k, v in defaults.items() if k in ("leader", "banker")}
         if deals and not tournament.require_proof:  # the phone usually stays with the same player
             initial["entered_by"] = deals[0].get("entered_by")
-        form = _deal_form(table, initial=initial, seats=seats)
+        # The tournament's level; a phone that has recorded a deal here puts back its own
+        # (static/js/deal-memory.js).
+        form = _deal_form(table, initial=initial, seats=seats, level=tournament.start_level)
+    # The seat the bank has just left: the form asks its stake before Submit.
+    form.previous = form.previous or defaults.get("last") or {}
     return render(request, "scorer/table.html", {
         "table": table,
         "tournament": tournament,
@@ -302,6 +307,8 @@ def correction_page(request, *, table, rnd, actor, page_url: str, action_url: st
     body = form.body()
     if body is None:
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
+    if tournament.require_proof:  # the form offers no enterer: the deal keeps its proven one
+        body = {**body, "entered_by": rnd.entered_by}
     if request.POST.get("action") != "save":
         preview = table_round_preview(table=table, body=body, round=rnd)
         if not preview.ok:

@@ -8,7 +8,7 @@ outages answered 503), ``links`` (scorer links and QR codes), the deal form (``d
 
 Besides: ``client_address`` (the client's address behind our proxy, and its middleware),
 ``events`` (who may read a tournament's events stream, and its frames) and ``event_stream``
-(that stream as a native ASGI handler), ``deal_inputs`` (the deal form's tapped inputs),
+(that stream as a native ASGI handler), ``deal_inputs`` (the deal form's tapped inputs and seat numbers),
 ``path_words`` (where an engine message points, in words), ``api_refusals`` (Django's own
 refusals under /api/ in the API's error shape), ``player_proof`` (the phone that
 remembers a proven player) and ``scorer_proof`` (the scorer page's players' proof),

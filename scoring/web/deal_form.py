@@ -62,10 +62,13 @@ class DealForm:
     ``seats``: the table's seats by position (``Seat`` objects or dicts with ``position`` and
     ``name``). ``data``: a POST (QueryDict or dict) — or None with ``initial`` (a body, e.g.
     the current revision's, or defaults like ``{"leader": 2}``) to pre-fill the form.
+    ``previous``: the seat choices of the table's last deal (``{"banker": 1}``), when known.
+    ``level``: the level a fresh form starts on (the tournament's), else the game's first.
     """
 
     def __init__(self, *, game: str, variant: dict, seats: list, data: Any = None,
-                 initial: dict | None = None, require_entered_by: bool = True):
+                 initial: dict | None = None, require_entered_by: bool = True, previous: dict | None = None,
+                 level: str = ""):
         self.game = game
         self.spec = games.get_game(game)
         self.entry = self.spec.entry
@@ -76,6 +79,7 @@ class DealForm:
         self.names = [s.entry.player.name if hasattr(s, "entry") else s["name"] for s in seats]
         self.n = len(self.names)
         self.require_entered_by = require_entered_by
+        self.previous = previous or {}
         self.errors: dict[str, list[str]] = {}
         self.values: dict[str, str] = {}
         self.note = ""
@@ -84,7 +88,7 @@ class DealForm:
             self.values = {k: (data.get(k) or "")[:MAX_MOVES_TEXT if k in long else MAX_TEXT]
                            for k in self._field_names()}
         else:
-            self.values = self._values_from_body(initial or {})
+            self.values = self._values_from_body(initial or {}, level)
         levels = self.entry.levels
         if levels and self.values.get("level") not in dict(levels):
             self.values["level"] = levels[0][0]
@@ -111,7 +115,7 @@ class DealForm:
         return inp.level is None or inp.level == self.level
 
     # -- body → values ------------------------------------------------------------------------
-    def _values_from_body(self, body: dict) -> dict[str, str]:
+    def _values_from_body(self, body: dict, start: str = "") -> dict[str, str]:
         v: dict[str, str] = {}
 
         def put(name, value):
@@ -128,8 +132,9 @@ class DealForm:
         level = None
         if levels:
             # A body holding the field of a later level is at that level (a level is named
-            # after its record field: a correction keeps the deal's level); otherwise at the first.
-            level = levels[0][0]
+            # after its record field: a correction keeps the deal's level); otherwise at ``start``
+            # (a way of entering), else the first.
+            level = start if start in dict(self.entry.ways_of_entering()) else levels[0][0]
             for key, _label in levels[1:]:
                 if body.get(key) not in (None, False):
                     level = key
@@ -300,14 +305,9 @@ class DealForm:
         if inp.level is not None:
             extra["level"] = inp.level
         if isinstance(inp, (SeatValue, Winner)):  # a row of buttons, tapped (scoring.web.deal_inputs)
-            return self._field(name, inp.label, "choices", **extra, options=deal_inputs.choices(self, inp))
+            return self._field(name, inp.label, "choices", **extra, **deal_inputs.choice_extra(self, inp))
         if isinstance(inp, Numbers):
-            if inp.remember:
-                extra["remember"] = True
-            if inp.not_for:  # the seat chosen there gives none: hidden (static/js/deal-form.js follows the choice)
-                extra["skip_for"] = inp.not_for
-                extra["skipped"] = name == f"{inp.name}_{self._seat_of(inp.not_for)}"
-            return self._field(name, inp.label, "number", **extra, min=str(inp.minimum))
+            return self._field(name, inp.label, "number", **extra, **deal_inputs.number_extra(self, inp, name))
         if inp.placeholder:
             extra["placeholder"] = inp.placeholder
         if isinstance(inp, Moves):
@@ -343,10 +343,9 @@ class DealForm:
         out = []
         if self.entry.levels:
             # Kept on the phone for the next deal at this table (static/js/deal-drafts.js), but for
-            # a level that records an event (Ce Deng's redeal: a Mark), not a way of entering.
-            events = {inp.level for inp in self.entry.inputs if isinstance(inp, Mark)}
+            # a level that records an event (Ce Deng's redeal), not a way of entering.
             out.append(self._field("level", gettext("Detail"), "radio", options=list(self.entry.levels),
-                                   remember=[level for level, _ in self.entry.levels if level not in events]))
+                                   remember=[level for level, _ in self.entry.ways_of_entering()]))
         for inp in self.entry.inputs:
             if not inp.per_seat and not isinstance(inp, Mark):
                 out.append(self._input_field(inp, inp.name))
@@ -356,9 +355,9 @@ class DealForm:
         """The seat chosen as banker, in games that have one (the catalog says which)."""
         if not self.spec.has_banker:
             return None
-        return self._seat_of("banker")
+        return self.seat_of("banker")
 
-    def _seat_of(self, name: str) -> int | None:
+    def seat_of(self, name: str) -> int | None:
         """The seat chosen in the seat choice ``name`` (None when none can be read)."""
         return _seat_value(self.values.get(name, ""), self.n)
 

@@ -1,4 +1,5 @@
-"""The deal form's inputs that are tapped, not typed: a per-seat choice of a value or none
+"""The deal form's inputs that are tapped, not typed, and what a seat's number needs besides
+its label (``number_extra``). Tapped: a per-seat choice of a value or none
 (``SeatValue``: Tau Ngau's values, ROUND_RECORD §3b) and a seat or none put into an object
 (``Winner``: Da Ling's winners, §4b). Both are a row of large buttons (radio inputs, so the
 form works without JavaScript; templates/scoring/_field.html, kind ``choices``).
@@ -63,6 +64,8 @@ def read_winner(form, inp: Winner, body: dict) -> None:
         seat = parse_whole_number(raw, low=0, high=form.n - 1)
         if seat is None:
             form.add_error(inp.name, gettext("This is not a seat of the table."))
+        else:
+            _refuse_excluded(form, inp)
     obj: dict[str, Any] = body.setdefault(inp.fills, {})
     if inp.part is None:
         obj[inp.key] = seat
@@ -70,6 +73,28 @@ def read_winner(form, inp: Winner, body: dict) -> None:
     row = obj.setdefault(inp.key, [])
     row.extend([None] * (inp.part + 1 - len(row)))
     row[inp.part] = seat
+
+
+def _refuse_excluded(form, inp: Winner) -> None:
+    """Told here, before the engine: a seat beside a seat in an input it excludes (the game's
+    fact, ``Winner.excludes``). Only the later of the two is told, once."""
+    labels = {other.name: other.label for other in form.entry.inputs}
+    names = [inp_.name for inp_ in form.entry.inputs]
+    for other in inp.excludes:
+        if names.index(other) < names.index(inp.name) and (form.values.get(other) or "").strip():
+            form.add_error(inp.name, gettext("Leave this at none, or “%(other)s” at none: not both.")
+                           % {"other": gettext(labels[other])})
+            return
+
+
+def choice_extra(form, inp: SeatValue | Winner) -> dict[str, Any]:
+    """What the template needs of a row of buttons: its ``options`` and, for a winner that
+    excludes others (Da Ling's absolute and group winners), their names (``excludes``:
+    static/js/deal-form.js sets those to none when a seat is tapped here)."""
+    extra: dict[str, Any] = {"options": choices(form, inp)}
+    if isinstance(inp, Winner) and inp.excludes:
+        extra["excludes"] = " ".join(inp.excludes)
+    return extra
 
 
 def choices(form, inp: SeatValue | Winner) -> list[tuple[str, str]]:
@@ -80,7 +105,28 @@ def choices(form, inp: SeatValue | Winner) -> list[tuple[str, str]]:
     return [("", gettext(inp.blank))] + [(str(i), f"{i + 1}. {name}") for i, name in enumerate(form.names)]
 
 
-__all__ = ["NONE", "choices", "read_seat_values", "read_winner", "values_from_body"]
+def number_extra(form, inp: Numbers, name: str) -> dict[str, Any]:
+    """What the template needs of a seat's number besides its name and label: kept on the
+    phone (``remember``), hidden at the seat chosen in ``not_for`` (``skip_for``, ``skipped``:
+    static/js/deal-form.js follows the choice), and asked for before sending at the seat that
+    choice has just left (``left_behind``: the seat's hint, and ``required`` while another seat
+    is chosen)."""
+    extra: dict[str, Any] = {"min": str(inp.minimum)}
+    if inp.remember:
+        extra["remember"] = True
+    if not inp.not_for:
+        return extra
+    chosen = form.seat_of(inp.not_for)
+    extra["skip_for"] = inp.not_for
+    extra["skipped"] = name == f"{inp.name}_{chosen}"
+    # Whichever seat is chosen now (the script follows a change), the seat left is the same.
+    if name in {f"{inp.name}_{seat}" for seat in inp.seats_needing(form.previous.get(inp.not_for), None, form.variant)}:
+        extra["left_behind"] = gettext(inp.left_behind) if inp.left_behind else ""
+        extra["required"] = not extra["skipped"]
+    return extra
+
+
+__all__ = ["NONE", "choices", "number_extra", "read_seat_values", "read_winner", "values_from_body"]
 
 
 def optional(inp: Input, variant: dict) -> bool:

@@ -223,10 +223,15 @@ class SheetForm:
     def _seat_options(self, blank: str) -> list[tuple[str, str]]:
         return [("", blank)] + [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.names)]
 
+    def _label(self, inp: Input) -> str:
+        """A column's words; "(optional)" where a deal may leave it empty, as on the scorer's form."""
+        label = gettext(inp.label)
+        return gettext("%(label)s (optional)") % {"label": label} if deal_inputs.optional(inp, self.variant) else label
+
     def _cell(self, r: int, inp: Input, seat: int | None) -> dict:
         name = inp.name if seat is None else f"{inp.name}_{seat}"
         field = f"r{r}-{name}"
-        label = gettext(inp.label)
+        label = self._label(inp)
         if seat is not None:
             aria = gettext("Row %(row)s, %(label)s, %(seat)s") % {
                 "row": r + 1, "label": label, "seat": f"{seat + 1}. {self.names[seat]}"}
@@ -277,8 +282,8 @@ class SheetForm:
                 "unchecked": r in self.unchecked and self.has_errors,
                 "wrong": r in error_rows,
             })
-        return {"top_labels": [gettext(i.label) for i in self.top_inputs],
-                "seat_labels": [gettext(i.label) for i in self.seat_inputs],
+        return {"top_labels": [self._label(i) for i in self.top_inputs],
+                "seat_labels": [self._label(i) for i in self.seat_inputs],
                 "players": [f"{i + 1}. {name}" for i, name in enumerate(self.names)],
                 "rows": rows, "legend": self.legend(), "has_errors": self.has_errors,
                 "general_errors": self.row_errors.get(-1, []), "error_rows": [r + 1 for r in error_rows],

@@ -211,10 +211,13 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
     inputs = game.entry.inputs_at(level)
     tops = [i for i in inputs if not i.per_seat and i.label]
     seats = [i for i in inputs if i.per_seat]
+    # A record with nothing typed per seat (Da Ling's winners) has no seat columns: the players
+    # are listed above, and the inputs typed once per deal share the width.
     n = len(page.players)
+    seated = n if seats else 0
     first = 20
-    top_width = 48
-    group = (width - 2 * MARGIN - first - top_width * len(tops)) / max(n, 1)
+    top_width = 48 if seats else (width - 2 * MARGIN - first) / max(len(tops), 1)
+    group = (width - 2 * MARGIN - first - top_width * len(tops)) / max(seated, 1)
     cols: list[tuple[float, float]] = [(MARGIN, first)]
     x = MARGIN + first
     for _i in tops:
@@ -235,7 +238,7 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
     _wrapped(c, MARGIN, grid_top, first, head, "#", 8)
     for (cx, cw), i in zip(cols[1:], tops):
         _wrapped(c, cx, grid_top, cw, head, _(i.label))
-    for s, player in enumerate(page.players):
+    for s, player in enumerate(page.players[:seated]):
         gx = seat_x + s * group
         draw_text(c, gx + group / 2, grid_top - 11, f"{s + 1} · {player}", 8, bold=True, centre=True, width=group - 4)
         c.line(gx, grid_top - 15, gx + group, grid_top - 15)
@@ -244,7 +247,7 @@ def _page(c: canvas.Canvas, *, tournament: str, game, variant: dict, session: in
     for k, (cx, _cw) in enumerate(cols[1:]):
         c.line(cx, bottom, cx, grid_top if k < len(tops) else grid_top - 15)
     c.setLineWidth(1.2)
-    for s in range(n):
+    for s in range(seated):
         c.line(seat_x + s * group, bottom, seat_x + s * group, grid_top)
     c.setLineWidth(0.4)
     for r in range(ROWS + 1):

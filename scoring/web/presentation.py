@@ -9,6 +9,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.domain.statuses import SESSION_OPEN
 from scoring.selectors.sessions import Place
 
 #: The names ``session_seat`` gives its tables ("Table 1", ...): shown translated; names a club
@@ -56,6 +57,27 @@ def where_now(name: str, place: Place | None, session: int | None) -> str:
         return _("%(name)s → sits out session %(number)s") % {"name": name, "number": session}
     return _("%(name)s → %(table)s, %(seat)s") % {"name": name, "table": session_table(place.session, place.table_name),
                                                   "seat": seat_name(place.position, place.seats)}
+
+
+def finish_leaves(counts: dict, sessions: list) -> list[str]:
+    """What finishing a tournament leaves as it is, one line each: open disputes, deals not
+    confirmed (counted only where they matter, ``selectors.tournaments.unconfirmed_filter``),
+    and the open sessions the finish closes."""
+    lines = []
+    if counts.get("disputed"):
+        lines.append(ngettext("%(count)s dispute stays open: a finished tournament cannot settle it.",
+                              "%(count)s disputes stay open: a finished tournament cannot settle them.",
+                              counts["disputed"]) % {"count": counts["disputed"]})
+    if counts.get("unconfirmed"):
+        lines.append(ngettext("%(count)s deal is not confirmed: it does not count, and cannot be confirmed after.",
+                              "%(count)s deals are not confirmed: they do not count, and cannot be confirmed after.",
+                              counts["unconfirmed"]) % {"count": counts["unconfirmed"]})
+    numbers = [s.number for s in sessions if s.status == SESSION_OPEN]
+    if numbers:
+        lines.append(ngettext("Session %(numbers)s is open: finishing closes it.",
+                              "Sessions %(numbers)s are open: finishing closes them.", len(numbers))
+                     % {"numbers": ", ".join(str(n) for n in numbers)})
+    return lines
 
 
 def clock_time(seconds: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
@@ -67,7 +68,8 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
         w.line(_("Never audited."))
     else:
         a = report["audit"]
-        w.line(_("Latest audit: %(status)s, %(done)s of %(total)s deals checked, %(problems)s problems.")
+        w.line(ngettext("Latest audit: %(status)s, %(done)s of %(total)s deal checked, %(problems)s problems.",
+                        "Latest audit: %(status)s, %(done)s of %(total)s deals checked, %(problems)s problems.", a["total"])
                % {"status": audit_status, "done": a["done"], "total": a["total"], "problems": a["problems"]})
     w.line(_("Zero-sum check: players %(players)s + house %(house)s = %(total)s (%(verdict)s)")
            % {"players": zs["players"], "house": zs["house"], "total": zs["total"],
@@ -81,7 +83,8 @@ def report_pdf(report: dict, *, game_name: str, audit_status: str | None) -> byt
     w.line(_("Standings"), 13, bold=True)
     w.row([(0, _("Rank")), (14, _("Player")), (95, _("Deals")), (115, _("Net")), (140, _("Money"))], bold=True)
     for r in report["standings"]:
-        w.row([(0, ("=" if r["tied"] else "") + str(r["rank"])), (14, r["name"]), (95, str(r["deals"])), (115, str(r["net"])),
+        name = _("%(name)s (withdrawn)") % {"name": r["name"]} if r.get("withdrawn") else r["name"]
+        w.row([(0, ("=" if r["tied"] else "") + str(r["rank"])), (14, name), (95, str(r["deals"])), (115, str(r["net"])),
                (140, f"{r['money']} {t.currency}")])
     if report["adjustments"]:
         w.gap()

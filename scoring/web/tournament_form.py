@@ -1,5 +1,5 @@
-"""The tournament settings form: the rule options (from the game's catalog entry) and the
-tie-breaks as form controls, never typed JSON; and the service's errors put under their controls."""
+"""The tournament settings form: the rule options and the levels a phone may start a deal on
+(from the game's catalog entry) and the tie-breaks as form controls, never typed JSON; and the service's errors put under their controls."""
 
 from __future__ import annotations
 
@@ -81,6 +81,11 @@ def variant_from_post(game: str, post, *, prefix: str = "variant") -> dict:
         elif v.kind == "wholes":
             variant[v.key] = [_whole_or_text(post.get(f"{name}-{i}", "")) for i in range(v.count)]
     return variant
+
+
+def entry_level_options(game: str) -> list[tuple[str, str]]:
+    """(level, label) of the levels a new phone may start a deal on, in the page's language."""
+    return [(level, gettext(label)) for level, label in games.get_game(game).entry.ways_of_entering()]
 
 
 def tie_break_fields(chosen: list, errors: dict[str, list[str]]) -> list[dict]:

@@ -312,6 +312,9 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var action = event.submitter && event.submitter.value;
+    // A required input left empty (the stake of the seat the bank has just left) is asked for
+    // here, before anything is sent; a preview shows the server's word on everything.
+    if (action === "submit" && !form.reportValidity()) return;
     if (action === "submit") submit(); else preview();
   });
 

@@ -8,7 +8,11 @@
    chosen, so it never shows the role of a seat that was chosen before.
    A seat's input that the chosen seat does not give (the banker's stake): .field[data-skip-for]
    names the select; the field is hidden in the fieldset of the seat chosen there, shown in the
-   others (the server hides it so at first, and ignores what the chosen seat holds). */
+   others (the server hides it so at first, and ignores what the chosen seat holds). The seat that
+   choice has just left (.field[data-left-behind]: no stake kept for it on the phone) is required,
+   with its hint, while another seat is chosen; static/js/deal-drafts.js asks before Submit.
+   Choices that exclude each other (Da Ling's absolute winner and group winners):
+   fieldset[data-excludes] names the inputs set back to none ("") when a seat is tapped here. */
 (function () {
   "use strict";
 
@@ -45,6 +49,12 @@
     form.querySelectorAll('.field[data-skip-for="' + select.name + '"]').forEach(function (field) {
       var box = field.closest("fieldset[data-position]");
       field.hidden = !!box && box.getAttribute("data-position") === select.value;
+      if (field.hasAttribute("data-left-behind")) {
+        // The seat the choice has just left: asked for (required, its hint shown) unless chosen again.
+        var input = field.querySelector("input"), hint = field.querySelector("p[id$='-hint']");
+        if (input) input.required = !field.hidden;
+        if (hint) hint.hidden = field.hidden;
+      }
     });
   }
 
@@ -56,6 +66,18 @@
       if (!select) return;
       select.addEventListener("change", function () { syncSkipped(form, select); });
       syncSkipped(form, select);
+    });
+  });
+
+  document.querySelectorAll("fieldset[data-excludes]").forEach(function (box) {
+    var form = box.closest("form");
+    if (!form) return;
+    box.addEventListener("change", function (event) {
+      if (!event.target.value) return;
+      box.getAttribute("data-excludes").split(" ").forEach(function (name) {
+        var none = form.querySelector('input[name="' + name + '"][value=""]');
+        if (none) none.checked = true;
+      });
     });
   });
 

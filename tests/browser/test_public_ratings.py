@@ -77,3 +77,28 @@ def test_the_public_ladder_leads_to_the_players_chart(live_server, make_page, ma
         page.goto(live_server.url + path)
         _check(page, name, found)
     assert not found, "axe-core found WCAG 2 A/AA violations:" + _readable(found)
+
+
+#: The right edge of each table's last column, and the viewport's width.
+LAST_COLUMN = """(id) => { const cells = document.querySelectorAll('#' + id + ' tr > :last-child');
+  return {right: Math.max(...[...cells].map(c => c.getBoundingClientRect().right)), width: window.innerWidth}; }"""
+
+
+def test_the_last_columns_of_the_ladder_and_why_it_moved_fit_a_390_px_phone(live_server, make_page, make_setup,
+                                                                          club, tmp_path):
+    setup = make_setup("jie_long", names=["Anastasia Konstantinopoulou", "Bartholomew", "Celine", "Dominic"])
+    for _ in range(3):
+        round_record(actor=setup.scorer_actor, table=setup.table, body=JIE_LONG)
+    ratings_follow(club=club)
+    Club.objects.filter(pk=club.pk).update(ladder_public=True)
+    page = make_page("phone390")
+    page.goto(f"{live_server.url}/clubs/{club.pk}/ratings/")
+    page.screenshot(path=str(tmp_path / "ladder.png"), full_page=True)
+    edge = page.evaluate(LAST_COLUMN, "ladder")
+    assert edge["right"] <= edge["width"], edge
+    with page.expect_navigation():
+        page.locator("#ladder").get_by_role("link", name="Anastasia Konstantinopoulou").click()
+    page.screenshot(path=str(tmp_path / "history.png"), full_page=True)
+    edge = page.evaluate(LAST_COLUMN, "rating-history")
+    assert edge["right"] <= edge["width"], edge
+    assert_no_horizontal_scroll(page)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Round
 from scoring.services.tables import table_scorer_token_rotate
+from scoring.services.tournaments import tournament_update
 
 from .test_scorer_page import DING_NIU_POINTS, fill_points_deal, seat
 
@@ -139,3 +140,70 @@ def test_the_next_deal_starts_from_the_level_and_stakes_of_the_last_one(live_ser
     phone.goto(link(live_server, other.token))
     expect(phone.get_by_role("radio", name="Hands")).to_be_checked()
     expect(box(phone, 1).get_by_label("Stake (not the banker)")).to_have_value("")
+
+
+def test_the_stake_of_the_seat_the_bank_has_just_left_is_asked_for_before_submit(live_server, new_phone, make_setup):
+    """The phone keeps the last deal's stakes, none for its banker: when the bank moves, that seat's
+    stake is required before anything is sent, and follows the banker chosen in the form."""
+    s = make_setup("tau_ngau")  # v2: every player stakes
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    phone.get_by_role("radio", name="Values only").check()
+
+    def box(i):
+        return phone.locator(f'fieldset.seat[data-position="{i}"]')
+
+    def values(*chosen):
+        for i, value in enumerate(chosen):
+            box(i).locator("label.choice").filter(has=phone.get_by_text(value, exact=True)).click()
+
+    stakes = [box(i).get_by_label("Stake (not the banker)") for i in range(4)]
+    hint = box(0).get_by_text("The bank has just left this seat")
+    values("7", "3", "5", "no bull")  # the banker's bull: the bank passes to seat 2
+    for field, stake in zip(stakes[1:], "251"):
+        field.fill(stake)
+    phone.get_by_label("Entered by").select_option(label="1. Bank")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
+
+    expect(phone.get_by_label("Banker", exact=True)).to_have_value("1")
+    expect(stakes[1]).to_be_hidden()
+    expect(stakes[0]).to_have_value("")
+    expect(stakes[0]).to_have_attribute("required", "")
+    expect(hint).to_be_visible()
+    values("7", "3", "5", "no bull")
+    phone.get_by_role("button", name="Submit", exact=True).click()
+    assert stakes[0].evaluate("e => e.validity.valueMissing && document.activeElement === e")
+    assert Round.objects.count() == 1  # asked for on the phone, nothing sent
+
+    phone.get_by_label("Banker", exact=True).select_option(label="1. Bank")  # the bank back where it was: no stake
+    expect(stakes[0]).to_be_hidden()
+    assert not stakes[0].evaluate("e => e.required")
+    phone.get_by_label("Banker", exact=True).select_option(label="3. One")
+    expect(stakes[0]).to_be_visible()
+    expect(hint).to_be_visible()
+    assert stakes[0].evaluate("e => e.required")
+    phone.get_by_label("Banker", exact=True).select_option(label="2. Six")
+    stakes[0].fill("4")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Submit", exact=True).click()
+    expect(phone.locator("#saved")).to_contain_text("Deal 2 is saved")
+    assert Round.objects.get(number=2).current_revision.body["stakes"] == [4, None, 5, 1]
+
+
+def test_a_new_phone_starts_on_the_directors_level_and_a_phone_that_chose_keeps_its_own(live_server, new_phone,
+                                                                                        make_setup):
+    s = make_setup("tau_ngau")
+    tournament_update(actor=s.director_actor, tournament=s.tournament, entry_level="values")
+    phone = new_phone()
+    phone.goto(link(live_server, s.token))
+    expect(phone.get_by_role("radio", name="Values only")).to_be_checked()
+    # the level this phone recorded its last deal at, kept by static/js/deal-memory.js
+    scope = f"{s.tournament.pk}:{s.table.pk}"
+    phone.evaluate("scope => localStorage.setItem('gupai-memory:' + scope, JSON.stringify({level: ['hands']}))", scope)
+    phone.reload()
+    expect(phone.get_by_role("radio", name="Hands")).to_be_checked()
+    other = new_phone()  # another phone, nothing kept: the director's level
+    other.goto(link(live_server, s.token))
+    expect(other.get_by_role("radio", name="Values only")).to_be_checked()

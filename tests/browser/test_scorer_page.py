@@ -292,3 +292,21 @@ def test_the_scorer_calls_the_referee(live_server, phone, make_setup):
     assert rnd.disputed and rnd.dispute_message == "George says he had 8 points, not 10"
     assert Round.objects.count() == 1
     assert_no_horizontal_scroll(phone)
+
+
+def test_da_lings_absolute_winner_and_group_winners_exclude_each_other_before_submit(live_server, phone, make_setup):
+    """Tapping a group winner sets the absolute winner back to none, and the other way round
+    (the game's ``Winner.excludes``, followed by static/js/deal-form.js)."""
+    s = make_setup("da_ling", names=["P1", "P2", "P3"])
+    phone.goto(scorer_url(live_server, s))
+    phone.locator('input[name="level"][value="winners"]').check(force=True)
+    absolute = phone.get_by_role("group", name="Absolute winner")
+    group2 = phone.get_by_role("group", name="Winner of the 2-tile group")
+    absolute.get_by_label("2. P2").check()
+    expect(absolute.locator('input[value="1"]')).to_be_checked()
+    group2.get_by_label("3. P3").check()
+    expect(absolute.locator('input[value=""]')).to_be_checked()
+    expect(group2.locator('input[value="2"]')).to_be_checked()
+    absolute.get_by_label("1. P1").check()
+    expect(group2.locator('input[value=""]')).to_be_checked()
+    assert Round.objects.count() == 0

@@ -329,3 +329,12 @@ def test_any_module_imports_first(module):
     """No import cycle: whichever module a program imports first, the package loads."""
     code = f"import {module}, games; assert games.evaluate({{'game': 'x'}})['ok'] is False"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=GAMES_DIR.parent)
+
+
+def test_inputs_that_exclude_each_other_name_inputs_of_their_game_both_ways():
+    for game in CATALOG.values():
+        inputs = {inp.name: inp for inp in game.entry.inputs} if game.entry else {}
+        for inp in inputs.values():
+            for other in getattr(inp, "excludes", ()):
+                assert isinstance(inputs[other], Winner) and inp.name in inputs[other].excludes
+    assert len(CATALOG["da_ling"].entry.inputs[-4].excludes) == 3

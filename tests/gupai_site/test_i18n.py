@@ -278,11 +278,12 @@ def test_every_word_of_every_deal_form_is_translated(key):
     n = game.player_counts[-1]
     seats = [{"position": i, "name": f"P{i}"} for i in range(n)]
     with translation.override("zh-hant"):
-        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""})
+        form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""},
+                        previous={"banker": 0})  # a bank that has just left seat 0: its hint
         form.body()  # an empty form: every input's "missing" message
         ctx = form.context()
         fields = ctx["top"] + ctx["bottom"] + [f for row in ctx["rows"] for f in row["fields"]]
-        words = [f["label"] for f in fields] + [f.get("placeholder", "") for f in fields]
+        words = [f["label"] for f in fields] + [f.get(k, "") for f in fields for k in ("placeholder", "left_behind")]
         words += [text for f in fields for _, text in f.get("options", []) if text and not text[0].isdigit()]
         words += [e for f in fields for e in f["errors"]] + ctx["section_errors"]
     english = [w for w in words if re.search(r"[A-Za-z]{3,}", re.sub(r"P\d|e\.g\.|[a-z_]+\s*[:=]", "", str(w)))]
@@ -332,3 +333,46 @@ def test_the_quick_levels_warning_and_general_sentences_are_translated():
         # a sentence the catalogs do not hold falls back to its code's, which names no game's fields
         assert rule_messages.translate_message("missing_level", "Something new.") == "請按一種詳細程度給出本局結果。"
         assert rule_messages.translate_message("unverified", "Something new.") == "本局以牌桌的說法為準：規則引擎無法核對。"
+
+
+_BLOCK = re.compile(r"{% blocktranslate([^%]*)%}(.*?){% endblocktranslate %}", re.S)
+
+
+def test_a_count_of_deals_is_said_with_its_plural():
+    """"1 deals" is never shown: a template that puts a number before "deals" says it with
+    ``blocktranslate count`` (its singular and plural)."""
+    bare = []
+    for path in (ROOT / "templates").rglob("*.html"):
+        for tag, body in _BLOCK.findall(path.read_text(encoding="utf-8")):
+            if re.search(r"}} deals\b", body) and "count" not in tag:
+                bare.append(f"{path.relative_to(ROOT)}: {body[:60]}")
+    assert bare == []
+
+
+@pytest.mark.django_db
+def test_the_bankers_figures_say_one_deal():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("public/_stats_figures.html", {"f": {"banker": {"deals": 1, "won": 0, "net": 3}}})
+    assert "1 deal, 0 won, net 3" in html and "1 deals" not in html
+
+
+@pytest.mark.parametrize("language", ["zh_Hans", "zh_Hant"])
+def test_a_chinese_sentence_ends_with_a_chinese_full_stop(language):
+    """No msgstr ends with an ASCII "." (it ends with "。"), unless its msgid ends with "..." or
+    a code (a file name, a path); and no template puts an ASCII "." after a translated phrase."""
+    entries = _po_entries(language)
+    assert len(entries) > 1000
+    wrong = [(e["msgid"], text) for e in entries for key, text in e.items() if key.startswith("msgstr")
+             and text.endswith(".") and not e["msgid"].endswith("...")
+             and not re.search(r"[`/_][\w./-]*\.$", e["msgid"])]
+    assert wrong == []
+    after = re.compile(r"(endblocktranslate|translate \"[^\"]*\"|translate '[^']*') ?%}\.|{% endif %}\.(<|{|$)", re.M)
+    assert [str(p) for p in (ROOT / "templates").rglob("*.html") if after.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_a_sentence_ends_in_the_pages_language(client, make_setup):
+    s = make_setup("jie_long")
+    with translation.override("zh-hans"):
+        page = client.get(f"/s/{s.token}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert re.search(r"计入[^<]*。</p>", page), re.findall(r'<p class="muted small">[^<]*</p>', page)

@@ -126,6 +126,14 @@ def test_production_settings_from_the_environment(tmp_path):
     assert s["SESSION_COOKIE_SECURE"] is False and s["CSRF_COOKIE_SECURE"] is False
 
 
+@pytest.mark.parametrize(("site_url", "coop"), [("http://192.168.1.20:8000", None),
+                                                ("https://club.example", "same-origin"), ("", "same-origin")])
+def test_the_opener_policy_is_sent_over_https_only(tmp_path, site_url, coop):
+    """A browser ignores Cross-Origin-Opener-Policy over plain http and logs an error: a site
+    served at an http address (``make club``) does not send it."""
+    assert production_settings(tmp_path, SITE_URL=site_url)["SECURE_CROSS_ORIGIN_OPENER_POLICY"] == coop
+
+
 def test_check_deploy_passes_once_collectstatic_has_run(tmp_path):
     env = production_env(tmp_path)
     before = manage(env, "check", "--deploy", "--fail-level", "WARNING")

@@ -46,6 +46,24 @@ def test_a_forged_host_is_refused_when_allowed_hosts_is_set(settings, client):
     assert client.get("/", HTTP_HOST="192.168.1.20:8000").status_code == 200
 
 
+
+@pytest.mark.django_db
+def test_a_host_not_allowed_is_told_the_sites_address(settings, client):
+    """``make club`` opened at localhost: a small page says which address to open (400); the API
+    keeps its JSON error shape."""
+    settings.ALLOWED_HOSTS, settings.SITE_URL = ["192.168.1.20"], "http://192.168.1.20:8000"
+    r = client.get("/director/", HTTP_HOST="localhost:8000")
+    page = r.content.decode()
+    assert r.status_code == 400 and r["Content-Type"].startswith("text/html")
+    assert 'Open <a href="http://192.168.1.20:8000/">http://192.168.1.20:8000</a> instead.' in page
+    assert "localhost" not in page
+    api = client.get("/api/v1/clubs/", HTTP_HOST="localhost:8000")
+    assert api.status_code == 400 and api.json()["errors"][0]["code"] == "bad_request"
+    settings.SITE_URL = ""
+    r = client.get("/", HTTP_HOST="localhost:8000")
+    assert r.status_code == 400 and "Open" not in r.content.decode()
+
+
 @pytest.mark.django_db
 def test_the_director_s_link_page_and_the_api_use_site_url(settings, client, director_client, jie_long):
     settings.SITE_URL = SITE

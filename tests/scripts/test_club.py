@@ -275,3 +275,37 @@ def test_make_guide_screenshots_runs_the_guides_walk_writing_into_docs():
     run = subprocess.run(["make", "-n", "guide-screenshots"], cwd=ROOT, capture_output=True, text=True, check=True,
                          timeout=60).stdout
     assert "GUIDE_SCREENSHOTS=1" in run and "tests/browser/test_director_guide.py" in run
+
+
+def test_the_database_is_kept_for_every_terminal(tmp_path):
+    """``DATABASE_URL`` given to ``make club`` is kept in ``.club/database_url``: ``club.py
+    manage`` in another terminal, without the variable, uses the same database."""
+    path = tmp_path / "club" / "database_url"
+    sqlite = f"sqlite:///{tmp_path / 'club' / 'club.sqlite3'}"
+    assert make_plan(tmp_path).env["DATABASE_URL"] == sqlite and path.read_text().strip() == sqlite
+    served = make_plan(tmp_path, {"DATABASE_URL": "postgres://club:pw@127.0.0.1:5432/club"}).env["DATABASE_URL"]
+    assert served == "postgres://club:pw@127.0.0.1:5432/club" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert make_plan(tmp_path).env["DATABASE_URL"] == served   # another terminal, no variable
+    path.unlink()
+    assert make_plan(tmp_path).env["DATABASE_URL"] == sqlite   # forgotten: the club's own file again
+
+
+def test_a_director_created_in_another_terminal_lands_in_the_database_served(tmp_path):
+    """``make club`` run with ``DATABASE_URL`` (a file elsewhere), then the documented form of
+    creating a director run in a terminal without it: the director is in the served database."""
+    folder, served = tmp_path / "club", tmp_path / "served.sqlite3"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL")
+           and not k.startswith(("PYTEST", "DJANGO_"))}
+    env["SITE_URL"] = "http://192.168.1.20:8000"
+
+    def run(*words: str, **extra) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "scripts/club.py", "--dir", str(folder), *words], cwd=ROOT,
+                              env={**env, **extra}, capture_output=True, text=True, timeout=300)
+
+    assert run("manage", "migrate", "--noinput", DATABASE_URL=f"sqlite:///{served}").returncode == 0
+    done = run("manage", "create_director", "erin", "--password", "erin-secret-1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    with sqlite3.connect(served) as db:
+        assert db.execute("SELECT username FROM auth_user").fetchall() == [("erin",)]
+    assert not (folder / "club.sqlite3").exists()

@@ -106,7 +106,8 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
                      "require_confirmation": tournament.require_confirmation,
                      "require_proof": tournament.require_proof, "rated": tournament.rated,
                      "chip_value": tournament.chip_value, "currency": tournament.currency,
-                     "variant": tournament.variant, "tie_breaks": tournament.tie_breaks},
+                     "variant": tournament.variant, "tie_breaks": tournament.tie_breaks,
+                     "entry_level": tournament.start_level},
         "settings_errors": {},
     }
     ctx["audit"] = audit_panel(tournament)
@@ -117,6 +118,7 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
     ctx.update(extra)
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
+    ctx["entry_levels"] = tournament_form.entry_level_options(tournament.game)
     ctx["seat_form"]["next_session"] = max((s.number for s in data["sessions"]), default=0) + 1
     # Drawn with the form: the same form sent twice seats once (services.seating, Idempotency-Key).
     ctx["seat_form"]["idempotency_key"] = secrets.token_urlsafe(18)
@@ -126,7 +128,7 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
                                          if k != "smaller_tables" or len(counts) > 1]}
     raw = ctx["table_form"].get("seats") or []
     ctx["seat_fields"] = [{"name": f"seat_{i}", "label": (gettext("Seat %(n)s (optional)") if i >= counts[0] else gettext("Seat %(n)s")) % {"n": i + 1},
-                           "value": raw[i] if i < len(raw) else "",
+                           "value": raw[i] if i < len(raw) else "", "required": i < counts[0],
                            "errors": ctx["table_errors"].get(f"seat_{i}", [])} for i in ctx["seat_slots"]]
     return render(request, "director/tournament.html", ctx, status=status)
 
@@ -224,6 +226,8 @@ def tournament_settings(request, actor, tournament_id: int):
             "rated": p.get("rated") == "on",
             "chip_value": p.get("chip_value", "").strip() or "0", "currency": p.get("currency", ""),
             "tie_breaks": tournament_form.tie_breaks_from_post(p)}
+    if "entry_level" in p:
+        sent["entry_level"] = p["entry_level"]
     if tournament.status == "draft":
         sent["variant"] = tournament_form.variant_from_post(tournament.game, p)
     elif tournament.status == "finished":   # read-only: only publishing a private import

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from scoring.domain.errors import NotFound
 from scoring.models import Session
-from scoring.selectors.dashboards import console_version, shown_session
+from scoring.selectors.dashboards import console_version, shown_session, tournament_dashboard
 from scoring.services.clubs import player_create
 from scoring.services.rounds import round_dispute, round_record
 from scoring.services.sessions import session_clock_start
@@ -79,6 +79,21 @@ def test_the_console_version_changes_with_every_write_and_with_time(jie_long, di
     assert changed(later)
     tournament_finish(actor=director_actor, tournament=s.tournament, disputes_stay=True)
     assert changed(later)
+
+
+@pytest.mark.parametrize("require_confirmation", [False, True])
+def test_unconfirmed_deals_are_told_only_where_only_confirmed_deals_count(make_setup, require_confirmation):
+    """Without confirmation required a recorded deal counts as it is: the console counts and
+    lists no unconfirmed deal (disputes it still tells)."""
+    s = make_setup("jie_long", require_confirmation=require_confirmation)
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    disputed = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_dispute(actor=s.scorer_actor, round=disputed, message="wrong tiles")
+    board = tournament_dashboard(s.tournament)
+    unconfirmed = 2 if require_confirmation else 0
+    assert board["counts"] == {"unconfirmed": unconfirmed, "disputed": 1, "unsettled": 2 if require_confirmation else 1}
+    assert [d["number"] for d in board["unsettled"].items] == ([1, 2] if require_confirmation else [2])
+    assert board["current"]["tables"][0]["unconfirmed"] == unconfirmed
 
 
 def test_a_disputed_deal_names_the_players_who_played_it_after_a_substitution(jie_long):

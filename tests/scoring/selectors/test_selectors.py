@@ -26,13 +26,13 @@ pytestmark = pytest.mark.django_db
 
 def test_table_running_totals_and_defaults(jie_long):
     s = jie_long
-    assert round_defaults(s.table) == {"entered_by": None, "number": 1, "leader": 0}
+    assert round_defaults(s.table) == {"entered_by": None, "number": 1, "leader": 0, "last": {"leader": None}}
     round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     round_record(actor=s.scorer_actor, table=s.table, body={"leader": 2, "points": [34, 18, 2, 12]})
     totals = table_running_totals(s.table)
     assert [(t["position"], t["name"], t["total"], t["rounds"]) for t in totals] == [
         (0, "Anna", 58 - 70, 2), (1, "Bob", 18 - 6, 2), (2, "Celine", -70 + 58, 2), (3, "Dominic", -6 + 18, 2)]
-    assert round_defaults(s.table) == {"entered_by": None, "number": 3, "leader": 2}
+    assert round_defaults(s.table) == {"entered_by": None, "number": 3, "leader": 2, "last": {"leader": 2}}
 
 
 def test_round_defaults_skip_voided_deals(jie_long):
@@ -41,7 +41,7 @@ def test_round_defaults_skip_voided_deals(jie_long):
     r2 = round_record(actor=s.scorer_actor, table=s.table, body={"leader": 0, "points": [34, 18, 2, 12]})
     assert round_defaults(s.table)["leader"] == 2
     round_void(actor=s.director_actor, round=r2, reason="misdeal")
-    assert round_defaults(s.table) == {"entered_by": None, "number": 3, "leader": 0}
+    assert round_defaults(s.table) == {"entered_by": None, "number": 3, "leader": 0, "last": {"leader": 0}}
 
 
 def test_round_history_and_revisions(jie_long):
@@ -151,7 +151,8 @@ def test_tournament_dashboard(jie_long, director_actor, club):
     assert table["last_deal_at"] == r2.created_at and table["minutes_since"] == 0
     # The seats' running totals moved to the table's own page (the console shows the standings).
     assert [x["total"] for x in table_running_totals(s.table)] == [116, 36, -140, -12]
-    assert d["counts"] == {"unconfirmed": 2, "disputed": 2, "unsettled": 2}
+    # no confirmation required: a recorded deal is not told unconfirmed
+    assert d["counts"] == {"unconfirmed": 0, "disputed": 2, "unsettled": 2}
     assert [e.player.name for e in d["unseated"]] == ["Late"]
     assert len(d["standings"]) == 5
     assert d["recent_actions"][0].action == "round_dispute"

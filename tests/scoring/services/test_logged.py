@@ -40,6 +40,7 @@ NOT_LOGGED = {
     "entry_code_rehash": "the same code stored again under the current key after it proved the player; the code, "
                          "its version and origin unchanged (the write that proved it logs)",
     "tournament_variant_check": "a check of a variant against the game's options; writes nothing",
+    "tournament_entry_level_check": "a check of a level against the game's ways of entering; writes nothing",
     "new_scorer_token": "makes a token and its hash; the caller stores and logs them",
     "audit_plan": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",
     "audit_chunk_run": "a worker's step of an audit: audit_start, audit_resume and audit_finish log the audit",

@@ -98,6 +98,7 @@ def test_round_record_tau_ngau_banker(tau_ngau):
     assert nets(rnd) == TAU_NGAU_V1_NETS
     assert (rnd.banker, rnd.next_banker) == (0, 1)
     assert round_defaults(s.table)["banker"] == 1
+    assert round_defaults(s.table)["last"] == {"banker": 0}  # the seat the bank has just left
     body = {k: v for k, v in TAU_NGAU_V1.items() if k != "banker"}
     nxt = round_record(actor=s.scorer_actor, table=s.table, body=body)
     assert nxt.banker == 1 and nxt.current_revision.record["banker"] == 1

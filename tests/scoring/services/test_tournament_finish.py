@@ -42,7 +42,11 @@ def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox
     client.force_login(director)
     url = f"/director/tournaments/{s.tournament.pk}/"
     page = client.get(url).content.decode()
-    assert "2 deals are not confirmed" in page and "1 is disputed" in page
+    assert "2 deals are not confirmed" in page and "1 dispute stays open" in page
+    # the dialog names what the finish leaves, the session it closes too
+    confirm = re.search(r'data-confirm="([^"]*)"', page).group(1)
+    assert "1 dispute stays open" in confirm and "2 deals are not confirmed" in confirm
+    assert "Session 1 is open: finishing closes it." in confirm
     assert f'href="/director/tables/{s.table.pk}/?deal=1#deal-1"' in page and "Table 1, deal 2" in page
     assert 'name="disputes_stay"' in page and "Finish anyway: open disputes stay as they are" in page
     page = client.post(f"{url}finish/", follow=True).content.decode()
@@ -52,6 +56,24 @@ def test_the_dashboard_warns_and_lists_the_deals_and_the_view_needs_the_checkbox
     client.post(f"{url}finish/", {"disputes_stay": "on"})
     s.tournament.refresh_from_db()
     assert s.tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_finish_closes_the_open_sessions_each_logged(jie_long):
+    from scoring.models import ActionLog, Session
+
+    deals(jie_long, 1)
+    tournament_finish(actor=jie_long.director_actor, tournament=jie_long.tournament)
+    session = Session.objects.get(tournament=jie_long.tournament)
+    assert session.status == Session.Status.CLOSED and session.closed_at is not None
+    log = ActionLog.objects.filter(action=ActionLog.Action.SESSION_CLOSE).get()
+    assert log.data == {"number": 1, "with": "tournament_finish"}
+
+
+def test_without_confirmation_required_the_finish_tells_no_unconfirmed_deal(client, jie_long, director):
+    deals(jie_long, 2)
+    client.force_login(director)
+    page = client.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
+    assert "not confirmed" not in page and "Session 1 is open: finishing closes it." in page
 
 
 @pytest.mark.parametrize(("url", "loopback"), [("http://127.0.0.1:8000/s/x/", True), ("http://localhost/s/x/", True),

@@ -99,7 +99,7 @@ def test_the_settings_form_shows_controls_and_saves(dclient, make_setup):
     assert '<select id="variant-settlement" name="variant-settlement"><option value="v2" selected>v2</option>' in page
     assert 'type="checkbox" name="variant-may_decline_bull"' in page
     assert '<select id="tie_break_0" name="tie_break_0">' in page
-    assert re.search(r'<label for="tie_break_1">then by</label>', page)
+    assert re.search(r'<label for="tie_break_1">then by \(optional\)</label>', page)
     response = dclient.post(url + "settings/", _form(s.tournament, name="Bulls night", currency="hkd",
                                                      **{"variant-settlement": "v1", "variant-v1_no_bull_pays": "four",
                                                         "variant-bank_rotation": "fixed",
@@ -145,3 +145,33 @@ def test_after_the_start_the_form_shows_the_rules_without_controls(dclient, make
     assert response.status_code == 302  # the rule options are not read once started
     t = Tournament.objects.get(pk=s.tournament.pk)
     assert t.name == "Late name" and t.variant["arms"] == 1
+
+
+# --- the level a new phone starts a deal on -------------------------------------------------------
+
+def test_the_entry_level_is_one_of_the_games_ways_of_entering_and_is_logged(make_setup):
+    s = make_setup("tau_ngau")  # running: the level may still change
+    assert s.tournament.entry_level == "hands"  # the game's first
+    with pytest.raises(ValidationFailed) as e:
+        tournament_update(actor=s.director_actor, tournament=s.tournament, entry_level="points")  # not Tau Ngau's
+    assert [(p["path"], p["code"]) for p in e.value.errors] == [("entry_level", "unknown_level")]
+    tournament_update(actor=s.director_actor, tournament=s.tournament, entry_level="values")
+    assert Tournament.objects.get(pk=s.tournament.pk).entry_level == "values"
+    assert _updates(s.tournament) == [{"entry_level": {"before": "hands", "after": "values"}}]
+    ce_deng = make_setup("ce_deng", names=["A", "B", "C", "D"])
+    with pytest.raises(ValidationFailed):  # a redeal is one deal's event, not a way of entering
+        tournament_update(actor=s.director_actor, tournament=ce_deng.tournament, entry_level="redeal")
+
+
+def test_the_settings_form_sets_the_entry_level(dclient, make_setup):
+    s = make_setup("da_ling", names=["A", "B", "C"])
+    url = f"/director/tournaments/{s.tournament.pk}/"
+    page = dclient.get(url).content.decode()
+    assert re.search(r'<select id="s-entry-level" name="entry_level"><option value="groups" selected>Groups</option>'
+                     r'<option value="winners">Winners only</option></select>', page)
+    response = dclient.post(url + "settings/", _form(s.tournament, entry_level="winners"))
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=s.tournament.pk).entry_level == "winners"
+    response = dclient.post(url + "settings/", _form(s.tournament, entry_level="moves"))
+    assert response.status_code == 400
+    assert 'id="s-entry-level-error">Choose one of this game' in response.content.decode()

@@ -53,7 +53,7 @@ def dispute(pk: int, message: str = "check") -> Round:
 def test_the_console_is_the_same_size_at_30_and_3000_deals(make_setup, dclient):
     sizes, live = {}, {}
     for n in (30, 3000):
-        s = make_setup("jie_long")
+        s = make_setup("jie_long", require_confirmation=True)   # unconfirmed deals are told
         ids = add_deals(s, n)
         for pk in ids[:2]:
             dispute(pk)
@@ -62,7 +62,7 @@ def test_the_console_is_the_same_size_at_30_and_3000_deals(make_setup, dclient):
         sizes[n] = len(response.content)
         live[n] = len(dclient.get(url(s, "live/")).content)
         page = response.content.decode()
-        assert f"{n} deals are not confirmed" in page and "2 are disputed" in page
+        assert f"{n} deals are not confirmed" in page and "2 disputes stay open" in page
         assert page.count("#deal-") <= 20 + 2 * 2   # a page of unsettled deals, the disputes' links
     assert sizes[3000] <= 1.5 * sizes[30], sizes
     assert live[3000] <= 1.5 * live[30], live
@@ -122,11 +122,13 @@ def test_the_api_keeps_the_note_optional(director_client, jie_long):
 
 # --- the finish warning and the long lists -----------------------------------------------------------
 
-def test_the_finish_warning_is_a_count_and_the_deals_a_page_at_a_time(dclient, jie_long):
+def test_the_finish_warning_is_a_count_and_the_deals_a_page_at_a_time(dclient, make_setup):
+    jie_long = make_setup("jie_long", require_confirmation=True)   # unconfirmed deals are told
     add_deals(jie_long, 45)
     page = dclient.get(url(jie_long)).content.decode()
     finish = section(page, "finish")
-    assert "<details" in finish and "<summary" in finish and "45 deals are not confirmed; 0 are disputed" in finish
+    assert "<details" in finish and "<summary" in finish and "45 deals are not confirmed" in finish
+    assert "dispute" not in finish.split("<form")[0]
     assert "#deal-" not in finish   # no list there
     listed = section(page, "unsettled")
     assert "Deals not confirmed or disputed (45)" in listed

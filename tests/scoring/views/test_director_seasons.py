@@ -74,7 +74,7 @@ def test_tournaments_are_added_weighted_and_removed(client, director, director_a
     weights = dict(SeasonTournament.objects.filter(season=season).values_list("tournament_id", "weight"))
     assert weights == {league.tournament.pk: Decimal("1"), final.tournament.pk: Decimal("2")}
     page = client.get(url).content.decode()
-    assert f'id="w-{final.tournament.pk}" name="weight" type="text" inputmode="decimal" value="2">' in page
+    assert f'id="w-{final.tournament.pk}" name="weight" type="text" required inputmode="decimal" value="2">' in page
     assert f'<option value="{final.tournament.pk}">' not in page.split('id="season-add"', 1)[1]   # in it already
     # the final's weight changed from its row
     r = client.post(f"{url}tournaments/", {"tournament": final.tournament.pk, "weight": "1.5", "row": "1"})
@@ -105,7 +105,7 @@ def test_a_bad_weight_is_refused_at_its_field(client, director, director_actor, 
     assert r.status_code == 400
     html = r.content.decode()
     assert "The weight is a positive number" in _errors_of(html, f"w-{league.tournament.pk}")
-    assert f'id="w-{league.tournament.pk}" name="weight" type="text" inputmode="decimal" value="zero"' in html
+    assert f'id="w-{league.tournament.pk}" name="weight" type="text" required inputmode="decimal" value="zero"' in html
     assert SeasonTournament.objects.get(season=season).weight == Decimal("2")
     assert SeasonTournament.objects.filter(season=season).count() == 1
 

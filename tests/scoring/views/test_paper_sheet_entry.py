@@ -308,6 +308,19 @@ def test_the_grid_has_the_printed_sheets_rows_and_columns(client, make_setup):
     assert re.findall(r'name="r0-([a-z_0-9]+)"', page) == [
         "banker", "value_0", "stake_0", "value_1", "stake_1", "value_2", "stake_2", "value_3", "stake_3"]
     assert "1. Bank" in page and "4. NoBull" in page
+    assert len(re.findall(r'scope="colgroup"', page)) == 4
+
+
+def test_a_grid_with_nothing_per_seat_has_no_seat_columns(client, make_setup):
+    """Da Ling's winners are typed once per deal: the grid is the deal's number and the four
+    winners, with no empty column headed by each player."""
+    s = make_setup("da_ling", names=["P1", "P2", "P3"])
+    client.force_login(s.director)
+    page = client.get(url(s)).content.decode()
+    head = page.split("<thead>")[1].split("</thead>")[0]
+    assert "colgroup" not in head and 'rowspan="2"' not in head and head.count("<tr>") == 1
+    assert re.findall(r'name="r0-([a-z_0-9]+)"', page) == [
+        "absolute", "group1_winner", "group2_winner", "group3_winner"]
 
 
 @pytest.mark.parametrize("language, title, error", [

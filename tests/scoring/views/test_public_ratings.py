@@ -38,7 +38,7 @@ def two_tournaments(make_setup, club):
 
 
 def _rows(html):
-    body = html.split('<table id="ladder">', 1)[1].split("</tbody>", 1)[0]
+    body = html.split('<table id="ladder" class="fold">', 1)[1].split("</tbody>", 1)[0]
     return body.split("<tr data-player=")[1:]
 
 
@@ -101,12 +101,12 @@ def test_the_players_page_shows_the_rating_chart_and_why_it_moved(client, club, 
     root = ET.fromstring(svg)
     line = root.find(f"{SVG}polyline").get("points").split()
     assert len(line) == 9 == len(path)
-    history = html.split('<table id="rating-history">', 1)[1].split("</table>", 1)[0]
+    history = html.split('<table id="rating-history" class="fold">', 1)[1].split("</table>", 1)[0]
     rows = history.split("<tr data-deal=")[1:]
     assert len(rows) == 9
     newest = rows[0]
-    assert f"<td class=\"num\">{path[-2]['rating']}</td><td class=\"num\">{path[-1]['rating']}" in newest
-    assert '<td class="num">2</td>' in newest                      # Anna's place in Bob's deals
+    assert f"<td class=\"num wide\">{path[-2]['rating']}</td><td class=\"num\">{path[-1]['rating']}" in newest
+    assert '<td class="num wide">2</td>' in newest                      # Anna's place in Bob's deals
     assert "Bob " in newest and "Celine " in newest and "Dominic " in newest
     assert "Session 1 · Table 1, deal 6" in newest
 
@@ -117,7 +117,7 @@ def test_the_players_page_lists_no_private_tournament_but_charts_every_result(cl
     anna = club.players.get(name="Anna")
     html = client.get(f"/players/{anna.pk}/").content.decode()
     assert "Secret cup" not in html
-    history = html.split('<table id="rating-history">', 1)[1].split("</table>", 1)[0]
+    history = html.split('<table id="rating-history" class="fold">', 1)[1].split("</table>", 1)[0]
     assert history.count("<tr data-deal=") == 6
     svg = html.split('<div class="chart-box">', 1)[1].split("</svg>", 1)[0] + "</svg>"
     assert len(ET.fromstring(svg).find(f"{SVG}polyline").get("points").split()) == 9

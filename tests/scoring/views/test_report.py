@@ -143,3 +143,21 @@ def test_the_report_lists_the_adjustments_and_their_total(client, jie_long, tmp_
     assert "Adjustments total -20" in page and "late arrival" in page
     text = pdf_text(client.get(f"/director/tournaments/{s.tournament.pk}/report.pdf").content, tmp_path)
     assert "Adjustments total -20" in text and "late arrival" in text
+
+
+@needs_poppler
+def test_a_withdrawn_player_is_marked_on_the_report_its_pdf_and_the_public_standings(client, jie_long, tmp_path):
+    from scoring.services.roster import entry_withdraw
+
+    s = jie_long
+    round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    entry_withdraw(actor=s.director_actor, entry=s.entries[1])
+    public = client.get(f"/t/{s.tournament.slug}/").content.decode()
+    assert public.count('<span class="badge withdrawn">withdrawn</span>') == 1
+    row = [r for r in public.split("<tr") if ">Bob</a>" in r][0]
+    assert "withdrawn" in row
+    client.force_login(s.director)
+    page = client.get(f"/director/tournaments/{s.tournament.pk}/report/").content.decode()
+    assert "<td>Bob <span class=\"badge withdrawn\">withdrawn</span></td>" in page
+    pdf = client.get(f"/director/tournaments/{s.tournament.pk}/report.pdf").content
+    assert "Bob (withdrawn)" in pdf_text(pdf, tmp_path) and "Anna (withdrawn)" not in pdf_text(pdf, tmp_path)

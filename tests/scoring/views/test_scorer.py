@@ -10,7 +10,7 @@ import pytest
 from scoring.models import Round
 from scoring.services.rounds import round_correct, round_dispute, round_record
 from scoring.services.tables import table_scorer_token_rotate
-from scoring.services.tournaments import tournament_finish
+from scoring.services.tournaments import tournament_finish, tournament_update
 from scoring.web.deal_text import moves_text
 
 from ..bodies import JIE_LONG, TAU_NGAU_V1
@@ -64,6 +64,13 @@ def test_page_renders_for_its_token(client, jie_long):
     assert 'name="viewport"' in page  # phones
     assert "no-store" in response["Cache-Control"]  # Back shows a fresh form (and a fresh key)
 
+
+def test_the_scorers_pages_have_no_api_link_and_the_others_keep_it(client, jie_long):
+    rnd = record(jie_long)
+    api = 'href="/api/docs/"'
+    for path in (url(jie_long), f"/s/{jie_long.token}/deals/{rnd.pk}/correct/", "/s/nope/"):
+        assert api not in client.get(path).content.decode(), path
+    assert api in client.get("/calculator/").content.decode()
 
 @pytest.mark.parametrize("token", ["nope", "x" * 40, "%20"])
 def test_unknown_token_is_a_404_page(client, jie_long, token):
@@ -219,6 +226,27 @@ def test_tau_ngau_form(client, tau_ngau):
     rnd = Round.objects.get()
     assert rnd.banker == 0
     assert [s["net"] for s in rnd.current_revision.result["seats"]] == [17, -4, -9, -4]
+
+
+def test_the_stake_of_the_seat_the_bank_has_just_left_is_asked_for(client, make_setup):
+    """v2: every player stakes; the phone keeps the last deal's stakes, none for the last banker."""
+    setup = make_setup("tau_ngau")
+    page = client.get(url(setup)).content.decode()
+    assert " required" not in field_block(page, "stake_1")  # the first deal: no bank has moved
+    record(setup, {**TAU_NGAU_V1, "stakes": [None, 1, 2, 3]})  # the banker's bull: the bank passes to seat 1
+    page = client.get(url(setup)).content.decode()
+    left = field_block(page, "stake_0")
+    assert " required" in left and "data-left-behind" in left and "The bank has just left this seat" in left
+    assert "hidden" in field_block(page, "stake_1").split(">")[0]  # the new banker's
+    assert all(" required" not in field_block(page, f"stake_{i}") for i in (1, 2, 3))
+
+
+def test_a_fresh_deal_starts_on_the_tournaments_entry_level(client, make_setup):
+    setup = make_setup("tau_ngau")
+    checked = re.compile(r'<input type="radio" name="level" value="(\w+)" checked')
+    assert checked.findall(client.get(url(setup)).content.decode()) == ["hands"]
+    tournament_update(actor=setup.director_actor, tournament=setup.tournament, entry_level="values")
+    assert checked.findall(client.get(url(setup)).content.decode()) == ["values"]
 
 
 def test_da_ling_form(client, make_setup):

@@ -143,6 +143,21 @@ def test_wrong_codes_on_who_are_you_are_limited_per_player(proof, settings):
     assert prove(phone, proof, 1, "2222").status_code == 302   # Bob, from the same address
 
 
+def test_the_correction_form_offers_no_enterer_and_keeps_the_proven_one(proof):
+    phone = Client()
+    assert prove(phone, proof, 1, "4821", "4821").status_code == 302
+    assert phone.post(url(proof), DEAL).status_code == 302
+    rnd = Round.objects.get()
+    page = phone.get(url(proof, f"deals/{rnd.pk}/correct/")).content.decode()
+    assert 'name="entered_by"' not in page and "who is typing?" not in page
+    fixed = {k: v for k, v in DEAL.items() if k not in ("idem_key", "number")}
+    r = phone.post(url(proof, f"deals/{rnd.pk}/correct/"), {**fixed, "action": "save", "points_2": "30",
+                                                            "revision": "1", "reason": "typo"})
+    assert r.status_code == 302, r.content.decode()
+    rnd.refresh_from_db()
+    assert rnd.current_revision.number == 2 and rnd.entered_by == 1 and rnd.entered_by_entry_id == proof.entries[1].pk
+
+
 def test_without_proof_required_the_page_is_as_before(make_setup):
     s = make_setup("jie_long", require_confirmation=True)
     page = Client().get(url(s)).content.decode()
@@ -163,8 +178,9 @@ def test_the_director_prints_cards_resets_codes_and_sees_who_proved(proof, clien
     phone.post(url(proof), DEAL)
     table_page = client.get(f"/director/tables/{proof.table.pk}/").content.decode()
     assert "Entered by Anna." in table_page and "proven" in table_page
-    rnd = Round.objects.get(table=proof.table)   # the revision's actor, in the revisions shown when asked
-    assert "entered by Anna (proven)" in client.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()
+    rnd = Round.objects.get(table=proof.table)
+    revisions = client.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()
+    assert "entered by Anna (proven)" in revisions   # the revision's actor, on the deal's revisions
     anna = proof.entries[0]
     r = client.post(f"/director/tournaments/{proof.tournament.pk}/entries/{anna.pk}/card/")
     assert r.status_code == 200 and len(r.context["cards"]) == 1

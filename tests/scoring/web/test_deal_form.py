@@ -115,3 +115,34 @@ def test_the_banker_seat_has_no_stake_field_and_the_stakes_and_level_are_remembe
     # a redeal is one deal's event, not a way of entering the next: its level is not remembered
     ce_deng = DealForm(game="ce_deng", variant={}, seats=seats)
     assert ce_deng.top_fields()[0]["remember"] == ["points", "unplayed_tiles", "moves"]
+
+
+def test_an_absolute_winner_and_a_group_winner_are_refused_together_before_the_engine():
+    """The game says which winners exclude each other (games.entry.Winner.excludes): the form
+    marks them for the page's script and refuses both at once before Submit reaches the engine."""
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABC")]
+    data = {"level": "winners", "entered_by": "0", "absolute": "1", "group1_winner": "", "group2_winner": "2",
+            "group3_winner": ""}
+    form = DealForm(game="da_ling", variant={}, seats=seats, data=data)
+    assert form.body() is None and list(form.errors) == ["group2_winner"]
+    assert "Absolute winner" in form.errors["group2_winner"][0]
+    fields = {f["name"]: f for f in form.top_fields()}
+    assert fields["absolute"]["excludes"] == "group1_winner group2_winner group3_winner"
+    assert fields["group2_winner"]["excludes"] == "absolute"
+    ok = DealForm(game="da_ling", variant={}, seats=seats, data={**data, "group2_winner": ""})
+    assert ok.body() == {"winners": {"absolute": 1, "groups": [None, None, None]}, "entered_by": 0}
+
+
+def test_the_stake_of_the_seat_the_bank_has_just_left_is_required():
+    seats = [{"position": i, "name": n} for i, n in enumerate("ABCD")]
+    form = DealForm(game="tau_ngau", variant={}, seats=seats, initial={"banker": 1}, previous={"banker": 0})
+    stakes = {f["name"]: f for row in form.seat_rows() for f in row["fields"] if f["name"].startswith("stake_")}
+    assert [bool(stakes[f"stake_{i}"].get("required")) for i in range(4)] == [True, False, False, False]
+    assert "left" in stakes["stake_0"]["left_behind"] and "left_behind" not in stakes["stake_2"]
+    # chosen as the banker again in the form: no stake to give, though the script may move the bank
+    again = DealForm(game="tau_ngau", variant={}, seats=seats, initial={"banker": 0}, previous={"banker": 0})
+    assert not any(f.get("required") for row in again.seat_rows() for f in row["fields"])
+    # v1: one bet may stand for the stakes, so none is required
+    v1 = DealForm(game="tau_ngau", variant={"settlement": "v1"}, seats=seats, initial={"banker": 1},
+                  previous={"banker": 0})
+    assert not any(f.get("required") for row in v1.seat_rows() for f in row["fields"])

@@ -93,6 +93,20 @@ def test_the_grid_asks_for_the_games_quick_level(key, tmp_path):
 
 
 @needs_poppler
+@pytest.mark.parametrize("key", list(games.CATALOG))
+def test_seat_columns_only_where_the_record_has_something_per_seat(key, tmp_path):
+    """A player heads a column of the grid only when the game's quick record has an input per
+    seat: Da Ling's winners are typed once per deal, so its grid has no empty seat columns."""
+    game = games.get_game(key)
+    n = game.player_counts[0]
+    pdf = sheets_pdf(tournament="T", game_key=key, variant={}, session=1,
+                     pages=[SheetPage("Table 1", [f"Player{s}" for s in range(n)], URL)])
+    text = pdf_text(pdf, tmp_path)
+    per_seat = any(i.per_seat for i in game.entry.inputs_at(game.entry.quick_level()))
+    assert text.count("Player1") == (2 if per_seat else 1)
+    assert per_seat or key == "da_ling"
+
+@needs_poppler
 def test_a_closed_sessions_sheet_has_no_qr_code(tmp_path):
     pdf = sheets_pdf(tournament="T", game_key="da_ling", variant={}, session=1,
                      pages=[SheetPage("Table 1", ["A", "B"], None)])

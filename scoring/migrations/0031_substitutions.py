@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0029_import_rated'),
+        ('scoring', '0030_tournament_entry_level'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
