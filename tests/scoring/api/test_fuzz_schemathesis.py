@@ -88,6 +88,7 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     # rule options are the game's (a sibling field, or the tournament's for a change)
     **{op: frozenset(("variant", code) for code in {"unknown_variant", "bad_variant", "bad_type"} | UNSTORABLE)
        | frozenset(("tie_breaks", code) for code in ("duplicate", "head_to_head_first"))
+       | frozenset({("entry_level", "unknown_level")})   # a level of the tournament's game
        for op in ("tournaments_create", "tournaments_update")},
     # a player of this club, or not
     "tournaments_entries_create": frozenset({("player", "not_found")}),
