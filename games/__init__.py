@@ -19,7 +19,8 @@ The modules:
   records), ``cli`` (``python -m games evaluate|simulate|verify``) and ``__main__`` (its entry
   point)
 - the tournament's rules, which the site runs too: ``chain`` (the revisions' hash chain),
-  ``standings`` (which deals count, the figures, the tie-breaks) and ``settle`` (settling up);
+  ``standings`` (which deals count, the figures, the tie-breaks), ``seating`` (who sat where at
+  which deal, once players were substituted) and ``settle`` (settling up);
   ``verify`` (a tournament export checked with them, no database, no site)
 """
 

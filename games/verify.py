@@ -1,8 +1,8 @@
 """A tournament export checked without the site: ``python -m games verify FILE``.
 
 No database, no Django, no app code: only the engine and the rules the site itself runs
-(``chain``, ``standings``, ``settle``). For a document the site exported (format 1 or 2,
-``scoring.domain.documents``) it
+(``chain``, ``standings``, ``seating``, ``settle``). For a document the site exported (format 1
+or 2, ``scoring.domain.documents``) it
 
 1. walks every deal's revisions in order: today's engine re-evaluates each record and must
    give exactly the stored result (the nets named first when they differ), each result must
@@ -35,6 +35,7 @@ from . import ENGINE_VERSION
 from .catalog import GAMES, get_game
 from .chain import revision_hash
 from .engine import evaluate
+from .seating import Seating, seating_from_start
 from .settle import minor_unit_decimals, payouts_of
 from .settlement import deal_balance
 from .standings import (
@@ -202,27 +203,24 @@ def _party(item: dict, entry_of_player: dict[int, int], path: str) -> int:
     return entry_of_player[player]
 
 
-def seat_holders(doc: dict, entry_of_player: dict[int, int]) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """Format 2's substitutions: (table, seat) → [(first deal, entry)], by first deal."""
-    out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+def table_seatings(doc: dict, tables: dict[int, dict], entry_of_player: dict[int, int]) -> dict[int, Seating]:
+    """Format 2's substitutions, in the order made, over each table's first seating (its
+    ``seats``): table id → its ``Seating`` (``seating.seating_from_start``, the site's rule)."""
+    subs: dict[int, list[tuple[int, int, int]]] = {}
     for i, sub in enumerate(doc.get("substitutions") or []):
         path = f"substitutions[{i}]"
-        key = (_get(sub, "table", path, int), _get(sub, "seat", path, int))
-        out.setdefault(key, []).append((_get(sub, "from_deal", path, int), _party(sub, entry_of_player, path)))
-    for held in out.values():
-        held.sort()
+        table = _get(sub, "table", path, int)
+        if table not in tables:
+            raise Unreadable(f"{path}.table names no table")
+        subs.setdefault(table, []).append((_get(sub, "seat", path, int), _party(sub, entry_of_player, path),
+                                           _get(sub, "from_deal", path, int)))
+    out = {}
+    for table_id, table in tables.items():
+        try:
+            out[table_id] = seating_from_start(_get(table, "seats", "tables[]", list), subs.get(table_id, ()))
+        except ValueError as e:
+            raise Unreadable(f"the substitutions of table {table_id}: {e}") from None
     return out
-
-
-def seated_at(table: dict, number: int, holders: dict[tuple[int, int], list[tuple[int, int]]]) -> list[int]:
-    """Who held each seat of ``table`` in its deal ``number``: the table's seats, each taken
-    over by the latest substitution from that deal or before."""
-    seats = list(table["seats"])
-    for pos in range(len(seats)):
-        for first, entry in holders.get((table["id"], pos), ()):
-            if first <= number:
-                seats[pos] = entry
-    return seats
 
 
 def verify_document(doc: Any) -> Report:
@@ -248,9 +246,9 @@ def verify_document(doc: Any) -> Report:
     entries = {e["id"]: e for e in doc["entries"]}
     sessions = _get(doc, "sessions", "document", list)
     tables = {_get(tb, "id", "tables[]", int): tb for tb in _get(doc, "tables", "document", list)}
-    holders = seat_holders(doc, entry_of_player)
+    seatings = table_seatings(doc, tables, entry_of_player)
     report.sessions, report.tables = len(sessions), len(tables)
-    report.substitutions = sum(len(h) for h in holders.values())
+    report.substitutions = sum(len(s.changes) for s in seatings.values())
 
     acc: dict[int, list] = {}
     last: dict[int, datetime] = {}
@@ -271,7 +269,7 @@ def verify_document(doc: Any) -> Report:
             continue
         report.counted += 1
         current = rnd["revisions"][-1]
-        seated = seated_at(table, number, holders)
+        seated = seatings[table["id"]].at(number)
         n = len(seated)
         seats = current["result"].get("seats", [])
         if len(seats) != n:

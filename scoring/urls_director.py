@@ -72,6 +72,7 @@ urlpatterns = [
     path("tables/<int:table_id>/paper-sheet/", director.table_paper_sheet, name="director-table-paper-sheet"),
     path("tables/<int:table_id>/confirm-shown/", director.table_confirm_shown, name="director-table-confirm-shown"),
     path("tables/<int:table_id>/rotate/", director.table_rotate, name="director-table-rotate"),
+    path("tables/<int:table_id>/substitute/", director.table_substitute, name="director-table-substitute"),
     path("tables/<int:table_id>/delete/", director.table_delete, name="director-table-delete"),
     path("deals/<int:round_id>/void/", director.round_void, name="director-round-void"),
     path("deals/<int:round_id>/resolve/", director.round_resolve, name="director-round-resolve"),

@@ -15,5 +15,6 @@ checked before it is kept), ``document_values`` (each value checked at its path)
 they are), ``code_hashes`` (players' codes as stored: a keyed hash), ``link_secrets`` (a scorer
 link's secret kept while its session is open), ``clock``
 (a session's clock at a given moment), ``paging`` (a long list a page at a time),
-``player_stats`` (a player's figures from their deals), ``ratings`` (the club ratings,
+``player_stats`` (a player's figures from their deals), ``substitutions`` (who sat where at
+which deal once players were substituted), ``ratings`` (the club ratings,
 Plackett–Luce) and ``seasons`` (a season's standings, weighted and summed)."""

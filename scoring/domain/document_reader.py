@@ -18,8 +18,12 @@ and a code; nothing of a refused document is stored. It reads in two passes:
      and no later than its first revision; each revision no earlier than the one before it; a
      withdrawal, a session's closing and its clock no earlier than the tournament; a clock that
      ends after it starts, or no clock at all (``bad_clock``);
-   - the reserved lists (adjustments, substitutions) empty: this version restores neither, and
-     refuses rather than drop them (``not_restorable``).
+   - an entry's ``withdrawn`` agreeing with its ``withdrawn_at``;
+   - substitutions (``_substitutions``): a table and seat of the document, a player entered, none
+     at a seat before the seat's previous one, nobody twice at the tables of a session once they
+     are all made; each deal is then checked with the names of the players who played it;
+   - adjustments (``_adjustments``): a player entered, an amount other than 0, a reason, made no
+     earlier than the tournament.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from games import get_game
+from games.seating import seating_from_start
 from scoring.domain.document_revisions import check_revision
 from scoring.domain.document_shape import check_shape, revision_count
 from scoring.domain.document_values import (
@@ -38,6 +43,7 @@ from scoring.domain.document_values import (
     not_before,
 )
 from scoring.domain.documents import (
+    DocAdjustment,
     DocRound,
     DocSession,
     DocTable,
@@ -45,9 +51,7 @@ from scoring.domain.documents import (
     Document,
 )
 from scoring.domain.errors import ValidationFailed
-from scoring.domain.inputs import (
-    unstorable,
-)
+from scoring.domain.inputs import blank, unstorable
 from scoring.domain.records import is_seat, round_build_record
 
 #: Told ``(revisions checked, revisions in the document)`` after each revision is checked.
@@ -74,10 +78,8 @@ def _read(doc: dict, path: str, progress: Progress | None) -> Document:
     _entries(out, doc, path)
     _sessions(out, doc, path)
     tables = _tables(out, doc, path)
-    for name in ("adjustments", "substitutions"):
-        if doc[name]:
-            fail(f"{path}.{name}[0]", "not_restorable", f"This site does not restore {name} yet; nothing was "
-                                                        "stored rather than leave them out.")
+    _substitutions(out, doc, path, tables)
+    _adjustments(out, doc, path)
 
     rounds = doc["rounds"]
     if rounds and out.tournament.status == "draft":
@@ -145,6 +147,8 @@ def _entries(out: Document, doc: dict, path: str) -> None:
         out.entries[eid] = player
         entered.add(player)
         withdrawn = moment(item["withdrawn_at"])
+        if item.get("withdrawn", withdrawn is not None) != (withdrawn is not None):
+            fail(f"{p}.withdrawn", "withdrawn_mismatch", "withdrawn is true exactly when withdrawn_at is set.")
         not_before(withdrawn, out.tournament.created_at, f"{p}.withdrawn_at", "the tournament was created")
         if withdrawn is not None:
             out.withdrawn[eid] = withdrawn
@@ -201,6 +205,54 @@ def _tables(out: Document, doc: dict, path: str) -> dict[int, DocTable]:
     return tables
 
 
+def _substitutions(out: Document, doc: dict, path: str, tables: dict[int, DocTable]) -> None:
+    """Each table's ``seating`` (``games.seating.seating_from_start``, by document entry ids)."""
+    entry_of = {pid: eid for eid, pid in out.entries.items()}
+    made: dict[int, list[tuple[int, int, int]]] = {}
+    for i, item in enumerate(doc["substitutions"]):
+        p = f"{path}.substitutions[{i}]"
+        table = tables.get(item["table"])
+        if table is None:
+            fail(f"{p}.table", "not_found", "No table has this id.")
+        if item["seat"] >= len(table.seats):
+            fail(f"{p}.seat", "bad_seat", f"The table's seats are 0 to {len(table.seats) - 1}.")
+        if item["player"] not in entry_of:
+            fail(f"{p}.player", "not_found", "No entry has this player id.")
+        subs = made.setdefault(table.id, [])
+        subs.append((item["seat"], entry_of[item["player"]], item["from_deal"]))
+        try:
+            seating = seating_from_start(table.seats, subs)
+        except ValueError:
+            fail(f"{p}.from_deal", "date_order", "A seat's substitutions come in deal order.")
+        if seating.changes[-1].entry_out == seating.changes[-1].entry_in:
+            fail(f"{p}.player", "same_entry", "This player already holds the seat.")
+    seated: set[tuple[int, int]] = set()
+    for table in tables.values():
+        table.seating = seating_from_start(table.seats, made.get(table.id, ()))
+        for eid in table.seating.current:
+            if (table.session, eid) in seated:
+                fail(f"{path}.substitutions", "already_seated",
+                     f"Once substituted, entry {eid} sits twice in session {table.session}.")
+            seated.add((table.session, eid))
+    out.substitutions = len(doc["substitutions"])
+
+
+def _adjustments(out: Document, doc: dict, path: str) -> None:
+    entry_of = {pid: eid for eid, pid in out.entries.items()}
+    for i, item in enumerate(doc["adjustments"]):
+        p = f"{path}.adjustments[{i}]"
+        if item["player"] not in entry_of:
+            fail(f"{p}.player", "not_found", "No entry has this player id.")
+        if item["amount"] == 0:
+            fail(f"{p}.amount", "zero_amount", "An adjustment of 0 changes nothing.")
+        if blank(item["reason"]):
+            fail(f"{p}.reason", "required", "An adjustment says why.")
+        created_at = moment(item["created_at"])
+        not_before(created_at, out.tournament.created_at, f"{p}.created_at", "the tournament was created")
+        out.adjustments.append(DocAdjustment(entry_of[item["player"]], item["amount"], item["reason"].strip(),
+                                             created_at, item["by"]))
+
+
 class _Counter:
     """Counts the revisions checked for a ``progress`` callback (none: counts nothing)."""
 
@@ -221,7 +273,8 @@ def _round(r: dict, path: str, doc: Document, tables: dict[int, DocTable], count
     created_at = moment(r["created_at"])
     t = doc.tournament
     not_before(created_at, t.created_at, f"{path}.created_at", "the tournament was created")
-    names = [doc.players[doc.entries[e]] for e in table.seats]
+    # the players who played this deal, whoever was substituted since
+    names = [doc.players[doc.entries[e]] for e in table.seating.at(r["number"])]
     prev, read = "", []
     for j, item in enumerate(r["revisions"]):
         p = f"{path}.revisions[{j}]"

@@ -51,8 +51,8 @@ from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 SCHEMA_PATH = "/api/v1/schema/tournament-document.json"
 
 
-def _closed(properties: dict, description: str = "") -> dict:
-    schema = {"type": "object", "properties": properties, "required": list(properties),
+def _closed(properties: dict, description: str = "", optional: tuple[str, ...] = ()) -> dict:
+    schema = {"type": "object", "properties": properties, "required": [k for k in properties if k not in optional],
               "additionalProperties": False}
     return {**schema, "description": description} if description else schema
 
@@ -105,8 +105,10 @@ DOCUMENT_SCHEMA = _closed({
         "name": {**_text(MAX_PLAYER_NAME, pattern=NAME_PATTERN), "description": "Matched by name in the club."}})),
     "entries": _list(_closed({
         "id": ID, "player": {**ID, "description": "A player id of this document."},
+        "withdrawn": {**FLAG, "description": "Whether the player withdrew (true exactly when withdrawn_at is "
+                                             "set). May be left out: withdrawn_at says it."},
         "withdrawn_at": {**WHEN_OR_NULL, "description": "When the player withdrew; null: playing (seated by the "
-                                                        "next seating)."}})),
+                                                        "next seating)."}}, optional=("withdrawn",))),
     "sessions": _list(_closed({
         "number": ID,
         "status": {"type": "string", "enum": list(SESSION_STATUSES),
@@ -117,7 +119,8 @@ DOCUMENT_SCHEMA = _closed({
     "tables": _list(_closed({
         "id": ID, "session": {**ID, "description": "A session number of this document."},
         "name": _text(MAX_TABLE_NAME, pattern=NAME_PATTERN),
-        "seats": _list(ID, "Entry ids by seat position, as many as the game has players.", minItems=MIN_SEATS,
+        "seats": _list(ID, "Entry ids by seat position, as the table was made (before any substitution), as "
+                           "many as the game has players.", minItems=MIN_SEATS,
                        maxItems=MAX_SEATS, uniqueItems=True)})),
     "rounds": _list(_closed({
         "id": ID, "table": {**ID, "description": "A table id of this document."}, "number": ID,
@@ -149,15 +152,15 @@ DOCUMENT_SCHEMA = _closed({
         "reason": _text(MAX_NOTE),
         "created_at": WHEN,
         "by": {**_text(MAX_ACTOR_LABEL), "description": "Who made it, as text (an import marks it `imported: `)."}},
-    ), "Reserved: adjustments outside a deal, in the order made. Written empty by this version of the site, and "
-       "refused when not empty (`not_restorable`) until it restores them."),
+    ), "The adjustments in force (fines and bonuses outside the deals; a deleted one is left out), in the "
+       "order made: each adds its amount to the player's net."),
     "substitutions": _list(_closed({
         "table": {**ID, "description": "A table id of this document."},
         "seat": {**SEAT, "description": "The seat position taken over."},
         "player": {**ID, "description": "A player id of this document: who plays the seat from then on."},
         "from_deal": {**ID, "description": "The first deal number at that table the substitute plays."}},
-    ), "Reserved: a player replaced at a seat part-way through a session. Written empty, and refused when not "
-       "empty (`not_restorable`) until the site restores them."),
+    ), "Players replaced at a seat part-way through a session, in the order made: from from_deal on the seat is "
+       "the player's, the deals before keep whoever held it (the table's seats, then the earlier substitutions)."),
 }, "A whole tournament, as the export writes it (scoring/domain/documents.py).")
 
 
@@ -176,6 +179,12 @@ def _kinds(schema: dict) -> dict[str, dict]:
 #: unseen).
 KEYS: dict[str, tuple[str, ...]] = {kind: tuple(s["properties"]) for kind, s in _kinds(DOCUMENT_SCHEMA).items()}
 
+#: Keys a version 2 document may leave out, with what leaving one out means (from the object
+#: itself): an export writes them all.
+OPTIONAL: dict[str, dict[str, Any]] = {
+    "entry": {"withdrawn": lambda e: e.get("withdrawn_at") is not None},
+}
+
 #: The keys added by version 2, with what a version 1 document meant by leaving them out (a
 #: callable: from the object itself). ``require_proof`` was on exactly when confirmation was
 #: (``tournament_create``'s default then); sessions were imported open.
@@ -183,7 +192,7 @@ FORMAT_1_MEANT: dict[str, dict[str, Any]] = {
     "document": {"adjustments": lambda d: [], "substitutions": lambda d: []},
     "tournament": {"require_proof": lambda t: t.get("require_confirmation", False), "rated": lambda t: True,
                    "tie_breaks": lambda t: list(DEFAULT_TIE_BREAKS)},
-    "entry": {"withdrawn_at": lambda e: None},
+    "entry": {"withdrawn": lambda e: False, "withdrawn_at": lambda e: None},
     "session": {"status": lambda s: "open", "closed_at": lambda s: None, "clock_started_at": lambda s: None,
                 "clock_ends_at": lambda s: None},
     "round": {"late": lambda r: False, "after_time": lambda r: False},

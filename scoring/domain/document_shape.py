@@ -124,7 +124,8 @@ def check_shape(document: Any, path: str = "document") -> dict:
 def _shaped(value: Any, path: str, kind: str) -> dict:
     obj = an_object(value, path, kind)
     for key, check in _SHAPES[kind].items():
-        check(obj[key], f"{path}.{key}")
+        if key in obj:   # an_object: only an OPTIONAL key may be missing
+            check(obj[key], f"{path}.{key}")
     return obj
 
 
@@ -247,7 +248,7 @@ _SHAPES: dict[str, dict[str, Check]] = {
         "created_at": _when, "started_at": _when_or_null, "finished_at": _when_or_null,
     },
     "player": {"id": whole, "name": _name(MAX_PLAYER_NAME)},
-    "entry": {"id": whole, "player": whole, "withdrawn_at": _when_or_null},
+    "entry": {"id": whole, "player": whole, "withdrawn": flag, "withdrawn_at": _when_or_null},
     "session": {"number": whole, "status": _choice(SESSION_STATUSES), "closed_at": _when_or_null,
                 "clock_started_at": _when_or_null, "clock_ends_at": _when_or_null},
     "table": {"id": whole, "session": whole, "name": _name(MAX_TABLE_NAME), "seats": _seats},

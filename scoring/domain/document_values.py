@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from scoring.domain.document_schema import KEYS
+from scoring.domain.document_schema import KEYS, OPTIONAL
 from scoring.domain.documents import MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_TEXT
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import DATETIME, MAX_INT32, NAME, blank, is_int, text_problem
@@ -25,7 +25,8 @@ def fail(path: str, code: str, message: str):
 
 
 def an_object(value: Any, path: str, kind: str | None = None) -> dict:
-    """An object; of ``kind`` (``KEYS``): with exactly that kind's keys."""
+    """An object; of ``kind`` (``KEYS``): with exactly that kind's keys (the ``OPTIONAL`` ones
+    may be left out)."""
     if not isinstance(value, dict):
         fail(path, "bad_type", "An object is expected here.")
     if kind is not None:
@@ -33,7 +34,7 @@ def an_object(value: Any, path: str, kind: str | None = None) -> dict:
             if key not in KEYS[kind]:
                 fail(f"{path}.{key}", "unknown_field", f"{key} is not a field of this document.")
         for key in KEYS[kind]:
-            if key not in value:
+            if key not in value and key not in OPTIONAL.get(kind, {}):
                 fail(f"{path}.{key}", "required", "This field is required.")
     return value
 

@@ -11,29 +11,38 @@ The shape (version 2; every key always there, ``domain.document_schema`` has eac
                     "require_proof", "rated", "tie_breaks", "chip_value" ("0.50"), "currency",
                     "created_at", "started_at", "finished_at"},
      "players":  [{"id", "name"}],
-     "entries":  [{"id", "player", "withdrawn_at"}],
+     "entries":  [{"id", "player", "withdrawn", "withdrawn_at"}],
      "sessions": [{"number", "status", "closed_at", "clock_started_at", "clock_ends_at"}],
-     "tables":   [{"id", "session" (its number), "name", "seats": [entry id by seat position]}],
+     "tables":   [{"id", "session" (its number), "name",
+                   "seats": [entry id by seat position, as the table was made]}],
      "rounds":   [{"id", "table", "number", "status", "confirmed_by", "confirmed_by_director",
                    "confirmed_at", "void_reason", "disputed", "dispute_message", "disputed_at",
                    "late", "after_time", "created_at",
                    "revisions": [{"number", "body", "record", "result", "engine_version", "actor",
                                   "reason", "created_at", "prev_hash", "hash"}]}],
-     "adjustments":   [{"player", "amount", "reason", "created_at", "by"}],       (reserved)
-     "substitutions": [{"table", "seat", "player", "from_deal"}]}                 (reserved)
+     "adjustments":   [{"player", "amount", "reason", "created_at", "by"}],
+     "substitutions": [{"table", "seat", "player", "from_deal"}]}
 
-Version 1 had no ``require_proof``, ``rated``, ``tie_breaks``, ``withdrawn_at``, session state,
-``late``, ``after_time``, adjustments or substitutions; such a document still imports, read as
-version 1 meant them (``document_schema.FORMAT_1_MEANT``).
+Version 1 had no ``require_proof``, ``rated``, ``tie_breaks``, ``withdrawn``, ``withdrawn_at``,
+session state, ``late``, ``after_time``, adjustments or substitutions; such a document still
+imports, read as version 1 meant them (``document_schema.FORMAT_1_MEANT``). A version 2
+document may leave out an entry's ``withdrawn`` (``withdrawn_at`` says it:
+``document_schema.OPTIONAL``), as the exports before it was added did.
 
 **Never a secret.** No scorer token, no player code, no hash of either, no link secret, no
 phone: the document is a backup a director may hand around. (Proof marks — which entry proved
 who it is for a deal — are left out too: an import could not prove them again.)
 
-**Reserved.** ``adjustments`` (chips given or taken outside any deal: the player, the amount,
-why, when and by whom) and ``substitutions`` (a seat taken over from a deal on: the table, the
-seat, the player, the first deal) have their place in the format; this version writes them
-empty and refuses a document where they are not (``not_restorable``) rather than drop them.
+**Adjustments and substitutions.** ``adjustments`` are the ones in force (chips given or taken
+outside any deal: the player, the amount, why, when and by whom — ``by`` as text, marked
+``imported: `` by an import), in the order made; a deleted adjustment counts for nothing and is
+left out (its making and deletion stay in the original's audit log). ``substitutions`` (a seat
+taken over from a deal on: the table, the seat position from 0, the incoming player, the first
+deal they play) are in the order made; a table's ``seats`` are as the table was made, so the
+players of deal ``d`` are its seats with every substitution from ``d`` or before applied in
+order (``games.seating``, the rule the site and the verifier share). An import restores both:
+the seats end with the last substitution's player, each substitution naming the player it
+replaced.
 
 **Ids are the document's own**, not database ids: players, entries, tables and rounds are numbered
 1, 2, ... in the order they are listed (entries by registration, tables by session, rounds by
@@ -72,6 +81,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from games.seating import Seating
 from scoring.domain.chain import revision_hash
 from scoring.domain.inputs import MAX_ACTOR_LABEL
 
@@ -155,7 +165,17 @@ class DocTable:
     id: int
     session: int
     name: str
-    seats: list[int]        # document entry ids by position
+    seats: list[int]        # document entry ids by position, as the table was made
+    seating: Seating | None = None   # with its substitutions (document entry ids)
+
+
+@dataclass
+class DocAdjustment:
+    entry: int              # document entry id
+    amount: int
+    reason: str
+    created_at: datetime
+    by: str                 # as the document says; stored as ``imported_label(by)``
 
 
 @dataclass
@@ -205,3 +225,5 @@ class Document:
     sessions: dict[int, DocSession] = field(default_factory=dict)  # number → session
     tables: list[DocTable] = field(default_factory=list)
     rounds: list[DocRound] = field(default_factory=list)
+    adjustments: list[DocAdjustment] = field(default_factory=list)
+    substitutions: int = 0  # how many (each table's ``seating`` holds them)

@@ -11,7 +11,7 @@ the rest of the code keeps writing ``from scoring.models import Round``. (``serv
 migration 0010 names it ``scoring.models.default_tie_breaks``.
 
 The modules: ``clubs`` (clubs and players), ``tournaments`` (tournaments, entries, sessions),
-``tables`` (tables and seats), ``rounds`` (deals and their hash-chained revisions),
+``tables`` (tables, seats and substitutions), ``rounds`` (deals and their hash-chained revisions),
 ``standings`` (each entry's kept figures), ``adjustments`` (penalties, fines and bonuses outside
 the deals), ``seasons`` (tournaments grouped with weights),
 ``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
@@ -37,7 +37,7 @@ from scoring.models.ratings import PlayerRating, RatedDeal, RatingChange
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.seasons import Season, SeasonTournament
 from scoring.models.standings import Standing
-from scoring.models.tables import Seat, Table
+from scoring.models.tables import Seat, Substitution, Table
 from scoring.models.tournaments import GAME_CHOICES, PUBLICLY_VISIBLE, Entry, Session, Tournament, game_name
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "SeasonTournament",
     "Session",
     "Standing",
+    "Substitution",
     "Table",
     "Tournament",
     "TournamentEvent",

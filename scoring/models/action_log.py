@@ -53,6 +53,7 @@ class ActionLog(models.Model):
         ENTRY_WITHDRAW = "entry_withdraw"
         ENTRY_REENTER = "entry_reenter"
         TABLE_DELETE = "table_delete"
+        TABLE_SUBSTITUTE = "table_substitute"
         TOURNAMENT_DELETE = "tournament_delete"
         SEASON_CREATE = "season_create"
         SEASON_UPDATE = "season_update"

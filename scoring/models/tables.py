@@ -1,8 +1,10 @@
-"""Tables of a session and their seats."""
+"""Tables of a session, their seats and the substitutions at them."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from scoring.domain import inputs
 from scoring.models.tournaments import Entry, Session, Tournament
@@ -48,3 +50,29 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}: {self.entry.player}"
+
+
+class Substitution(models.Model):
+    """Another entry takes a seat of a table from deal ``from_deal`` on. The Seat row holds who
+    sits there now; these rows say who sat there before, so a deal keeps the players who played
+    it (``scoring.domain.substitutions``)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    seat = models.PositiveSmallIntegerField()
+    entry_in = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="substitutions_in")
+    entry_out = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="substitutions_out")
+    from_deal = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(from_deal__gte=1), name="substitution_from_deal_positive"),
+            models.CheckConstraint(condition=~Q(entry_in=models.F("entry_out")), name="substitution_other_entry"),
+        ]
+        indexes = [models.Index(fields=["table", "seat"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat} from deal {self.from_deal}"

@@ -15,11 +15,12 @@ from scoring.domain.clock import clock_state, still_playing
 from scoring.domain.errors import NotFound
 from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
-from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Substitution, Table, Tournament
 from scoring.selectors.adjustments import with_adjustment_lines
 from scoring.selectors.common import table_order
 from scoring.selectors.rounds import disputed_rounds, revision_detail, round_detail
 from scoring.selectors.standings import standings_for
+from scoring.selectors.substitutions import deal_seats, seat_histories
 from scoring.selectors.tournaments import entry_list, tournament_unsettled_deals, unconfirmed_filter
 
 #: Rows a page of the console's long lists: the deals a finish leaves unsettled, recent actions.
@@ -62,19 +63,25 @@ def _table_counts(tournament: Tournament) -> dict[int, dict]:
 
 def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime) -> dict | None:
     """The shown session's grid: ``{"session", "clock", "still_playing" (its tables whose time is
-    up that recorded no deal since), "tables": [{"table", "seats" (position, name), "rounds",
+    up that recorded no deal since), "tables": [{"table", "seats" (position, name), "history" (the
+    seats where players were substituted: ``substitutions.seat_histories``), "rounds",
     "disputed", "unconfirmed", "last_deal_at", "minutes_since" (whole minutes since the latest
     deal, None before any), "still_playing", "scorer_token_created_at"}]}``; None without a session."""
     if session is None:
         return None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
-    tables = Table.objects.filter(session=session).select_related("session").prefetch_related(seats).order_by(*table_order())
+    # whether a table had a substitution comes with the tables: the histories are read only then
+    tables = list(Table.objects.filter(session=session).select_related("session").prefetch_related(seats)
+                  .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
+                  .order_by(*table_order()))
+    histories = seat_histories([t for t in tables if t.substituted])
     rows = []
     for t in tables:
         c = counts.get(t.pk, {})
         last_at = c.get("last_at")
         rows.append({
             "table": t, "seats": [{"position": s.position, "name": s.entry.player.name} for s in t.seats.all()],
+            "history": histories.get(t.pk, []),
             "rounds": c.get("rounds", 0), "disputed": c.get("disputed", 0), "unconfirmed": c.get("unconfirmed", 0),
             "last_deal_at": last_at,
             "minutes_since": None if last_at is None else max(0, int((now - last_at).total_seconds()) // 60),
@@ -89,9 +96,12 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
 def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Page:
     """Open disputes, oldest first, a page of ``round_detail`` dicts each with ``table_obj`` (its
     Table, session read) and ``_since_dispute``'s ``at_dispute`` and ``since_dispute``. The seats
-    of every table with an open dispute come in one query, the page's revisions in another."""
+    of every table with an open dispute come in one query, the page's revisions in another; each
+    deal names the players who played it (a table's substitutions read only where it had one)."""
     number, pages, offset = page_window(count, asked, DISPUTES_PAGE_SIZE)
-    rounds = list(disputed_rounds(tournament)[offset:offset + DISPUTES_PAGE_SIZE])
+    # whether the deal's table had a substitution comes with the deal: its players are read only then
+    substituted = Exists(Substitution.objects.filter(table=OuterRef("table_id")))
+    rounds = list(disputed_rounds(tournament).annotate(substituted=substituted)[offset:offset + DISPUTES_PAGE_SIZE])
     seats: dict[int, list[Seat]] = {}
     for s in (Seat.objects.filter(table__session__tournament=tournament, table__rounds__disputed=True).distinct()
               .select_related("entry__player").order_by("table_id", "position")):
@@ -105,6 +115,8 @@ def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Pag
     items = []
     for r in rounds:
         table_seats = seats.get(r.table_id, [])
+        if r.substituted:   # the players who played this deal
+            table_seats = deal_seats(r.table, table_seats)(r.number)
         items.append({**round_detail(r, seats=table_seats, tournament=tournament), "table_obj": r.table,
                       **_since_dispute(r, revisions.get(r.pk, []), seats=table_seats, game=tournament.game)})
     return Page(items, number, pages, count, DISPUTES_PAGE_SIZE)

@@ -7,14 +7,16 @@ from django.utils import timezone
 
 from scoring.domain.documents import FORMAT, VERSION, document_hash, iso
 from scoring.domain.errors import Conflict
-from scoring.models import Entry, Round, RoundRevision, Seat, Session, Table, Tournament
+from scoring.models import Adjustment, Entry, Round, RoundRevision, Session, Table, Tournament
 from scoring.selectors.audits import verify_chain
+from scoring.selectors.substitutions import seatings
 
 
 def tournament_export(tournament: Tournament) -> dict:
     """The tournament's document: its settings, players, entries (withdrawn or not), sessions
-    (open or closed, with their clocks), tables with their seats, and every deal (late, after
-    time) with every revision, numbered with the document's own ids. Every stored hash chain is
+    (open or closed, with their clocks), tables with their seats as they were made, every deal
+    (late, after time) with every revision, the adjustments in force and the substitutions,
+    numbered with the document's own ids. Every stored hash chain is
     verified first: a deal whose history does not verify is a Conflict (an audit's matter), not
     something to re-hash into a clean-looking document. No secret is ever in it: no scorer
     token or link secret, no player code, no hash of either."""
@@ -23,10 +25,16 @@ def tournament_export(tournament: Tournament) -> dict:
     tables = list(Table.objects.filter(session__tournament=tournament).select_related("session")
                   .order_by("session__number", "pk"))
     table_ids = {t.pk: i for i, t in enumerate(tables, start=1)}
-    seats: dict[int, list[int]] = {}
-    for table_id, entry_id in (Seat.objects.filter(table__session__tournament=tournament)
-                               .order_by("table_id", "position").values_list("table_id", "entry_id")):
-        seats.setdefault(table_id, []).append(entry_ids[entry_id])
+    # a table's seats as it was made: its substitutions follow, each from its deal on
+    seated = seatings(table__session__tournament=tournament)
+    seats = {table_id: [entry_ids[e] for e in seating.first()] for table_id, seating in seated.items()}
+    substitutions = [{"table": table_ids[table_id], "seat": c.seat, "player": entry_ids[c.entry_in],
+                      "from_deal": c.from_deal}
+                     for table_id in sorted(seated, key=table_ids.get) for c in seated[table_id].changes]
+    adjustments = [{"player": entry_ids[a.entry_id], "amount": a.amount, "reason": a.reason,
+                    "created_at": iso(a.created_at), "by": a.created_by_label}
+                   for a in Adjustment.objects.filter(tournament=tournament, deleted_at__isnull=True)
+                   .order_by("created_at", "pk")]
     rounds = sorted(Round.objects.filter(table__session__tournament=tournament).select_related("confirmed_by_user"),
                     key=lambda r: (table_ids[r.table_id], r.number))
     revisions: dict[int, list[RoundRevision]] = {}
@@ -69,14 +77,14 @@ def tournament_export(tournament: Tournament) -> dict:
                        "currency": t.currency, "created_at": iso(t.created_at), "started_at": iso(t.started_at),
                        "finished_at": iso(t.finished_at)},
         "players": [{"id": i, "name": e.player.name} for i, e in enumerate(entries, start=1)],
-        "entries": [{"id": i, "player": i, "withdrawn_at": iso(e.withdrawn_at)} for i, e in enumerate(entries, start=1)],
+        "entries": [{"id": i, "player": i, "withdrawn": e.withdrawn_at is not None, "withdrawn_at": iso(e.withdrawn_at)}
+                    for i, e in enumerate(entries, start=1)],
         "sessions": [{"number": s.number, "status": s.status, "closed_at": iso(s.closed_at),
                       "clock_started_at": iso(s.clock_started_at), "clock_ends_at": iso(s.clock_ends_at)}
                      for s in Session.objects.filter(tournament=tournament).order_by("number")],
         "tables": [{"id": table_ids[tb.pk], "session": tb.session.number, "name": tb.name,
                     "seats": seats.get(tb.pk, [])} for tb in tables],
         "rounds": doc_rounds,
-        # Reserved (scoring.domain.documents): written empty until the site keeps them.
-        "adjustments": [],
-        "substitutions": [],
+        "adjustments": adjustments,
+        "substitutions": substitutions,
     }

@@ -3,18 +3,20 @@ deals (``scoring.domain.player_stats`` holds the counting).
 
 Three queries whatever the number of deals: the player's entries (with their tournaments), their
 seats (with each table's size and session), and the counted deals of those tables (only the
-current revision's body and result).
+current revision's body and result); a few more where they were substituted in or out (each
+deal counts where they played it).
 """
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 
 from games import get_game
 from scoring.domain.player_stats import DealRow, player_stats_from_rows
-from scoring.models import Entry, Player, Round, Seat, Tournament
+from scoring.models import Entry, Player, Round, Seat, Substitution, Table, Tournament
 from scoring.models.tournaments import PUBLICLY_VISIBLE
 from scoring.selectors.standings import counted_rounds_filter
+from scoring.selectors.substitutions import seatings
 
 
 def player_has_public_tournament(player: Player) -> bool:
@@ -46,13 +48,25 @@ def player_stats(player: Player, *, public_only: bool) -> dict:
             .values_list("table_id", "position", "table__session__tournament_id", "table__session_id",
                          "table__session__number", "n")):
         seats[table_id] = (position, tournament_id, session_id, number, n)
+    # Tables where the player was substituted in or out: each deal counts where they played it.
+    mine = {e.pk for e in entries}
+    moved = Substitution.objects.filter(Q(entry_in__in=mine) | Q(entry_out__in=mine))
+    changed = seatings(table_id__in=moved.values("table_id")) if moved.exists() else {}
+    for table_id, tournament_id, session_id, number in (
+            Table.objects.filter(pk__in=[t for t in changed if t not in seats])
+            .values_list("pk", "session__tournament_id", "session_id", "session__number")):
+        seats[table_id] = (None, tournament_id, session_id, number, len(changed[table_id].current))
     rows = []
     if seats:
         deals = (Round.objects.filter(table_id__in=list(seats)).filter(counted_rounds_filter())
                  .order_by("table__session__tournament_id", "table__session__number", "table_id", "number")
-                 .values_list("table_id", "current_revision__body", "current_revision__result"))
-        for table_id, body, result in deals:
+                 .values_list("table_id", "number", "current_revision__body", "current_revision__result"))
+        for table_id, deal, body, result in deals:
             position, tournament_id, session_id, number, n = seats[table_id]
+            if table_id in changed:
+                position = next((p for p, e in enumerate(changed[table_id].at(deal)) if e in mine), None)
+                if position is None:
+                    continue  # someone else sat in their seat for this deal
             rows.append(DealRow(game=tournaments[tournament_id].game, tournament=tournament_id, session=session_id,
                                 session_number=number, position=position, n=n,
                                 leader=(body or {}).get("leader"), result=result or {}))

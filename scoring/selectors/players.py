@@ -14,13 +14,18 @@ from scoring.domain import code_hashes
 from scoring.domain import proof as proofs
 from scoring.domain.errors import PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
-from scoring.models import Entry, Seat, Table
+from scoring.models import Entry, Seat, Substitution, Table
+from scoring.selectors.substitutions import table_seating
 
 
-def seat_entry(table: Table, seat: Any) -> Entry | None:
-    """The entry (with its player) at ``seat`` of ``table``; None for no such seat."""
+def seat_entry(table: Table, seat: Any, *, number: int | None = None) -> Entry | None:
+    """The entry (with its player) at ``seat`` of ``table`` — now, or at deal ``number`` (the
+    player who played it, whoever was substituted since); None for no such seat."""
     if not isinstance(seat, int) or isinstance(seat, bool):
         return None
+    if number is not None and Substitution.objects.filter(table=table, from_deal__gt=number).exists():
+        entries = table_seating(table.pk).at(number)
+        return Entry.objects.select_related("player").get(pk=entries[seat]) if 0 <= seat < len(entries) else None
     found = Seat.objects.select_related("entry__player").filter(table=table, position=seat).first()
     return found.entry if found else None
 
@@ -63,12 +68,13 @@ def remembered_holds(entry: Entry, remembered: tuple[int, int] | None) -> bool:
             and tuple(remembered) == (entry.pk, entry.code_version))
 
 
-def proven_entry(*, table: Table, seat: Any, proof: PlayerProof, path: str, seat_path: str) -> Entry:
-    """The entry at ``seat`` if ``proof`` proves it, else the refusal: no such seat (400 at
+def proven_entry(*, table: Table, seat: Any, proof: PlayerProof, path: str, seat_path: str,
+                 number: int | None = None) -> Entry:
+    """The entry at ``seat`` (at deal ``number``, if given) if ``proof`` proves it, else the refusal: no such seat (400 at
     ``seat_path``), a code of the wrong shape (400 ``bad_code``), no code set yet (403
     ``player_code_not_set``), a phone whose memory no longer holds (403
     ``player_proof_required``) or a wrong code (403 ``wrong_player_code``), at ``path``."""
-    entry = seat_entry(table, seat)
+    entry = seat_entry(table, seat, number=number)
     if entry is None:
         raise ValidationFailed(gettext("Name the seat of the player (0 to the last seat)."), path=seat_path,
                                code="bad_seat" if seat is not None else "required")

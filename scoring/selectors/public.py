@@ -11,6 +11,7 @@ token or its date, no actor, no dispute message, no void reason.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 from typing import Any
@@ -26,10 +27,11 @@ from scoring.domain.paging import Page, page_window
 from scoring.domain.records import nets_by_position
 from scoring.domain.replay import line_steps, seat_tiles
 from scoring.domain.standings import deal_counts
-from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Table, Tournament
+from scoring.models import PUBLICLY_VISIBLE, Entry, Round, Seat, Session, Substitution, Table, Tournament
 from scoring.selectors.common import table_order
 from scoring.selectors.rounds import round_detail, round_list
 from scoring.selectors.standings import counted_rounds_filter
+from scoring.selectors.substitutions import seated_deals, seatings_of
 from scoring.selectors.tables import table_seats
 
 
@@ -116,20 +118,32 @@ def table_version(table: Table) -> str:
 def player_deals(tournament: Tournament, entry: Entry) -> dict:
     """Every counted deal the entry played, in the order they were recorded: ``deals`` (each
     ``table, table_name, session, number, created_at, net, total`` — ``total`` the running net
-    after it) and ``total``. Three queries, whatever the deals."""
-    seats = list(Seat.objects.filter(table__session__tournament=tournament, table__seats__entry=entry)
+    after it) and ``total``. Three queries, whatever the deals (the seats, the substitutions, the
+    deals): a table where players were substituted counts only the deals the entry played there."""
+    left = Substitution.objects.filter(entry_out=entry).values("table_id")
+    seats = list(Seat.objects.filter(Q(table__seats__entry=entry) | Q(table_id__in=left),
+                                     table__session__tournament=tournament).distinct()
                  .select_related("table__session").order_by("table_id", "position"))
     by_table: dict[int, list[Seat]] = {}
     for s in seats:
         by_table.setdefault(s.table_id, []).append(s)
-    position = {table_id: next(s.position for s in row if s.entry_id == entry.pk) for table_id, row in by_table.items()}
+    current = {t: [s.entry_id for s in row] for t, row in by_table.items()}
+    changed = {t: seating for t, seating in seatings_of(current).items() if seating.changes}
+    position = {table_id: next((s.position for s in row if s.entry_id == entry.pk), None)
+                for table_id, row in by_table.items()}
     rounds = (Round.objects.filter(table_id__in=list(by_table)).filter(counted_rounds_filter(tournament))
               .order_by("created_at", "id")
               .values_list("table_id", "number", "created_at", "current_revision__body", "current_revision__result"))
     deals, total = [], 0
     for table_id, number, created_at, body, result in rounds:
         row = by_table[table_id]
-        net = nets_by_position(game=tournament.game, body=body, result=result, n=len(row))[position[table_id]]
+        at = position[table_id]
+        if table_id in changed:
+            played = changed[table_id].at(number)
+            at = played.index(entry.pk) if entry.pk in played else None
+        if at is None:
+            continue  # another player sat in the seat for this deal
+        net = nets_by_position(game=tournament.game, body=body, result=result, n=len(row))[at]
         total += net
         table = row[0].table
         deals.append({"table": table_id, "table_name": table.name, "session": table.session.number,
@@ -194,17 +208,18 @@ def _table_summary(tournament: Tournament, table: Table, seats: list[Seat]) -> d
             "shown": shown, "cursor": cursor_of(latest)}
 
 
-def _public_deals(tournament: Tournament, rounds, seats: list[Seat]) -> list[dict]:
+def _public_deals(tournament: Tournament, rounds, seats: list[Seat], at: Callable[[int], list[Seat]]) -> list[dict]:
     """Deals for everyone, each ``number, counted, disputed, late, created_at, stamp`` (its last
     change, in microseconds since 1970), ``players`` (by
     table position: name, net, …), ``outcome``, ``tiles`` (``replay.seat_tiles``) and
-    ``replay`` (``replay.line_steps``, a full log only)."""
+    ``replay`` (``replay.line_steps``, a full log only). ``at``: the seats of a deal
+    (``substitutions.deal_seats``), each deal naming the players who played it."""
     n = len(seats)
     info = get_game(tournament.game)
     fields = tuple(dict.fromkeys((*info.per_seat_fields, "left_in_hand")))
     deals = []
     for rnd in rounds:
-        d = round_detail(rnd, seats=seats, tournament=tournament)
+        d = round_detail(rnd, seats=at(rnd.number), tournament=tournament)
         deals.append({"id": d["id"], "number": d["number"], "counted": d["counted"], "created_at": d["created_at"],
                       "late": d["late"], "disputed": d["disputed"],
                       "stamp": (rnd.updated_at - _EPOCH) // _MICROSECOND,
@@ -219,16 +234,17 @@ def public_table_deals(tournament: Tournament, table: Table, page: int = 1, *, c
     """One page of the table's deals for everyone (voided ones left out), newest first:
     ``seats`` and ``shown`` and ``cursor`` (``_table_summary``), ``deals`` (``_public_deals``),
     ``page`` and ``pages`` (at least 1). A page past the last is NotFound, or the last one with
-    ``clamp``. Three queries, whatever the deals."""
+    ``clamp``. Four queries, whatever the deals (the fourth: the seats' substitutions)."""
     seats = table_seats(table)
-    summary = _table_summary(tournament, table, seats)
+    at, history = seated_deals(table, seats)
+    summary = {**_table_summary(tournament, table, seats), "history": history}
     pages = max(1, -(-summary["shown"] // TABLE_PAGE_SIZE))
     if page > pages and not clamp:
         raise NotFound(gettext("No such page."))
     page = min(page, pages)
     start = (page - 1) * TABLE_PAGE_SIZE
     rounds = round_list(table, newest_first=True).exclude(status=Round.Status.VOIDED)[start:start + TABLE_PAGE_SIZE]
-    return {**summary, "deals": _public_deals(tournament, rounds, seats), "page": page, "pages": pages}
+    return {**summary, "deals": _public_deals(tournament, rounds, seats, at), "page": page, "pages": pages}
 
 
 def public_table_changes(tournament: Tournament, table: Table, since: datetime, page: int = 1) -> dict:
@@ -242,9 +258,10 @@ def public_table_changes(tournament: Tournament, table: Table, since: datetime, 
         return {**public_table_deals(tournament, table, page, clamp=True), "reset": True}
     seats = table_seats(table)
     kept = [r for r in changed if r.status != Round.Status.VOIDED]
-    summary = _table_summary(tournament, table, seats)
+    at, history = seated_deals(table, seats)
+    summary = {**_table_summary(tournament, table, seats), "history": history}
     # The pagers are live parts of this answer too: without the page and the count they came back empty.
     pages = max(1, -(-summary["shown"] // TABLE_PAGE_SIZE))
     return {**summary, "reset": False, "page": min(page, pages), "pages": pages,
-            "deals": _public_deals(tournament, kept, seats),
+            "deals": _public_deals(tournament, kept, seats, at),
             "gone": [r.number for r in changed if r.status == Round.Status.VOIDED]}

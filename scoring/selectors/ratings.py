@@ -11,12 +11,37 @@ from django.db.models import Count, Q
 from games import GAMES, get_game
 from games.places import EACH_DEAL, TABLE_SESSION
 from scoring.domain.ratings import Deal, Rating, ladder, session_result
-from scoring.models import Club, Player, PlayerRating, RatedDeal, RatingChange, Round, Seat, Tournament
+from scoring.domain.substitutions import Seating
+from scoring.models import (
+    Club,
+    Entry,
+    Player,
+    PlayerRating,
+    RatedDeal,
+    RatingChange,
+    Round,
+    Seat,
+    Substitution,
+    Tournament,
+)
 from scoring.selectors.standings import counted_rounds_filter, seat_numbers
+from scoring.selectors.substitutions import seatings
 
 #: A counted (or taken) deal as the follow compares them: (round id, revision id, session) where
 #: session is the deal's table id if its game rates table sessions, else None.
 Key = tuple[int, int, "int | None"]
+
+
+def substituted_tables(tournaments: list[int]) -> tuple[dict[int, Seating], dict[int, int]]:
+    """The tables of ``tournaments`` where players were substituted (table id → ``Seating``)
+    and the player of each entry that sat at them; nothing (one query) when there were none."""
+    ids = list(Substitution.objects.filter(table__session__tournament__in=tournaments).values_list("table_id",
+                                                                                                  flat=True))
+    if not ids:
+        return {}, {}
+    changed = seatings(table_id__in=ids)
+    entries = {e for seating in changed.values() for e in seating.entries()}
+    return changed, dict(Entry.objects.filter(pk__in=entries).values_list("pk", "player_id"))
 
 
 def rated_rounds(club: Club):
@@ -96,9 +121,12 @@ def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = Non
     for table_id, player_id in (Seat.objects.filter(table__session__tournament__in=list(tournaments))
                                 .order_by("table_id", "position").values_list("table_id", "entry__player_id")):
         players.setdefault(table_id, []).append(player_id)
+    # Tables where players were substituted: each deal's players are those who played it.
+    changed, player_of = substituted_tables(list(tournaments))
 
     picked = seat_numbers(width)
-    query = rounds.annotate(**picked).values_list("id", "table_id", "table__session__tournament_id", *picked)
+    query = rounds.annotate(**picked).values_list("id", "table_id", "table__session__tournament_id", *picked,
+                                                  "number")
     sql, params = query.query.sql_with_params()
     out = []
     sessions: dict[int, tuple[dict[int, int], list[int]]] = {}   # table → (player → net, [deal ids])
@@ -107,7 +135,8 @@ def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = Non
         for row in cursor:
             if row[0] not in member:
                 continue   # written since ``counted`` was read: the next follow takes it in
-            seated = players.get(row[1], [])
+            seating = changed.get(row[1])
+            seated = players.get(row[1], []) if seating is None else [player_of[e] for e in seating.at(row[-1])]
             n = len(seated)
             game = tournaments[row[2]]
             nets = row[4 + width:4 + width + n]
@@ -123,7 +152,9 @@ def rating_deals(club: Club, *, from_round: int, counted: list[Key] | None = Non
             out.append(Deal(row[0], [seated[(i + shift) % n] for i in range(n)], [p.place for p in placed],
                             EACH_DEAL))
     for table_id, (totals, ids) in sessions.items():
-        out.append(session_result(max(ids), players.get(table_id, []), totals, len(ids)))
+        # everyone who played at the table, by seat, those substituted out first
+        seated = [*(p for p in totals if p not in players.get(table_id, [])), *players.get(table_id, [])]
+        out.append(session_result(max(ids), seated, totals, len(ids)))
     out.sort(key=lambda d: d.key)
     return out
 

@@ -15,6 +15,7 @@ from scoring.domain.records import RoundPreview, built_for_revision, result_by_p
 from scoring.domain.standings import counts_round
 from scoring.models import IdempotencyKey, Round, RoundRevision, Seat, Table, Tournament
 from scoring.selectors.audits import ChainReport, verify_chain
+from scoring.selectors.substitutions import deal_seats
 from scoring.selectors.tables import round_defaults, table_seats
 
 
@@ -45,6 +46,8 @@ def table_round_preview(*, table: Table, body: Any, round: Round | None = None,
     corrected (its leader/banker/entered_by are the defaults), None for a new deal.
     ``seats``/``defaults``: already read by the caller."""
     tournament = table.session.tournament
+    if round is not None:  # a correction names the players who played the deal
+        seats = deal_seats(table, seats if seats is not None else table_seats(table))(round.number)
     seats = seats if seats is not None else table_seats(table)
     if round is not None:
         defaults = {"leader": round.leader, "banker": round.banker, "entered_by": round.entered_by}
@@ -71,7 +74,7 @@ def round_detail(rnd: Round, *, seats: list[Seat] | None = None, tournament: Tou
     ``players`` by table seat position."""
     tournament = tournament or rnd.table.session.tournament
     info = get_game(tournament.game)
-    seats = seats if seats is not None else table_seats(rnd.table)
+    seats = seats if seats is not None else deal_seats(rnd.table, table_seats(rnd.table))(rnd.number)
     rev = rnd.current_revision
     built = built_for_revision(game=tournament.game, record=rev.record, body=rev.body, n=len(seats))
     players, outcome = result_by_position(built=built, result=rev.result, seats=seats)
@@ -104,10 +107,11 @@ def round_list(table: Table, *, newest_first: bool = False) -> QuerySet[Round]:
 
 
 def round_details(table: Table, rounds: Iterable[Round], *, seats: list[Seat] | None = None) -> list[dict]:
-    """``round_detail`` of some of the table's deals, its seats read once for all."""
-    seats = seats if seats is not None else table_seats(table)
+    """``round_detail`` of some of the table's deals, its seats read once for all (``seats``:
+    today's; each deal names the players who played it)."""
+    at = deal_seats(table, seats if seats is not None else table_seats(table))
     tournament = table.session.tournament
-    return [round_detail(r, seats=seats, tournament=tournament) for r in rounds]
+    return [round_detail(r, seats=at(r.number), tournament=tournament) for r in rounds]
 
 
 def round_history(table: Table, *, include_voided: bool = True, newest_first: bool = False,
@@ -124,7 +128,7 @@ def round_history(table: Table, *, include_voided: bool = True, newest_first: bo
 
 def round_revisions(rnd: Round) -> list[dict]:
     """The full history of a deal, oldest first (see ``revision_detail``)."""
-    seats = table_seats(rnd.table)
+    seats = deal_seats(rnd.table, table_seats(rnd.table))(rnd.number)
     game = rnd.table.session.tournament.game
     return [revision_detail(rev, seats=seats, game=game)
             for rev in RoundRevision.objects.filter(round=rnd).order_by("number")]
@@ -133,8 +137,9 @@ def round_revisions(rnd: Round) -> list[dict]:
 def round_revisions_checked(rnd: Round, *, seats: list[Seat] | None = None) -> tuple[list[dict], ChainReport]:
     """A deal's revisions newest first (``revision_detail``, with ``after_dispute``: made after
     its open dispute was raised) and its hash chain checked (``verify_chain``): what the
-    director's table page shows of one deal when asked."""
-    seats = seats if seats is not None else table_seats(rnd.table)
+    director's table page shows of one deal when asked. ``seats``: the table's today; the
+    revisions name the players who played the deal."""
+    seats = deal_seats(rnd.table, seats if seats is not None else table_seats(rnd.table))(rnd.number)
     revs = list(RoundRevision.objects.filter(round=rnd).order_by("number"))
     game = rnd.table.session.tournament.game
     details = [revision_detail(rev, seats=seats, game=game) for rev in reversed(revs)]

@@ -21,8 +21,10 @@ from django.db.models.functions import Cast
 from games import get_game
 from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position, with_adjustments
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, counted_statuses, rank_rows
-from scoring.models import Entry, Round, Seat, Standing, Tournament
+from scoring.domain.substitutions import Seating
+from scoring.models import Entry, Round, Seat, Standing, Substitution, Tournament
 from scoring.selectors.adjustments import adjustment_totals
+from scoring.selectors.substitutions import seatings
 
 
 def counted_rounds_filter(tournament: Tournament | None = None) -> Q:
@@ -52,35 +54,47 @@ def seat_numbers(width: int) -> dict[str, Cast]:
     return picked
 
 
-def _figures(tournament: Tournament, rounds: Any, seats: Any) -> dict[int, Figures]:
+def _figures(tournament: Tournament, rounds: Any, seated: dict[int, Seating]) -> dict[int, Figures]:
     """Figures per entry id over ``rounds`` (a Round queryset, already the counted ones) at
-    tables whose seats are ``seats`` (a Seat queryset). Three queries, whatever the deals.
+    tables seated as ``seated`` (``selectors.substitutions.seatings``). Three queries, whatever
+    the deals (a fourth where players were substituted).
 
     At 100,000 deals reading is the cost, so the database hands over only what counts, as
     whole numbers: each deal's leader and each seat's ``place`` and ``net`` (all that
     ``Game.place_seats`` reads) rather than whole results to decode, straight from the cursor;
-    and the last deal time as one maximum per table."""
-    seats_by_table: dict[int, list[int]] = {}
-    for table_id, entry_id in seats.order_by("table_id", "position").values_list("table_id", "entry_id"):
-        seats_by_table.setdefault(table_id, []).append(entry_id)
+    and the last deal time as one maximum per table. A table where players were substituted
+    credits each deal to the players of that deal (``Seating.at``)."""
+    seats_by_table = {t: list(s.current) for t, s in seated.items()}
+    changed = {t: s for t, s in seated.items() if s.changes}
     info = get_game(tournament.game)
     width = max(info.player_counts)
 
     picked = seat_numbers(width)
-    query = rounds.order_by().annotate(**picked).values_list("table_id", *picked)
+    query = rounds.order_by().annotate(**picked).values_list("table_id", *picked, "number")
     sql, params = query.query.sql_with_params()
     acc: dict[int, list] = {}
     with connections[query.db].cursor() as cursor:
         cursor.execute(sql, params)
         for row in cursor:
-            tally_deal(acc, info=info, entries=seats_by_table.get(row[0], []), leader=row[1],
-                       places=row[2:2 + width], nets=row[2 + width:2 + 2 * width])
+            seating = changed.get(row[0])
+            entries = seats_by_table.get(row[0], []) if seating is None else seating.at(row[-1])
+            tally_deal(acc, info=info, entries=entries, leader=row[1], places=row[2:2 + width],
+                       nets=row[2 + width:2 + 2 * width])
     last: dict[int, datetime] = {}
-    for table_id, latest in rounds.order_by().values("table_id").annotate(latest=Max("created_at")).values_list(
-            "table_id", "latest"):
+
+    def later(entry_id: int, at: datetime) -> None:
+        if entry_id not in last or at > last[entry_id]:
+            last[entry_id] = at
+
+    for table_id, latest in (rounds.exclude(table_id__in=list(changed)).order_by().values("table_id")
+                             .annotate(latest=Max("created_at")).values_list("table_id", "latest")):
         for entry_id in seats_by_table.get(table_id, []):
-            if entry_id not in last or latest > last[entry_id]:
-                last[entry_id] = latest
+            later(entry_id, latest)
+    if changed:
+        for table_id, number, at in rounds.filter(table_id__in=list(changed)).values_list("table_id", "number",
+                                                                                       "created_at"):
+            for entry_id in changed[table_id].at(number):
+                later(entry_id, at)
     return tallied(acc, last)
 
 
@@ -89,7 +103,7 @@ def tournament_figures(tournament: Tournament) -> dict[int, Figures]:
     adjustments in force (``selectors.adjustments``), from scratch (what the kept standings must
     equal). An adjustment moves the net only: it is no deal played, won or placed."""
     rounds = Round.objects.filter(table__session__tournament=tournament).filter(counted_rounds_filter(tournament))
-    figures = _figures(tournament, rounds, Seat.objects.filter(table__session__tournament=tournament))
+    figures = _figures(tournament, rounds, seatings(table__session__tournament=tournament))
     return with_adjustments(figures, adjustment_totals(tournament).items())
 
 
@@ -99,10 +113,30 @@ def session_figures(tournament: Tournament, session_number: int) -> dict[int, Fi
     session: they count in the whole tournament's figures only."""
     rounds = (Round.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
               .filter(counted_rounds_filter(tournament)))
-    seats = Seat.objects.filter(table__session__tournament=tournament, table__session__number=session_number)
-    out = _figures(tournament, rounds, seats)
-    for entry_id in seats.values_list("entry_id", flat=True):
-        out.setdefault(entry_id, Figures.none())
+    seated = seatings(table__session__tournament=tournament, table__session__number=session_number)
+    out = _figures(tournament, rounds, seated)
+    for seating in seated.values():
+        for entry_id in seating.entries():
+            out.setdefault(entry_id, Figures.none())
+    return out
+
+
+def last_deals(tournament: Tournament, entries: list[int]) -> dict[int, datetime | None]:
+    """entry id → when it last played a counted deal (None: never), for a few ``entries``,
+    each deal credited to the players who played it: the deals of the tables where they sat."""
+    tables = {*Seat.objects.filter(entry_id__in=entries).values_list("table_id", flat=True),
+              *Substitution.objects.filter(Q(entry_in_id__in=entries) | Q(entry_out_id__in=entries))
+              .values_list("table_id", flat=True)}
+    seated = seatings(table_id__in=sorted(tables))
+    out: dict[int, datetime | None] = dict.fromkeys(entries)
+    wanted = set(entries)
+    for table_id, number, at in (Round.objects.filter(table_id__in=sorted(tables)).filter(counted_rounds_filter(tournament))
+                                 .order_by("-created_at").values_list("table_id", "number", "created_at")):
+        for entry_id in wanted.intersection(seated[table_id].at(number)):
+            out[entry_id] = at
+            wanted.discard(entry_id)
+        if not wanted:
+            break
     return out
 
 
@@ -142,28 +176,32 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     ``transfers``, over the counted deals where they sat at one table. Zero-sum in each group;
     payments to or from anyone else (and the house) do not count.
 
-    Cost: two queries whatever the groups — the seats of the tables where a tied entry sat,
-    then the counted deals (their leader and transfers only) of the tables where two entries of
+    Cost: three queries whatever the groups — the seats and the substitutions of the tables
+    where a tied entry sat, then the counted deals (their leader and transfers only) of the tables where two entries of
     one group sat together — and a pass over those deals. So it reads the deals of the tied
     entries' shared tables only, and nothing when they never met."""
     group_of = {e: i for i, g in enumerate(groups) for e in g}
-    tables: dict[int, dict[int, int]] = {}
-    member_tables = Seat.objects.filter(entry_id__in=list(group_of)).values("table_id")
-    for table_id, position, entry_id in Seat.objects.filter(table_id__in=member_tables).values_list(
-            "table_id", "position", "entry_id"):
-        tables.setdefault(table_id, {})[position] = entry_id
+    members = list(group_of)
+    member_tables = Seat.objects.filter(entry_id__in=members).values("table_id")
+    # a table a tied entry was substituted out of counts too
+    moved = Substitution.objects.filter(Q(entry_in_id__in=members) | Q(entry_out_id__in=members)).values("table_id")
+    tables = seatings(Q(table_id__in=member_tables) | Q(table_id__in=moved))
     shared = []
-    for table_id, seated in tables.items():
-        met = [group_of[e] for e in seated.values() if e in group_of]
+    for table_id, seating in tables.items():
+        met = [group_of[e] for e in seating.entries() if e in group_of]
         if len(met) != len(set(met)):
             shared.append(table_id)
     if not shared:
         return head_to_head_nets(groups, [])
     deals = (Round.objects.filter(table_id__in=shared).filter(counted_rounds_filter(tournament))
-             .values_list("table_id", "current_revision__body__leader", "current_revision__result__transfers"))
-    return head_to_head_nets(groups, ((tables[table_id], transfers_by_position(
-        game=tournament.game, leader=leader, transfers=transfers, n=len(tables[table_id])))
-        for table_id, leader, transfers in deals))
+             .values_list("table_id", "number", "current_revision__body__leader",
+                          "current_revision__result__transfers"))
+
+    def seated(table_id: int, number: int, leader: Any, transfers: list) -> tuple[dict[int, int], list]:
+        entries = tables[table_id].at(number)
+        return dict(enumerate(entries)), transfers_by_position(game=tournament.game, leader=leader,
+                                                               transfers=transfers, n=len(entries))
+    return head_to_head_nets(groups, (seated(*deal) for deal in deals))
 
 
 def standings_for(tournament: Tournament, *, entries: list[Entry] | None = None) -> list[dict]:

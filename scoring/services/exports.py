@@ -3,9 +3,11 @@
 One transaction: the document is checked first (``scoring.domain.document_reader``: its first
 problem is refused with its path, ``document.rounds[3].revisions[1].hash``, and nothing is
 stored), then the tournament is made with ``tournament_create``, players are matched by name in
-the club (or made with ``player_create``), and entries, sessions, tables, seats, deals and
-revisions are inserted (revisions are immutable: inserted, never updated), the revisions' hashes
-chained anew over their new database ids. Standings are then recomputed from the deals, and one
+the club (or made with ``player_create``), and entries, sessions, tables, seats, substitutions,
+deals, revisions and adjustments are inserted (revisions are immutable: inserted, never
+updated), the revisions' hashes chained anew over their new database ids. A seat ends with the
+player of its last substitution, each substitution naming the player it replaced
+(``games.seating``); an adjustment keeps its time and its author as text, marked ``imported: ``. Standings are then recomputed from the deals, and one
 ``tournament_import`` audit row says what came in.
 
 Nothing in a document is taken on its word:
@@ -47,6 +49,7 @@ from scoring.domain.errors import Conflict, DomainError
 from scoring.domain.inputs import MAX_PLAYER_NAME
 from scoring.models import (
     ActionLog,
+    Adjustment,
     Club,
     Entry,
     Player,
@@ -54,6 +57,7 @@ from scoring.models import (
     RoundRevision,
     Seat,
     Session,
+    Substitution,
     Table,
     Tournament,
 )
@@ -109,13 +113,20 @@ def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Prog
                                                 scorer_token_hash=new_scorer_token()[1], scorer_token_created_at=now)
                                           for tb in ordered], batch_size=BATCH)
         tables = {tb.id: table for tb, table in zip(ordered, made)}
+        # today's seats: the last substitution's players (the document's seats are the first ones)
         Seat.objects.bulk_create([Seat(table=tables[tb.id], position=i, entry=entry_of[eid])
-                                  for tb in ordered for i, eid in enumerate(tb.seats)], batch_size=BATCH)
+                                  for tb in ordered for i, eid in enumerate(tb.seating.current)], batch_size=BATCH)
+        Substitution.objects.bulk_create([
+            Substitution(table=tables[tb.id], seat=c.seat, entry_in=entry_of[c.entry_in],
+                         entry_out=entry_of[c.entry_out], from_deal=c.from_deal, created_by=None)
+            for tb in ordered for c in tb.seating.changes], batch_size=BATCH)
         revisions, confirmations = _rounds(doc, tables)
+        _adjustments(tournament, doc, entry_of)
         standings_recompute(tournament=tournament)   # every row new: inserted with its figures
         action_log(actor, ActionLog.Action.TOURNAMENT_IMPORT, tournament, tournament=tournament, data={
             "exported_at": doc.exported_at, "players_created": created, "entries": len(entries),
             "sessions": len(sessions), "tables": len(tables), "rounds": len(doc.rounds), "revisions": revisions,
+            "substitutions": doc.substitutions, "adjustments": len(doc.adjustments),
             "public_in_document": t.public, "rated": bool(rated), "rated_in_document": t.rated,
             "confirmed_by_directors": confirmations})
         if rated:
@@ -155,6 +166,16 @@ def _players(actor: Actor, club: Club, doc: Document) -> tuple[dict[int, Player]
 
 def _exists(name: str) -> Conflict:
     return Conflict(gettext("%(name)s is already a player of this club.") % {"name": name}, path="name", code="exists")
+
+
+def _adjustments(tournament: Tournament, doc: Document, entry_of: dict[int, Entry]) -> None:
+    """Insert the adjustments, each with its time (no ``auto_now_add``: written after) and its
+    author as text, marked as imported."""
+    made = Adjustment.objects.bulk_create([
+        Adjustment(tournament=tournament, entry=entry_of[a.entry], amount=a.amount, reason=a.reason,
+                   created_by=None, created_by_label=imported_label(a.by)) for a in doc.adjustments], batch_size=BATCH)
+    update_from_values(Adjustment, key="id", columns=("created_at",),
+                       rows=[(row.pk, a.created_at) for row, a in zip(made, doc.adjustments)])
 
 
 def _rounds(doc: Document, tables: dict[int, Table]) -> tuple[int, dict[str, str]]:

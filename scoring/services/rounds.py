@@ -70,7 +70,7 @@ def _deal_event(kind: str, *, tournament: Tournament, round: Round, entries: lis
     """The deal's live event (``services.events``), last in the transaction: the deal's row and
     the standing rows that moved. What the caller did not read is read here (rare moves only)."""
     if entries is None:
-        entries = table_entries(round.table_id)
+        entries = table_entries(round.table_id, number=round.number)
     if revision is None:
         revision = RoundRevision.objects.get(pk=round.current_revision_id)
     event_publish(tournament=tournament, kind=kind,
@@ -101,7 +101,7 @@ def round_record(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | 
 
 
 def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, proof: PlayerProof | None,
-            role: str) -> Any:
+            role: str, number: int | None = None) -> Any:
     """The entry proven at ``seat`` for ``role`` (``entered_by`` or ``confirmed_by``), or None
     when no proof was offered and none is needed. A scorer link of a tournament that requires
     proof must offer one (403 ``player_proof_required`` at ``<role>_code``); directors act as
@@ -114,7 +114,7 @@ def _proven(*, actor: Actor, table: Table, tournament: Tournament, seat: Any, pr
         return None
     if seat is None:
         raise ValidationFailed(gettext("Name the seat of the player whose code this is."), path=role, code="required")
-    entry = proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role)
+    entry = proven_entry(table=table, seat=seat, proof=proof, path=path, seat_path=role, number=number)
     if proof.code is not None:
         entry_code_rehash(actor=actor, entry=entry, code=proof.code)
     return entry
@@ -220,7 +220,7 @@ def round_correct(*, actor: Actor, round: Round, body: Any, reason: Any, expecte
             rnd.confirmed_by, rnd.confirmed_by_user, rnd.confirmed_at = None, actor.user_or_none, timezone.now()
             rnd.confirmed_by_entry = None
         rnd.save()
-        entries = table_entries(rnd.table_id)
+        entries = table_entries(rnd.table_id, number=rnd.number)
         moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=counted_before,
                                  before=current, after=rev)
         action_log(actor, ActionLog.Action.ROUND_CORRECT, rnd, tournament=tournament,
@@ -293,8 +293,9 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
             if rnd.entered_by is None:
                 raise PermissionDenied(gettext("Nobody is named as having entered this deal; a director must confirm it."),
                                        code="entered_by_unknown")
+        # the confirmer is one who played the deal, whoever sits in that seat now
         confirmer = _proven(actor=actor, table=rnd.table, tournament=tournament, seat=confirmed_by, proof=proof,
-                            role="confirmed_by")
+                            role="confirmed_by", number=rnd.number)
         if confirmer is not None:
             if confirmer.pk == rnd.entered_by_entry_id:
                 raise _self_confirmation()
@@ -308,7 +309,7 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
         rnd.confirmed_at = timezone.now()
         rnd.save()
         current = RoundRevision.objects.get(pk=rnd.current_revision_id)
-        entries = table_entries(rnd.table_id)
+        entries = table_entries(rnd.table_id, number=rnd.number)
         moved = standings_follow(tournament=tournament, round=rnd, entries=entries, counted_before=counted_before,
                                  before=current, after=current)
         action_log(actor, ActionLog.Action.ROUND_CONFIRM, rnd, tournament=tournament,
@@ -337,7 +338,7 @@ def round_void(*, actor: Actor, round: Round, reason: Any) -> Round:
         rnd.void_reason = reason
         rnd.disputed = False
         rnd.save()
-        entries = table_entries(rnd.table_id)
+        entries = table_entries(rnd.table_id, number=rnd.number)
         current = RoundRevision.objects.get(pk=rnd.current_revision_id)
         moved = []
         if counted_before:

@@ -19,14 +19,18 @@ from django.utils import timezone
 from scoring.domain.actors import Actor
 from scoring.domain.records import outcomes_by_position
 from scoring.domain.standings import Figures, counts_round
-from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Tournament
-from scoring.selectors.standings import counted_rounds_filter, place_count, tournament_figures
+from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Standing, Substitution, Tournament
+from scoring.selectors.standings import counted_rounds_filter, last_deals, place_count, tournament_figures
+from scoring.selectors.substitutions import table_seating
 from scoring.services.common import action_log, update_chunk_rows, update_from_values
 from scoring.services.events import STANDING_COLUMNS, standing_row
 
 
-def table_entries(table_id: int) -> list[int]:
-    """The entry ids of a table by seat position."""
+def table_entries(table_id: int, *, number: int | None = None) -> list[int]:
+    """The entry ids of a table by seat position: now, or at deal ``number`` (the players who
+    played it, whoever was substituted since)."""
+    if number is not None:
+        return table_seating(table_id).at(number)
     return list(Seat.objects.filter(table_id=table_id).order_by("position").values_list("entry_id", flat=True))
 
 
@@ -115,9 +119,14 @@ def _standings_take_out(*, tournament: Tournament, entries: list[int], net: list
             updates[field] = F(field) + by_entry(deltas)
     rows = Standing.objects.filter(tournament=tournament, entry_id__in=entries)
     list(rows.select_for_update().values_list("pk", flat=True))
-    latest = (Round.objects.filter(counted_rounds_filter(tournament), table__seats__entry_id=OuterRef("entry_id"))
-              .order_by("-created_at").values("created_at")[:1])
-    updates["last_deal_at"] = Subquery(latest, output_field=DateTimeField())
+    if Substitution.objects.filter(table__session__tournament=tournament).exists():
+        last = last_deals(tournament, entries)
+        updates["last_deal_at"] = Case(*[When(entry_id=e, then=Value(t)) for e, t in last.items()],
+                                       default=Value(None), output_field=DateTimeField())
+    else:
+        latest = (Round.objects.filter(counted_rounds_filter(tournament), table__seats__entry_id=OuterRef("entry_id"))
+                  .order_by("-created_at").values("created_at")[:1])
+        updates["last_deal_at"] = Subquery(latest, output_field=DateTimeField())
     rows.update(**updates)
 
 

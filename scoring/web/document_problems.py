@@ -51,8 +51,9 @@ DOCUMENT_CODES = {
     "engine_result_differs": gettext_noop("Today's engine does not give this result for this record; an import "
                                           "never changes a result."),
     "bad_clock": gettext_noop("A session's clock has both its start and its end, or neither."),
-    "not_restorable": gettext_noop("This site cannot restore this part of the document yet; nothing was stored "
-                                   "rather than leave it out."),
+    "withdrawn_mismatch": gettext_noop("withdrawn and withdrawn_at do not agree."),
+    "same_entry": gettext_noop("This player already holds the seat."),
+    "zero_amount": gettext_noop("An adjustment of 0 changes nothing."),
     "duplicate": gettext_noop("This is listed twice."),
     "not_json": gettext_noop("This file is not a JSON document."),
     "too_large": gettext_noop("This file is too large to import."),

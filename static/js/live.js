@@ -44,7 +44,7 @@
   // The stream's event names (scoring/services/events.py); any of them means "ask again".
   var EVENTS = ["deal_recorded", "deal_corrected", "deal_confirmed", "deal_voided", "deal_disputed",
                 "dispute_resolved", "session_seated", "session_closed", "session_reopened",
-                "adjustment_recorded", "adjustment_deleted", "snapshot"];
+                "table_substituted", "adjustment_recorded", "adjustment_deleted", "snapshot"];
   var watchers = [];
 
   // The two ways of keeping an element up to date. apply(el, html) returns the element to follow.

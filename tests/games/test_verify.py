@@ -263,6 +263,37 @@ def test_the_verifier_imports_no_django_and_no_app(exported):
     assert not {m for m in imported if m.split(".")[0] in ("django", "scoring", "gupai_site")}
 
 
+@pytest.mark.django_db
+def test_a_real_export_with_an_adjustment_and_a_substitution_verifies(make_setup, director_actor, tmp_path):
+    """The site's own evening (tests/scoring/services/test_exports_restore.py): a latecomer takes a
+    seat from a deal on, a fine is in force and another was deleted. The verifier's standings and
+    payouts are the server's."""
+    from scoring.selectors.exports import tournament_export
+    from scoring.selectors.payouts import payouts_made
+    from scoring.selectors.standings import standings_for
+    from tests.scoring.services.test_exports_restore import evening
+
+    night = evening(make_setup, director_actor)
+    doc = json.loads(json.dumps(tournament_export(night.tournament)))
+    assert len(doc["adjustments"]) == 1 and len(doc["substitutions"]) == 1
+    report = verify_document(doc)
+    assert (report.adjustments, report.substitutions) == (1, 1)
+    rows = [(r["name"], r["rank"], r["net"], r["deals"], r["wins"], r["withdrawn"]) for r in report.standings]
+    assert rows == [(r["name"], r["rank"], r["net"], r["deals"], r["wins"], r["withdrawn"])
+                    for r in standings_for(night.tournament)]
+    assert [chips for _, _, chips in report.payouts["transfers"]] == [t["chips"] for t in payouts_made(night.tournament)["transfers"]]
+    done = subprocess_run("-m", "games", "verify", write(tmp_path / "evening.json", doc))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "; 1 adjustments, 1 substitutions" in done.stdout
+
+
+def test_withdrawn_is_read_as_withdrawn_at_is():
+    doc = hand_made(2)
+    doc["entries"][1]["withdrawn"] = True
+    doc["entries"][2].update(withdrawn=False, withdrawn_at=None)
+    assert [r["name"] for r in verify_document(doc).standings if r["withdrawn"]] == ["Bob"]
+
+
 # --- the verifier and the server agree ------------------------------------------------------------
 
 GAMES = {"jie_long": {}, "ding_niu": {}, "tau_ngau": {"variant": {"settlement": "v1"}}}

@@ -38,22 +38,24 @@ RECORD_OVER_HTTP = 13 if POSTGRES else 14
 #: The scorer page's own form (posted by deal-drafts.js, answered in JSON): RECORD_OVER_HTTP and
 #: the seats with their players, which the form reads the inputs by (before issue 19: 16).
 RECORD_FROM_THE_PAGE = RECORD_OVER_HTTP + 1
-#: Table (from the link), seats, the last 10 deals, the next deal's defaults, running totals.
-SCORER_PAGE = 5
+#: Table (from the link), seats, the seats' substitutions (the players of each deal), the last 10
+#: deals, the next deal's defaults, running totals.
+SCORER_PAGE = 6
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,
-#: director check, sessions, deal counts by table, the shown session's tables and their seats, a
-#: page of disputes, the disputed tables' seats, entries, kept standings, a page of unsettled
-#: deals, the log's count and a page of it, players to enter, latest audit, whether it came by
-#: import (its "imported" mark). (Before the console
+#: director check, sessions, deal counts by table, the shown session's tables and their seats (and
+#: whether each had a substitution: the seats' histories are read only then), a page of disputes,
+#: the disputed tables' seats, entries, kept standings, a page of unsettled deals, the log's count
+#: and a page of it, players to enter, latest audit, whether it came by import (its "imported"
+#: mark). (Before the console
 #: it was 17 too, made otherwise: every table with its running totals, which read every deal,
 #: the last deals, every dispute and every unsettled deal, no counts.)
 #: Disputes (issue 27): one more, the revisions of the disputed deals; adjustments: two more, the
-#: lines under the standings rows and the director's list.
+#: lines under the standings rows and the director's list. (Substitutions cost none without one.)
 DASHBOARD = 21
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
-#: and their seats, a page of disputes, the disputed tables' seats, the disputed deals' revisions,
-#: the standings, their adjustments.
+#: and their seats (and whether each had a substitution), a page of disputes, the disputed tables'
+#: seats, the disputed deals' revisions, the standings, their adjustments.
 DIRECTOR_LIVE_NOT_MODIFIED = 5
 DIRECTOR_LIVE = 14
 #: Public pages, for a visitor without a login. Tournament + kept standings (with entries and
@@ -61,13 +63,15 @@ DIRECTOR_LIVE = 14
 #: 2,500 a session).
 STANDINGS_PAGE = 5
 #: Tournament + table + seats + every deal's status, change time and nets (the seats' totals, the
-#: deals' count, the live cursor) + one page of deals (with their current revisions).
-TABLE_PAGE = 5
+#: deals' count, the live cursor) + the seats' substitutions (each deal's players, the seats'
+#: history) + one page of deals (with their current revisions).
+TABLE_PAGE = 6
 #: Tournament + the deals' count and latest change.
 LIVE_NOT_MODIFIED = 2
 #: A table's live answer after a cursor: tournament + table + its version + the deals changed since
-#: (with their current revisions) + seats + every deal's status, change time and nets.
-TABLE_LIVE_CHANGES = 6
+#: (with their current revisions) + seats + every deal's status, change time and nets + the seats'
+#: substitutions.
+TABLE_LIVE_CHANGES = 7
 
 
 
@@ -161,9 +165,9 @@ STANDINGS = 1
 STANDINGS_OVER_HTTP = 4
 #: Over HTTP, anyone, a public tournament: the tournament, the rows.
 STANDINGS_PUBLIC = 2
-#: Head-to-head, reached with a tie left: the seats of the tied entries' tables, then the counted
-#: deals of the tables where two of them met.
-HEAD_TO_HEAD = 2
+#: Head-to-head, reached with a tie left: the seats and the substitutions of the tied entries'
+#: tables, then the counted deals of the tables where two of them met.
+HEAD_TO_HEAD = 3
 
 
 def _tournament_with(make_setup, director_actor, club, *, tables: int, deals: int):
@@ -204,7 +208,7 @@ def test_the_standings_read_does_not_grow_with_deals_or_entries(make_setup, dire
 
 
 @pytest.mark.parametrize("deals", [1, 40])
-def test_head_to_head_costs_two_queries_whatever_the_deals(make_setup, django_assert_num_queries, deals):
+def test_head_to_head_costs_three_queries_whatever_the_deals(make_setup, django_assert_num_queries, deals):
     from scoring.selectors.standings import standings_for
 
     s = make_setup("jie_long")

@@ -17,8 +17,9 @@ answer with the plain link page, saying so.
 The modules: ``access`` (the director's checks: the thing's club, else 404), ``clubs`` (home,
 clubs, players), ``players`` (player cards and codes), ``tournaments`` (a tournament's page and
 console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closing, the clock),
-``tables`` (tables and their scorer links, the table page), ``table_deals`` (a deal's revisions
-when asked, "Confirm all shown"), ``rounds`` (deals: late, void, dispute, confirm,
+``tables`` (tables and their scorer links, the table page), ``substitutions`` (a player
+substituted at a table), ``table_deals`` (a deal's revisions when asked, "Confirm all shown"),
+``rounds`` (deals: late, void, dispute, confirm,
 correct), ``paper_sheets`` (printable sheets), ``paper_sheet_entry`` (a paper sheet typed in),
 ``audits`` (the audit box), ``adjustments`` (fines and bonuses outside the deals), ``imports`` (download and upload of a tournament document),
 ``ratings`` (the ladder and its settings), ``report`` (the tournament report) and ``seasons``.
@@ -57,6 +58,7 @@ from scoring.views.director.sessions import (
                                            session_seat,
                                            session_sheet,
 )
+from scoring.views.director.substitutions import table_substitute
 from scoring.views.director.table_deals import round_revisions, round_revisions_part, table_confirm_shown
 from scoring.views.director.tables import table_create, table_link, table_page, table_rotate
 from scoring.views.director.tournaments import (
@@ -79,6 +81,6 @@ __all__ = [
     "tournament_download", "import_upload", "import_page", "import_box",
     "tournament_report_page", "tournament_report_pdf",
     "seasons_page", "season_page", "season_tournament_add", "season_tournament_remove",
-    "paper_sheets_start", "paper_sheets_box", "paper_sheets_download",
+    "paper_sheets_start", "paper_sheets_box", "paper_sheets_download", "table_substitute",
     "round_revisions", "round_revisions_part", "table_confirm_shown",
 ]

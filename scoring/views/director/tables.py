@@ -16,7 +16,8 @@ from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_numbe
 from scoring.domain.lifecycle import confirmed_with_the_shown
 from scoring.models import Table
 from scoring.selectors.rounds import table_deals_page, table_page_of_number
-from scoring.selectors.tables import table_running_totals, table_seats
+from scoring.selectors.substitutions import substitution_form
+from scoring.selectors.tables import round_defaults, table_running_totals, table_seats
 from scoring.services import tables as tables_services
 from scoring.views.director.access import director_required, visible_table, visible_tournament
 from scoring.views.director.tournaments import render_dashboard
@@ -140,18 +141,22 @@ def table_page(request, actor, table_id: int):
     return render_table_page(request, actor, table, page=page)
 
 
-def render_table_page(request, actor, table, *, page: int | None = None, failed=None, status=200):
-    """Page ``page`` of the table's deals (None: the newest). ``failed``: a refused move
-    (``scoring.web.deal_moves.move_failure``), shown at its deal."""
+def render_table_page(request, actor, table, *, page: int | None = None, failed=None, status=200,
+                      substitution_errors=None, chosen_seat=None):
+    """Page ``page`` of the table's deals (None: the newest), each naming the players who played
+    it. ``failed``: a refused move (``scoring.web.deal_moves.move_failure``), shown at its deal;
+    ``substitution_errors``: a refused substitution (``views.director.substitutions``), at its form."""
     tournament = table.session.tournament
     seats = table_seats(table)
     deals = table_deals_page(table, page, seats=seats)
     rows = with_moves(describe_rows(tournament.game, deals.items), actor, tournament, failed=failed)
+    substitution = {**substitution_form(table, seats, next_deal=round_defaults(table)["number"]),
+                    "errors": substitution_errors or [], "chosen_seat": chosen_seat}
     return render(request, "director/table.html", {
         "table": table, "tournament": tournament,
         "totals": table_running_totals(table, seats=seats),
         "deals": rows, "page": deals,
         # "Confirm all shown": what the director typed in and no phone will confirm, as shown here.
         "confirm_shown": [d for d in rows if "round_confirm" in d["allowed"] and confirmed_with_the_shown(d)],
-        "max_note": MAX_NOTE,
+        "max_note": MAX_NOTE, "substitution": substitution,
     }, status=status)

@@ -52,7 +52,8 @@ def test_real_exports_are_valid_under_the_served_schema(anon_client, make_setup,
                          (lambda d: d["entries"][0].update(withdrawn_at="yesterday"), "document.entries[0].withdrawn_at"),
                          (lambda d: d["rounds"][0].update(late="no"), "document.rounds[0].late"),
                          (lambda d: d["tournament"].update(tie_breaks=["luck"]), "document.tournament.tie_breaks[0]"),
-                         (lambda d: d["adjustments"].append({"player": 1}), "document.adjustments[0].amount")]:
+                         (lambda d: d["adjustments"].append({"player": 1}), "document.adjustments[1].amount"),
+                         (lambda d: d["entries"][0].update(withdrawn="no"), "document.entries[0].withdrawn")]:
         doc = copy.deepcopy(full)
         change(doc)
         assert not validator.is_valid(doc)

@@ -88,6 +88,7 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     # rule options are the game's (a sibling field, or the tournament's for a change)
     **{op: frozenset(("variant", code) for code in {"unknown_variant", "bad_variant", "bad_type"} | UNSTORABLE)
        | frozenset(("tie_breaks", code) for code in ("duplicate", "head_to_head_first"))
+       | frozenset({("entry_level", "unknown_level")})   # a level of the tournament's game
        for op in ("tournaments_create", "tournaments_update")},
     # a player of this club, or not
     "tournaments_entries_create": frozenset({("player", "not_found")}),
@@ -98,6 +99,10 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     # as many entries as the game has players, entries of this tournament, not yet seated, not withdrawn
     "tournaments_tables_create": frozenset(("entries", code) for code in ("wrong_player_count", "not_found",
                                                                           "already_seated", "withdrawn")),
+    # an entry of this tournament, not seated in the session; a seat of this table (which may have
+    # fewer than six); not withdrawn
+    "tables_substitutions_create": frozenset({("player", "not_found"), ("player", "already_seated"),
+                                              ("seat", "bad_seat"), ("player", "withdrawn")}),
     # a seat of this table (which may have fewer than six), not the one that entered the deal; and a
     # player's code names the seat it proves (confirmed_by with confirmed_by_code)
     "rounds_confirm": frozenset({("confirmed_by", "bad_seat"), ("confirmed_by", "same_seat"),

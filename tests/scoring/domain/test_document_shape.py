@@ -38,7 +38,7 @@ DOC = {
                 "confirmed_by_director": None, "confirmed_at": None, "void_reason": "", "disputed": False,
                 "dispute_message": "", "disputed_at": None, "late": True, "after_time": False, "created_at": AT,
                 "revisions": [REVISION, {**REVISION, "number": 7, "prev_hash": "b" * 64}]}],
-    # Reserved (the import refuses them while it cannot restore them), of the right shape.
+    # Adjustments and substitutions, of the right shape (what they refer to is the reader's to check).
     "adjustments": [{"player": 1, "amount": -20, "reason": "late arrival", "created_at": AT, "by": "director alice"}],
     "substitutions": [{"table": 1, "seat": 3, "player": 2, "from_deal": 5}],
 }

@@ -94,3 +94,17 @@ def test_unconfirmed_deals_are_told_only_where_only_confirmed_deals_count(make_s
     assert board["counts"] == {"unconfirmed": unconfirmed, "disputed": 1, "unsettled": 2 if require_confirmation else 1}
     assert [d["number"] for d in board["unsettled"].items] == ([1, 2] if require_confirmation else [2])
     assert board["current"]["tables"][0]["unconfirmed"] == unconfirmed
+
+
+def test_a_disputed_deal_names_the_players_who_played_it_after_a_substitution(jie_long):
+    from scoring.selectors.dashboards import console_live
+    from scoring.services.substitutions import table_substitute
+
+    s = jie_long
+    disputed = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    round_dispute(actor=s.scorer_actor, round=disputed, message="the points of seat 1")
+    eve = entry_create(actor=s.director_actor, tournament=s.tournament,
+                       player=player_create(actor=s.director_actor, club=s.tournament.club, name="Eve"))
+    table_substitute(actor=s.director_actor, table=s.table, seat=0, entry=eve.pk)
+    shown = console_live(s.tournament)["disputed"].items
+    assert [p["name"] for p in shown[0]["players"]][0] == "Anna"   # not Eve, who came after

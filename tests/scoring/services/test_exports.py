@@ -129,7 +129,7 @@ def without_time(doc: dict) -> dict:
 
 def as_imported(doc: dict, *, rated: bool = False) -> dict:
     """What an import keeps of a document, as its export shows it: private, rated only when asked,
-    every author marked as imported, no confirming director (a name is nobody here), hashes
+    every author (of a revision, of an adjustment) marked as imported, no confirming director (a name is nobody here), hashes
     recomputed over that."""
     doc = copy.deepcopy(doc)
     doc["tournament"]["public"] = False
@@ -138,6 +138,8 @@ def as_imported(doc: dict, *, rated: bool = False) -> dict:
         r["confirmed_by_director"] = None
         for rev in r["revisions"]:
             rev["actor"] = documents.imported_label(rev["actor"])
+    for a in doc.get("adjustments", []):
+        a["by"] = documents.imported_label(a["by"])
     return rehash(doc)
 
 

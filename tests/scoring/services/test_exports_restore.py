@@ -1,5 +1,6 @@
 """A backup restores everything (``scoring.domain.documents``, version 2): the settings, two
-sessions (one closed, with its clock), a withdrawal, a late deal and an after-time deal come back
+sessions (one closed, with its clock), a withdrawal, a late deal and an after-time deal, an
+adjustment (a deleted one left out) and a substitution come back
 exactly (export → import → export gives the same document, apart from the marks an import adds),
 no secret of the tournament is ever in the document, a version 1 document still imports, and an
 import is not rated unless its director asks for it."""
@@ -18,8 +19,25 @@ from django.utils import timezone
 
 from scoring.domain.actors import Actor
 from scoring.domain.document_schema import KEYS, KEYS_1
-from scoring.models import ActionLog, Entry, PlayerRating, RatedDeal, Round, Session, Table, Tournament
+from scoring.domain.documents import imported_label
+from scoring.domain.errors import ValidationFailed
+from scoring.models import (
+    ActionLog,
+    Adjustment,
+    Entry,
+    PlayerRating,
+    RatedDeal,
+    Round,
+    Seat,
+    Session,
+    Substitution,
+    Table,
+    Tournament,
+)
 from scoring.selectors.exports import tournament_export
+from scoring.selectors.standings import standings_for
+from scoring.services.adjustments import adjustment_create, adjustment_delete
+from scoring.services.clubs import player_create
 from scoring.services.exports import tournament_import
 from scoring.services.players import entry_codes_issue
 from scoring.services.ratings import ratings_follow
@@ -27,7 +45,8 @@ from scoring.services.roster import entry_withdraw
 from scoring.services.rounds import round_record
 from scoring.services.seating import session_seat
 from scoring.services.sessions import session_clock_start
-from scoring.services.tournaments import tournament_update
+from scoring.services.substitutions import table_substitute
+from scoring.services.tournaments import entry_create, tournament_update
 
 from .test_exports import as_imported, export, followed, import_, imported, without_time
 
@@ -45,6 +64,7 @@ class Evening:
     tournament: Tournament
     withdrawn: Entry
     secrets: list[str]   # every secret value the tournament holds
+    substitution: Substitution
 
 
 def evening(make_setup, director_actor) -> Evening:
@@ -70,6 +90,13 @@ def evening(make_setup, director_actor) -> Evening:
     late = round_record(actor=d, table=Table.objects.get(pk=s.table.pk), body={**FIRST, "entered_by": 2})
     assert late.late
     round_record(actor=d, table=table2, body={**THREE, "entered_by": 0})
+    # a latecomer takes seat 1 of table 2 from its deal 2 on, and plays it
+    newcomer = entry_create(actor=d, tournament=t, player=player_create(actor=d, club=t.club, name="Frank"))
+    substitution = table_substitute(actor=d, table=table2, seat=1, entry=newcomer.pk)
+    round_record(actor=d, table=table2, body={**THREE, "entered_by": 1})
+    adjustment_create(actor=d, tournament=t, entry=s.entries[0], amount=-5, reason="late back from the break")
+    taken_back = adjustment_create(actor=d, tournament=t, entry=s.entries[1], amount=3, reason="by mistake")
+    adjustment_delete(actor=d, adjustment=taken_back)
     tournament_update(actor=d, tournament=t, require_proof=True, tie_breaks=["wins", "net"], chip_value="1.25",
                       currency="USD")
     t.refresh_from_db()
@@ -83,7 +110,7 @@ def evening(make_setup, director_actor) -> Evening:
                *(x for x in Round.objects.filter(table__session__tournament=t).values_list("entered_on", flat=True)
                  if x)]
     assert len(secrets) >= 2 + 4 + 2 + 4   # two links, four codes, two hashes of links, four of codes
-    return Evening(t, withdrawn, secrets)
+    return Evening(t, withdrawn, secrets, substitution)
 
 
 @pytest.fixture
@@ -101,10 +128,21 @@ def test_an_export_carries_the_whole_state(night, director_client):
     s1, s2 = doc["sessions"]
     assert (s1["number"], s1["status"], s2["number"], s2["status"]) == (1, "closed", 2, "open")
     assert s1["closed_at"] and s1["clock_started_at"] < s1["clock_ends_at"] and s2["clock_ends_at"] is None
-    assert [e["withdrawn_at"] is not None for e in doc["entries"]] == [False, False, False, True]
+    assert [e["withdrawn_at"] is not None for e in doc["entries"]] == [False, False, False, True, False]
+    assert [e["withdrawn"] for e in doc["entries"]] == [False, False, False, True, False]
     marks = [(r["table"], r["number"], r["late"], r["after_time"]) for r in doc["rounds"]]
-    assert marks == [(1, 1, False, False), (1, 2, False, True), (1, 3, True, True), (2, 1, False, False)]
-    assert (doc["adjustments"], doc["substitutions"]) == ([], [])
+    assert marks == [(1, 1, False, False), (1, 2, False, True), (1, 3, True, True), (2, 1, False, False),
+                     (2, 2, False, False)]
+    # the adjustment in force (the deleted one counts for nothing and is left out)
+    assert [(a["player"], a["amount"], a["reason"]) for a in doc["adjustments"]] == [(1, -5, "late back from the break")]
+    # table 2's seats as made; the latecomer (entry 5) from deal 2
+    sub = night.substitution
+    table2 = doc["tables"][1]
+    assert doc["substitutions"] == [{"table": 2, "seat": 1, "player": 5, "from_deal": 2}]
+    names = {p["id"]: p["name"] for p in doc["players"]}
+    assert names[table2["seats"][1]] == sub.entry_out.player.name and names[5] == "Frank"
+    seats_of = [r["revisions"][-1]["record"]["seats"] for r in doc["rounds"] if r["table"] == 2]
+    assert [s[1] for s in seats_of] == [sub.entry_out.player.name, "Frank"]   # each deal names who played it
 
 
 def test_no_secret_is_ever_in_an_export(night, director_client):
@@ -150,6 +188,17 @@ def test_import_restores_it_exactly(night, director_client, club, other_director
         Round.objects.filter(table__session__tournament=night.tournament).values_list("late", "after_time"))
     assert (here.require_proof, here.tie_breaks, str(here.chip_value), here.currency) == (
         True, ["wins", "net"], "1.25", "USD")
+    # the substitution and the adjustment: the seat is the latecomer's now, each deal credited to
+    # who played it, the fine in the net; the standings as the original's
+    restored = Substitution.objects.get(table__session__tournament=here)
+    assert (restored.entry_out.player.name, restored.entry_in.player.name, restored.seat, restored.from_deal) == (
+        night.substitution.entry_out.player.name, "Frank", 1, 2)
+    assert Seat.objects.get(table=restored.table, position=1).entry == restored.entry_in
+    adjustment = Adjustment.objects.get(tournament=here)
+    assert (adjustment.amount, adjustment.created_by_label, adjustment.created_at) == (
+        -5, imported_label(Adjustment.objects.get(tournament=night.tournament, deleted_at=None).created_by_label),
+        Adjustment.objects.get(tournament=night.tournament, deleted_at=None).created_at)
+    assert figures(here) == figures(night.tournament)
 
 
 @pytest.mark.parametrize("drop", ["withdrawal", "late", "after_time", "closing", "clock", "proof", "tie_breaks"])
@@ -159,7 +208,7 @@ def test_each_part_of_the_state_round_trips_on_its_own(night, director_client, o
     doc = export(director_client, night.tournament)
     changed = copy.deepcopy(doc)
     if drop == "withdrawal":
-        changed["entries"][3]["withdrawn_at"] = None
+        changed["entries"][3].update(withdrawn=False, withdrawn_at=None)
     elif drop in ("late", "after_time"):
         for r in changed["rounds"]:
             r[drop] = not r[drop]
@@ -174,6 +223,26 @@ def test_each_part_of_the_state_round_trips_on_its_own(night, director_client, o
         changed["tournament"]["tie_breaks"] = ["average_place"]
     copy_ = tournament_import(actor=Actor(user=other_director), club=other_director.clubs.get(), document=changed)
     assert without_time(tournament_export(copy_)) == without_time(as_imported(changed))
+
+
+def figures(tournament) -> dict[str, tuple]:
+    return {r["name"]: (r["net"], r["deals"], r["wins"], r["rank"]) for r in standings_for(tournament)}
+
+
+def test_a_document_without_withdrawn_imports_and_withdrawn_must_agree(night, director_client, other_director):
+    """``withdrawn`` may be left out (documents exported before it was added): withdrawn_at says
+    it. Given, it agrees with withdrawn_at."""
+    doc = export(director_client, night.tournament)
+    older = copy.deepcopy(doc)
+    for e in older["entries"]:
+        del e["withdrawn"]
+    copy_ = tournament_import(actor=Actor(user=other_director), club=other_director.clubs.get(), document=older)
+    assert without_time(tournament_export(copy_)) == without_time(as_imported(doc))
+    doc["entries"][3]["withdrawn"] = False
+    with pytest.raises(ValidationFailed) as refused:
+        tournament_import(actor=Actor(user=other_director), club=other_director.clubs.get(), document=doc)
+    assert [(e["path"], e["code"]) for e in refused.value.errors] == [("document.entries[3].withdrawn",
+                                                                       "withdrawn_mismatch")]
 
 
 def test_a_version_1_document_still_imports():
@@ -199,6 +268,8 @@ def as_imported_v1(doc: dict) -> dict:
     upgraded = copy.deepcopy(doc)
     upgraded.update(adjustments=[], substitutions=[])
     upgraded["tournament"].update(rated=False, require_proof=False, tie_breaks=["net", "wins", "average_place"])
+    for e in upgraded["entries"]:
+        e.update(withdrawn=False)
     for r in upgraded["rounds"]:
         r.update(late=False, after_time=False)
     return as_imported(upgraded)
@@ -256,13 +327,27 @@ def test_rated_is_true_or_false(night, director_client, club, value):
 
 # --- refusals of the state --------------------------------------------------------------------
 
-ADJUSTMENT = {"player": 1, "amount": -20, "reason": "late", "created_at": "2026-11-01T18:00:00+00:00",
-              "by": "director alice"}
 REFUSED = {
-    "an adjustment (not restored yet)": (lambda d: d["adjustments"].append(ADJUSTMENT), "document.adjustments[0]",
-                                         "not_restorable"),
-    "a substitution (not restored yet)": (lambda d: d["substitutions"].append(
-        {"table": 1, "seat": 0, "player": 4, "from_deal": 2}), "document.substitutions[0]", "not_restorable"),
+    "an adjustment of nobody entered": (lambda d: d["adjustments"][0].update(player=99),
+                                        "document.adjustments[0].player", "not_found"),
+    "an adjustment of 0": (lambda d: d["adjustments"][0].update(amount=0), "document.adjustments[0].amount",
+                           "zero_amount"),
+    "an adjustment without a reason": (lambda d: d["adjustments"][0].update(reason="  "),
+                                       "document.adjustments[0].reason", "required"),
+    "an adjustment before the tournament": (lambda d: d["adjustments"][0].update(
+        created_at="2001-01-01T00:00:00+00:00"), "document.adjustments[0].created_at", "date_order"),
+    "a substitution at no such seat": (lambda d: d["substitutions"][0].update(seat=3),
+                                       "document.substitutions[0].seat", "bad_seat"),
+    "a substitution at no such table": (lambda d: d["substitutions"][0].update(table=9),
+                                        "document.substitutions[0].table", "not_found"),
+    "a substitution of nobody entered": (lambda d: d["substitutions"][0].update(player=99),
+                                         "document.substitutions[0].player", "not_found"),
+    "a substitution by the seat's own player": (lambda d: d["substitutions"][0].update(
+        player=d["tables"][1]["seats"][1]), "document.substitutions[0].player", "same_entry"),
+    "a substitution seating a player twice": (lambda d: d["substitutions"][0].update(
+        player=d["tables"][1]["seats"][0]), "document.substitutions", "already_seated"),
+    "substitutions out of deal order": (lambda d: d["substitutions"].append(
+        {"table": 2, "seat": 1, "player": 4, "from_deal": 1}), "document.substitutions[1].from_deal", "date_order"),
     "a closed session without its time": (lambda d: d["sessions"][0].update(closed_at=None),
                                           "document.sessions[0].closed_at", "needed_for_status"),
     "a clock without its end": (lambda d: d["sessions"][0].update(clock_ends_at=None),

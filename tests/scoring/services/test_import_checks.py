@@ -250,6 +250,7 @@ def test_a_named_director_of_another_club_is_kept_as_imported_text(played, direc
     shown = director_client.get(f"/api/v1/rounds/{rnd.pk}/revisions/").json()["revisions"]
     assert [r["actor"] for r in shown] == ["imported: director bruno"]
     client.force_login(director)
+    # the director's revisions of the deal (the table page fetches them when asked)
     assert "imported: director bruno" in client.get(f"/director/deals/{rnd.pk}/revisions/").content.decode()
 
     rounds = list(Round.objects.filter(table__session__tournament=copy_).order_by("table_id", "number"))

@@ -282,10 +282,10 @@ def test_rebuild_equals_following_over_records_corrections_voids_and_games_left_
 
 # --- the follow of one more deal: its queries, whatever the history -------------------------------
 
-#: The club row locked + counted keys + taken keys + tournaments + seats + the deal read + its
-#: players' ratings to start from + the rows written (rated deal, changes, ratings deleted,
+#: The club row locked + counted keys + taken keys + tournaments + seats + substitutions + the deal
+#: read + its players' ratings to start from + the rows written (rated deal, changes, ratings deleted,
 #: ratings), inside one savepoint (two statements).
-FOLLOW_APPENDED = 13
+FOLLOW_APPENDED = 14
 
 
 def test_following_one_more_deal_costs_a_fixed_number_of_queries(make_setup, jie_long, club,
