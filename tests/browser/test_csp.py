@@ -140,7 +140,7 @@ def test_the_director_dashboard_its_questions_and_a_qr_code(live_server, watched
     page.once("dialog", cancel)
     page.get_by_role("button", name="Finish the tournament").click()
     page.wait_for_timeout(300)
-    assert questions == ["Finish the tournament? It becomes read-only."]  # site.js, data-confirm
+    assert questions == ["Finish the tournament? It becomes read-only. Session 1 is open: finishing closes it."]  # site.js, data-confirm
     s.tournament.refresh_from_db()
     assert s.tournament.status == Tournament.Status.RUNNING
 

@@ -175,7 +175,7 @@ def test_a_dispute_raised_at_the_table_shows_first_on_the_dashboard(live_server,
     expect(scorer.locator(".messages")).to_have_text("Deal 1 is flagged for the referee.")
 
     director.reload()
-    expect(director.get_by_role("heading", name="Disputed deals (1)")).to_be_visible()
+    expect(director.locator("#disputed").get_by_role("heading", name="Disputed deals (1)")).to_be_visible()
     first = director.locator("main article").first  # the first card on the page
     expect(first).to_contain_text("Table 2 · deal 1")
     expect(first).to_contain_text("Referee called: Frank counted 16, not 6")

@@ -36,7 +36,7 @@ def test_finishing_a_tournament_asks_first(live_server, desktop, make_setup):
     desktop.once("dialog", cancel)
     finish.click()
     desktop.wait_for_timeout(300)
-    assert questions == ["Finish the tournament? It becomes read-only."]
+    assert questions == ["Finish the tournament? It becomes read-only. Session 1 is open: finishing closes it."]
     assert posts == []  # Cancel: nothing sent
     expect(finish).to_be_visible()  # still on the dashboard
     s.tournament.refresh_from_db()
