@@ -5,6 +5,7 @@ a time; the tournament's figures are counts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -113,10 +114,13 @@ def _disputes_page(tournament: Tournament, count: int, asked: int | None) -> Pag
     for rev in RoundRevision.objects.filter(round__in=page_ids).order_by("round_id", "number"):
         revisions.setdefault(rev.round_id, []).append(rev)
     items = []
+    at: dict[int, Callable[[int], list[Seat]]] = {}   # a substituted table's seating, read once however many of its deals
     for r in rounds:
         table_seats = seats.get(r.table_id, [])
         if r.substituted:   # the players who played this deal
-            table_seats = deal_seats(r.table, table_seats)(r.number)
+            if r.table_id not in at:
+                at[r.table_id] = deal_seats(r.table, table_seats)
+            table_seats = at[r.table_id](r.number)
         items.append({**round_detail(r, seats=table_seats, tournament=tournament), "table_obj": r.table,
                       **_since_dispute(r, revisions.get(r.pk, []), seats=table_seats, game=tournament.game)})
     return Page(items, number, pages, count, DISPUTES_PAGE_SIZE)
