@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from scoring.domain.inputs import MAX_ID
 from scoring.domain.seasons import Result, season_rows, season_tie_breaks
 from scoring.domain.standings import Figures
 from scoring.models import PUBLICLY_VISIBLE, Club, Season, SeasonTournament, Standing, Tournament
@@ -14,7 +15,10 @@ _KEPT = ("tournament_id", "entry__player_id", "entry__player__name", "total", "r
 
 
 def season_list(club: Club | int, *, public_only: bool) -> QuerySet[Season]:
-    """A club's seasons (``club``: the club or its id); ``public_only``: those anyone may see."""
+    """A club's seasons (``club``: the club or its id); ``public_only``: those anyone may see.
+    An id no row can have has none (asked of no database: SQLite overflows on it)."""
+    if isinstance(club, int) and not 0 < club <= MAX_ID:
+        return Season.objects.none()
     seasons = Season.objects.filter(club=club)
     return seasons.filter(public=True) if public_only else seasons
 
