@@ -98,7 +98,7 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from scoring.domain import money
+    from games import settle as money
     from scoring.selectors.payouts import payouts_made
 
     t, balances = build(args.players)

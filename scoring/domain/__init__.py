@@ -5,7 +5,7 @@
 read), ``actors`` (who acts), ``statuses``, ``lifecycle`` (the moves a tournament, a session
 and a deal may make, and their refusals), ``chain`` (revision hashes), ``records`` (a request
 body ↔ the engine's record), ``documents`` and ``document_*`` (the export format and the checks
-of an import), ``money`` (settle-up), ``seating``, ``replay`` and ``standings`` (which deals
+of an import), ``seating``, ``replay`` and ``standings`` (which deals
 count, the figures, the tie-break keys).
 
 Besides: ``document_reader`` (an import read and checked), ``document_schema`` (the document's

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.seating import Change, Seating
+from games.seating import Seating
 
-__all__ = ["Change", "Seating", "Stint", "seat_history"]
+__all__ = ["Stint", "seat_history"]
 
 
 @dataclass(frozen=True)

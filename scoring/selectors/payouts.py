@@ -21,8 +21,8 @@ from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Subquery
 from django.utils.translation import gettext
 
+from games.settle import minor_unit_decimals, payouts_of
 from scoring.domain.errors import NotFound
-from scoring.domain.money import minor_unit_decimals, payouts_of
 from scoring.models import Entry, Round, Seat, Session, Standing, Tournament
 from scoring.selectors.standings import session_figures
 

@@ -10,8 +10,8 @@ from django.db.models import Count, Q
 
 from games import GAMES, get_game
 from games.places import EACH_DEAL, TABLE_SESSION
+from games.seating import Seating
 from scoring.domain.ratings import Deal, Rating, ladder, session_result
-from scoring.domain.substitutions import Seating
 from scoring.models import (
     Club,
     Entry,

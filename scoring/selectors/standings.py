@@ -19,9 +19,9 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
 from games import get_game
+from games.seating import Seating
 from games.standings import figures_row, head_to_head_nets, tallied, tally_deal, transfers_by_position, with_adjustments
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, Figures, counted_statuses, rank_rows
-from scoring.domain.substitutions import Seating
 from scoring.models import Entry, Round, Seat, Standing, Substitution, Tournament
 from scoring.selectors.adjustments import adjustment_totals
 from scoring.selectors.substitutions import seatings

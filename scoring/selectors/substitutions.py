@@ -8,7 +8,8 @@ from collections.abc import Callable
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from scoring.domain.substitutions import Change, Seating, seat_history
+from games.seating import Change, Seating
+from scoring.domain.substitutions import seat_history
 from scoring.models import Entry, Seat, Substitution, Table
 
 

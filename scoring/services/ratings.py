@@ -215,16 +215,6 @@ def ratings_follow(*, club: Club) -> dict:
         return _rate(club, everything=False)
 
 
-def ratings_rebuild(*, actor: Actor, club: Club) -> dict:
-    """Rebuild the club's ratings from scratch, in one transaction. Returns what ``ratings_follow``
-    does."""
-    with transaction.atomic():
-        with _gc_paused():
-            done = _rate(club, everything=True)
-        action_log(actor, ActionLog.Action.RATINGS_REBUILD, club, data={"deals": done["deals"]})
-    return done
-
-
 def ratings_rebuild_queue(*, actor: Actor, club: Club) -> None:
     """A director asks for a rebuild: logged now, done by a worker (``scoring.ratings_rebuild``,
     enqueued on commit: ``ratings_rebuild_run``), so that the request answers at once. With the
@@ -241,3 +231,12 @@ def ratings_rebuild_run(*, club: Club) -> dict:
     with transaction.atomic(), _gc_paused():
         return _rate(club, everything=True)
 
+
+def ratings_rebuild(*, actor: Actor, club: Club) -> dict:
+    """``ratings_rebuild_run`` at once, in this process, logged with the deals it rated, in one
+    transaction (the tests' and the benchmarks' rebuild; a director's request queues it). Returns
+    what ``ratings_follow`` does."""
+    with transaction.atomic():
+        done = ratings_rebuild_run(club=club)
+        action_log(actor, ActionLog.Action.RATINGS_REBUILD, club, data={"deals": done["deals"]})
+    return done

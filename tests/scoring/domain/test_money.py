@@ -1,4 +1,4 @@
-"""Settling up (scoring/domain/money.py): transfers that sum exactly to the balances, at most one
+"""Settling up (games/settle.py): transfers that sum exactly to the balances, at most one
 fewer than the parties, fewer where groups settle among themselves; money in the currency's
 minor unit, summing to zero, every rounding difference shown."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.domain.money import EXACT_SEARCH_LIMIT, minor_unit_decimals, money_of, settle_up
+from games.settle import EXACT_SEARCH_LIMIT, minor_unit_decimals, money_of, settle_up
 
 
 @st.composite

@@ -1,6 +1,7 @@
 """Who sat where at which deal (scoring/domain/substitutions.py)."""
 
-from scoring.domain.substitutions import Change, Seating, Stint, seat_history
+from games.seating import Change, Seating
+from scoring.domain.substitutions import Stint, seat_history
 
 
 def test_a_deal_keeps_the_players_who_played_it():
