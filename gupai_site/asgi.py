@@ -70,9 +70,7 @@ def _log_access(scope, status: int, size: int, started: float) -> None:
     if not access_log.isEnabledFor(logging.INFO):
         return
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-    client = (scope.get("client") or ("-",))[0]
-    if behind_proxy():
-        client = client_address(headers.get("x-forwarded-for"), client, proxy_hops()) or "-"
+    client = _client_of(scope) or "-"
     query = scope.get("query_string", b"").decode("latin-1")
     target = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1") + (f"?{query}" if query else "")
     when = time.strftime("[%d/%b/%Y:%H:%M:%S %z]", time.localtime())
