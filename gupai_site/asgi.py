@@ -9,14 +9,14 @@ with ``gupai_site.asgi_worker.UvicornWorker``, or ``uvicorn gupai_site.asgi:appl
 
 Here too, before either: gunicorn's limits on a request's head (``gunicorn.conf.py``: a request
 line over 8190 bytes answers 414, more than 100 header fields or one over 8190 bytes 431 —
-uvicorn sets none of its own; JSON in the API's error shape under /api/, ``refusal_answer``),
+uvicorn sets none of its own; JSON in the API's error shape under /api/,
+``gupai_site.body_deadline.refusal_answer``),
 and the access log in gunicorn's combined format with the time taken, scorer tokens masked
 (``gupai_site.asgi_worker`` puts it in gunicorn's access log).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -25,8 +25,7 @@ import time
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
-from gupai_site.body_deadline import BodyDeadline
-from scoring.domain.errors import problem
+from gupai_site.body_deadline import BodyDeadline, refusal_answer
 from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
@@ -67,21 +66,11 @@ def _client_of(scope) -> str | None:
     return client
 
 
-def refusal_answer(path: str, code: str, message: str) -> tuple[bytes, bytes]:
-    """The content type and body of a refusal made here, before Django: the API's error shape
-    under /api/ (a client there reads JSON whatever the answer), plain text elsewhere."""
-    if path.startswith("/api/"):
-        return b"application/json", json.dumps({"errors": [problem("", code, message)], "detail": message}).encode()
-    return b"text/plain; charset=utf-8", message.encode()
-
-
 def _log_access(scope, status: int, size: int, started: float) -> None:
     if not access_log.isEnabledFor(logging.INFO):
         return
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-    client = (scope.get("client") or ("-",))[0]
-    if behind_proxy():
-        client = client_address(headers.get("x-forwarded-for"), client, proxy_hops()) or "-"
+    client = _client_of(scope) or "-"
     query = scope.get("query_string", b"").decode("latin-1")
     target = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1") + (f"?{query}" if query else "")
     when = time.strftime("[%d/%b/%Y:%H:%M:%S %z]", time.localtime())

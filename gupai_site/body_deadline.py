@@ -35,6 +35,7 @@ import os
 import re
 from collections import Counter
 
+from scoring.domain.errors import problem
 from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 
 DEFAULT_BODY_TIMEOUT = 10.0
@@ -89,13 +90,18 @@ def _header(scope, name: bytes) -> bytes | None:
     return None
 
 
+def refusal_answer(path: str, code: str, message: str) -> tuple[bytes, bytes]:
+    """The content type and body of a refusal made before Django (here or by ``gupai_site.asgi``):
+    the API's error shape under /api/ (a client there reads JSON whatever the answer), plain text
+    elsewhere."""
+    if path.startswith("/api/"):
+        return b"application/json", json.dumps({"errors": [problem("", code, message)], "detail": message}).encode()
+    return b"text/plain; charset=utf-8", message.encode()
+
+
 async def refuse(scope, send, status: int, code: str, message: str, headers: list | None = None) -> None:
     """An answer of our own, the connection closed after it (the rest of the body is not read)."""
-    if scope["path"].startswith("/api/"):
-        body = json.dumps({"errors": [{"path": "", "code": code, "message": message}], "detail": message}).encode()
-        kind = b"application/json"
-    else:
-        body, kind = message.encode(), b"text/plain; charset=utf-8"
+    kind, body = refusal_answer(scope["path"], code, message)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close"), *(headers or [])]})

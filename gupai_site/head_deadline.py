@@ -18,21 +18,15 @@ The body's deadline is the ASGI router's (``gupai_site.body_deadline``).
 
 from __future__ import annotations
 
-import os
-
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from gupai_site.body_deadline import DEFAULT_PER_ADDRESS, PerAddress, env_count, env_seconds
+from scoring.web.client_address import behind_proxy
 
 DEFAULT_HEAD_TIMEOUT = 10.0
 MAX_HEAD_TIMEOUT = 60.0
 TIMEOUT_ANSWER = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
                   b"content-length: 33\r\nconnection: close\r\n\r\nThe request head did not arrive.\n")
-
-
-def _behind_proxy() -> bool:
-    # As gunicorn.conf.py reads it: the worker has no Django settings of its own here.
-    return os.environ.get("BEHIND_PROXY", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class HeadDeadlineProtocol(HttpToolsProtocol):
@@ -41,7 +35,7 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 
     head_timeout = env_seconds("REQUEST_HEAD_TIMEOUT", DEFAULT_HEAD_TIMEOUT, MAX_HEAD_TIMEOUT)
     #: Unfinished heads per address, shared by the process's connections; None behind a proxy.
-    heads: PerAddress | None = (None if _behind_proxy() else
+    heads: PerAddress | None = (None if behind_proxy() else
                                 PerAddress(env_count("SLOW_REQUESTS_PER_ADDRESS", DEFAULT_PER_ADDRESS)))
 
     def connection_made(self, transport) -> None:

@@ -50,15 +50,20 @@ PYTHON = sys.executable
 CREATE_DIRECTOR = ".venv/bin/python scripts/club.py manage create_director NAME --password PASS"
 
 
+def write_private(path: Path, text: str) -> None:
+    """``path`` (re)made with ``text`` as its one line, readable by its owner only from its creation."""
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+
+
 def secret_key(folder: Path) -> str:
     """The key in ``folder/secret_key``, made on the first call (readable by its owner only)."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / "secret_key"
     if not path.exists() or not path.read_text().strip():
-        path.unlink(missing_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(50) + "\n")
+        write_private(path, secrets.token_urlsafe(50))
     path.chmod(0o600)
     return path.read_text().strip()
 
@@ -90,10 +95,7 @@ def database_url(folder: Path, environ: dict) -> str:
     kept = path.read_text().strip() if path.exists() else ""
     url = given or kept or f"sqlite:///{folder / 'club.sqlite3'}"
     if url != kept:
-        path.unlink(missing_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(url + "\n")
+        write_private(path, url)
     return url
 
 

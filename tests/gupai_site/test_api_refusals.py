@@ -1,7 +1,7 @@
 """Every refusal under /api/ is JSON in the API's error shape, wherever it is made (issue 26):
 Django's own (a Host not allowed, CSRF, 404, 405, a body too large, a 500: HTML pages before,
 ``scoring.web.api_refusals``) and the ASGI router's before Django (414, 431: plain text before,
-``gupai_site.asgi.refusal_answer``). Outside /api/ the pages keep their HTML, the router its text."""
+``gupai_site.body_deadline.refusal_answer``). Outside /api/ the pages keep their HTML, the router its text."""
 
 from __future__ import annotations
 
