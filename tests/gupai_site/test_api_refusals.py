@@ -5,7 +5,6 @@ Django's own (a Host not allowed, CSRF, 404, 405, a body too large, a 500: HTML 
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -17,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET
 
 from gupai_site.asgi import build
+from tests.scoring.web.sse import in_a_thread_of_its_own
 
 
 def _raises(exc):
@@ -108,7 +108,7 @@ def _call(app, path: str, headers: list[tuple[bytes, bytes]] | None = None) -> t
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    in_a_thread_of_its_own(app(scope, receive, send))
     return sent[0]["status"], dict(sent[0]["headers"]), b"".join(m.get("body", b"") for m in sent[1:])
 
 

@@ -4,10 +4,10 @@ application raised."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from gupai_site.asgi import build
+from tests.scoring.web.sse import in_a_thread_of_its_own
 
 
 def _scope():
@@ -27,7 +27,7 @@ def _status_logged(app, caplog, messages) -> str:
 
     with caplog.at_level(logging.INFO, logger="gupai_site.access"):
         try:
-            asyncio.run(app(_scope(), receive, send))
+            in_a_thread_of_its_own(app(_scope(), receive, send))
         except RuntimeError:
             pass
     line = caplog.records[-1].getMessage()

@@ -9,6 +9,7 @@ import json
 from django.urls import reverse
 
 from gupai_site.body_deadline import IMPORT_PATHS, BodyDeadline, PerAddress, env_seconds
+from tests.scoring.web.sse import in_a_thread_of_its_own
 
 
 def _scope(path="/api/v1/evaluate/", length=None, kind=b"application/json", client="10.0.0.1"):
@@ -47,7 +48,7 @@ def _run(guard, scope, messages, *, hold=False):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(guard(scope, receive, send))
+    in_a_thread_of_its_own(guard(scope, receive, send))
     return sent
 
 
@@ -125,7 +126,7 @@ def test_at_most_n_bodies_in_progress_per_address():
     async def main():
         await asyncio.gather(*(one("10.0.0.1") for _ in range(3)), one("10.0.0.2"))
 
-    asyncio.run(main())
+    in_a_thread_of_its_own(main())
     assert sorted(answers) == [("10.0.0.1", 408), ("10.0.0.1", 408), ("10.0.0.1", 429), ("10.0.0.2", 408)]
     assert guard.bodies.counts == {}
 
