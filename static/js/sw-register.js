@@ -1,9 +1,9 @@
 /* The installed scorer app, on the scorer pages (templates/scorer/_app_head.html, after
    vendor/idb/umd.js and gupai-db.js):
    - registers the service worker (its script tag's data-worker, scope data-scope: /sw.js for
-     /s/) where the browser has one. Service workers need a secure context: https, or
-     localhost. A club served over plain http gets no worker, and the page works as it does
-     without one;
+     /s/) where the browser has one, and has it keep this page when the page loaded without it.
+     Service workers need a secure context: https, or localhost. A club served over plain http
+     gets no worker, and the page works as it does without one;
    - asks the browser once a page load to keep this site's storage (navigator.storage.persist):
      GupaiDB.persisted says what it answered, and the "gupai-storage" event announces it
      (static/js/outbox.js shows #storage-warning when refused and deals wait);
@@ -16,10 +16,16 @@
   var script = document.currentScript;
 
   if ("serviceWorker" in navigator && script) {
+    // Loaded without the worker (the first visit): the worker keeps this page once it runs.
+    var uncontrolled = !navigator.serviceWorker.controller;
     navigator.serviceWorker.register(script.getAttribute("data-worker"), {
       scope: script.getAttribute("data-scope"),
       // The worker's imported scripts are checked past the HTTP cache too.
       updateViaCache: "none"
+    }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (uncontrolled && registration.active) registration.active.postMessage({ keep: location.pathname });
     }).catch(function (error) { console.warn("Gupai: no service worker", error); });
   }
 

@@ -20,6 +20,8 @@
      5xx, the copy kept from the last good answer is shown. Every good answer is kept (by path,
      without its query). A kept static file is answered from the cache. Anything else (posts,
      the API, other pages) is left to the network.
+   - message {keep: path}: a scorer page that loaded without this worker (the first visit) is
+     fetched into the pages' cache, so that it opens offline from then on.
    - sync: the tag "gupai-outbox" sends the outbox (static/js/outbox.js, the page's own code).
      The worker loads its scripts as it starts: a browser lets a worker import only the scripts
      it imported before it was installed. */
@@ -160,6 +162,21 @@ self.addEventListener("fetch", function (event) {
   } else if (precached[url.pathname]) {
     event.respondWith(keptFile(request));
   }
+});
+
+// A page opened before this worker controlled it (the first visit, a reload past the worker)
+// asks to be kept: fetched again, as its navigation would have been.
+self.addEventListener("message", function (event) {
+  var asked = event.data && event.data.keep;
+  if (typeof asked !== "string") return;
+  var url = new URL(asked, self.location);
+  if (url.origin !== self.location.origin || !(url.pathname === HOME || SCORER_PAGE.test(url.pathname))) return;
+  event.waitUntil(caches.open(PAGES_CACHE).then(function (cache) {
+    return fresh(url.pathname).then(function (response) {
+      if (response.ok && !response.redirected) return cache.put(pageKey(url.href), response);
+      return undefined;
+    });
+  }).catch(function (error) { console.warn("Gupai: page not kept", error); }));
 });
 
 self.addEventListener("sync", function (event) {
