@@ -166,3 +166,29 @@ def test_an_update_takes_over_whole_and_keeps_the_outbox(live_server, phone_prof
     assert kept == item
     assert json.loads(json.dumps(page.evaluate("() => GupaiDB.open().then(db => db.getAll('tables'))")))[0]["page"] \
         == f"/s/{s.token}/"
+
+
+def test_an_update_that_cannot_fetch_everything_leaves_the_old_version_whole(live_server, phone_profile, make_setup,
+                                                                            new_release):
+    s = make_setup("ding_niu")
+    context, page = phone_profile()
+    opened_online(page, f"{live_server.url}/s/{s.token}/")
+    old = worker_version(live_server)
+    new_release()
+    new = worker_version(live_server)
+    # The new stylesheet cannot be fetched (the network failing mid-update): the install fails.
+    context.route(re.compile(r"/static/css/site\.css$"), lambda route: route.abort())
+    failed = page.evaluate("""() => navigator.serviceWorker.getRegistration().then(r => r.update()).then(
+        r => new Promise(done => { const w = r.installing; if (!w) return done("no install");
+            w.addEventListener("statechange", () => w.state === "redundant" && done("redundant")); }))""")
+    assert failed == "redundant"  # the new worker is dropped, with the caches it began to fill
+    eventually(lambda: page.evaluate(CACHES) == [f"gupai-pages-{old}", f"gupai-static-{old}"])
+    context.unroute(re.compile(r"/static/css/site\.css$"))
+    context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
+    assert not page.evaluate(HAS_RELEASE_TWO)  # the old version's page and its old stylesheet
+
+    context.set_offline(False)
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+    eventually(lambda: page.evaluate(CACHES) == [f"gupai-pages-{new}", f"gupai-static-{new}"], timeout=30)
