@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from gupai_site import root_files
+from gupai_site import health, metrics, root_files
 from scoring.api.base import NotFoundView
 
 #: The Content-Security-Policy (settings) keeps every page to its own files, with no inline script
@@ -21,6 +21,11 @@ REDOC_CSP = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'
 urlpatterns = [
     path("robots.txt", root_files.robots_txt, name="robots-txt"),
     path("favicon.ico", root_files.favicon, name="favicon"),
+    # For the load balancer and the operator: alive, ready (JSON), and Prometheus' metrics
+    # (loopback or METRICS_TOKEN only). See docs/reliability.md.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     # The language switch of every page (base.html) posts here. Without a CSRF token: public pages
     # carry none (they are the same for everybody), and a forged switch changes only a language.
