@@ -64,8 +64,8 @@ def redis_client() -> redis.Redis | None:
 def _timed(fn) -> dict:
     started = time.monotonic()
     try:
-        out = fn() or {}
-        out = {"ok": True, **out}
+        found = fn()
+        out = {"ok": True, **(found if isinstance(found, dict) else {})}
     except Exception as e:  # noqa: BLE001 - any failure is the answer: not ready, and why
         out = {"ok": False, "error": f"{type(e).__name__}: {e}"[:200]}
     out["ms"] = round((time.monotonic() - started) * 1000, 1)
@@ -87,7 +87,7 @@ def _query_one(alias: str, sql: str) -> tuple:
 
 
 def check_database() -> dict:
-    return _timed(lambda: _query_one("default", "SELECT 1") and None)
+    return _timed(lambda: _query_one("default", "SELECT 1"))
 
 
 #: 0 on a primary (not in recovery) and on a replica that has replayed all it received;
