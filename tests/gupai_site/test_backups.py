@@ -183,6 +183,16 @@ def test_the_backup_command_writes_one_and_deletes_the_old(deals, backup_dir, se
     assert len(backups_in()) == 1
 
 
+def test_beat_runs_the_backup_nightly_on_the_documents_queue(deals, backup_dir, settings):
+    from gupai_site.tasks import backup
+
+    nightly = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "gupai_site.backup"]
+    assert len(nightly) == 1
+    assert settings.CELERY_TASK_ROUTES["gupai_site.backup"] == {"queue": "documents"}
+    made = backup.delay().get()   # eager here: the task as a worker runs it
+    assert [str(p) for _, p in backups_in()] == [made]
+
+
 def test_the_drill_passes_on_a_good_backup(deals, backup_dir, capsys):
     backup_create()
     call_command("restore_drill")

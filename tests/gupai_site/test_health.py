@@ -144,4 +144,11 @@ def test_the_beat_schedule_sends_a_heartbeat_to_each_queue(settings):
 
     beats = {e["args"][0]: e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "gupai_site.queue_heartbeat"}
     assert set(beats) == set(QUEUES)
-    assert all(e["schedule"] == 30.0 and e["options"]["queue"] == name for name, e in beats.items())
+    assert all(e["schedule"] == 30.0 and e["options"] == {"queue": name, "expires": 60.0} for name, e in beats.items())
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/metrics"])
+def test_the_probes_are_not_redirected_to_https(client, db, settings, path):
+    settings.SECURE_SSL_REDIRECT = True
+    assert client.get(path).status_code == 200
+    assert client.get("/robots.txt").status_code == 301   # everything else is
