@@ -3,7 +3,6 @@ database, the replica, Redis and a worker on each queue answer, with the failing
 
 from __future__ import annotations
 
-import copy
 import time
 import uuid
 
@@ -33,20 +32,6 @@ def own_queues():
     yield names
     app.conf.task_always_eager, app.conf.task_queues = old
     cache.delete_many([heartbeat_key(n) for n in names])
-
-
-@pytest.fixture
-def replica(db):
-    """A ``replica`` database alias: the primary itself (as DATABASE_REPLICA_URL would add one)."""
-    databases = connections.settings
-    databases["replica"] = {**copy.deepcopy(databases["default"]), "CONN_MAX_AGE": None}
-    # Connected here, kept across the request: the test case allows no new connection to an
-    # alias it was not told of (Django's TestCase).
-    connections["replica"].connect()
-    yield "replica"
-    connections["replica"].close()
-    del connections["replica"]
-    del databases["replica"]
 
 
 def test_healthz_answers_ok_without_the_database(client):

@@ -3,12 +3,16 @@ requests by view and status, deals recorded and refused, streams held."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
+import redis
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from gupai_site.asgi import build
 from scoring.services.rounds import round_record
+from tests.integration.stack import RedisServer
 from tests.scoring.web.sse import in_a_thread_of_its_own
 
 JIE_LONG = {"points": [2, 12, 34, 18], "leader": 0, "entered_by": 0}
@@ -84,6 +88,24 @@ def test_a_refused_deal_is_counted_by_route_and_status(client, make_setup, score
     after = samples(client)
     assert after[key] == before + 1
     assert after[("gupai_deals_recorded_total", ())] == recorded
+
+
+def test_the_replica_lag_is_read_when_scraped(client, replica):
+    assert samples(client)[("gupai_replica_lag_seconds", ())] == 0   # the primary as its own replica
+
+
+@pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (Debian's redis-server)")
+def test_queue_lengths_are_read_from_redis_when_scraped(client, settings):
+    server = RedisServer()
+    server.start()
+    try:
+        settings.REDIS_URL = server.url
+        redis.Redis.from_url(server.url).lpush("celery", "a", "b", "c")
+        found = samples(client)
+    finally:
+        server.stop()
+    assert found[("gupai_queue_length", (("queue", "celery"),))] == 3
+    assert found[("gupai_queue_length", (("queue", "documents"),))] == 0
 
 
 def held() -> float:
