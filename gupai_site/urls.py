@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from gupai_site import root_files
+from gupai_site import health, metrics, root_files
 from scoring.api.base import NotFoundView
 from scoring.views import scorer_app
 
@@ -26,6 +26,11 @@ urlpatterns = [
     # scope is /s/, which its Service-Worker-Allowed header allows).
     path("manifest.webmanifest", scorer_app.manifest, name="web-manifest"),
     path("sw.js", scorer_app.service_worker, name="service-worker"),
+    # For the load balancer and the operator: alive, ready (JSON), and Prometheus' metrics
+    # (loopback or METRICS_TOKEN only). See docs/reliability.md.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     # The language switch of every page (base.html) posts here. Without a CSRF token: public pages
     # carry none (they are the same for everybody), and a forged switch changes only a language.
