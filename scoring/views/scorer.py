@@ -6,7 +6,12 @@ is posted by the page's script (static/js/deal-drafts.js: a draft kept on the ph
 retries with one Idempotency-Key) and answered in JSON; without JavaScript every POST answers
 with a redirect (Post/Redirect/Get), a refusal or preview shown by the GET that follows. Both
 are one flow (``deal_post``); only the answer differs (``scoring.web.scorer_answers``). The
-moves each deal offers are the ones the services allow (``lifecycle.round_moves_allowed``).
+moves each deal offers are the ones the services allow (``lifecycle.round_moves_allowed``);
+posted by the page's scripts, they answer in JSON too (``scoring.web.move_answers``).
+
+The phone's outbox (issue 28): every request of the link notes that its phone was heard and how
+many items its outbox holds (``table_or_none``); ``ping`` answers whether the server is there; a
+deal says when it was drawn on the phone (``drawn_at``: late deals, the allowance by drawn minute).
 """
 
 from __future__ import annotations
