@@ -8,6 +8,7 @@ urlpatterns = [
     # The phone's tables (the installed app's start page): before the links, whose token it is not.
     path("", scorer_app.scorer_home, name="scorer-home"),
     path("<str:token>/", scorer.table_page, name="scorer-table"),
+    path("<str:token>/ping/", scorer.ping, name="scorer-ping"),
     path("<str:token>/who/", scorer_players.who, name="scorer-who"),
     path("<str:token>/forget-me/", scorer_players.forget_me, name="scorer-forget-me"),
     path("<str:token>/deals/<int:round_id>/correct/", scorer.round_correct, name="scorer-round-correct"),
