@@ -119,10 +119,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Requests, responses and their times for /metrics (django-prometheus: first and last).
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     # REMOTE_ADDR is the client's address for everything below (BEHIND_PROXY only).
     "scoring.web.client_address.ClientAddressMiddleware",
+    # /metrics' requests and their times (django-prometheus: next to outermost, and last).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and JSON gzipped for clients that accept it (the demo scorer page: 33 kB → 5 kB). Above every

@@ -22,8 +22,8 @@ def test_standings_are_exact_when_a_deal_commits_without_any_task(jie_long, djan
         round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     # Nothing waits for a broker: the callbacks are the live event's publish (which loses nothing
     # when Redis is away: services/events.py) and the club ratings' follow (caught up by the next
-    # deal's or a rebuild), which no standing waits for.
-    assert [c.__qualname__ for c in callbacks] == ["event_publish.<locals>.<lambda>",
+    # deal's or a rebuild), which no standing waits for; and /metrics' count of deals recorded.
+    assert [c.__qualname__ for c in callbacks] == ["Counter.inc", "event_publish.<locals>.<lambda>",
                                                    "enqueue_on_commit.<locals>.publish"]
     totals = {st.entry.player.name: (st.total, st.rounds_counted) for st in Standing.objects.filter(tournament=s.tournament)}
     assert totals == {name: (net, 1) for name, net in zip(s.names, JIE_LONG_NETS)}
