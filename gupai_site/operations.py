@@ -29,7 +29,7 @@ from django.core.exceptions import ImproperlyConfigured
 from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 from scoring.domain.inputs import number_setting
 
-__all__ = ["BACKUP_DIR", "BACKUP_KEEP_DAYS", "DATABASE_POOLER", "DATABASE_REPLICA_URL", "DB_CONNECT_TIMEOUT", "MEDIA_ROOT",
+__all__ = ["BACKUP_DIR", "BACKUP_KEEP_DAYS", "DATABASE_POOLER", "DATABASE_REPLICA_URL", "DATABASE_ROUTERS", "DB_CONNECT_TIMEOUT", "MEDIA_ROOT",
            "METRICS_TOKEN", "QUEUE_HEARTBEAT_STALE_SECONDS", "REPLICA_MAX_LAG_SECONDS", "SECURE_REDIRECT_EXEMPT"]
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,6 +37,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 #: A streaming replica (the ``replica`` alias): read explicitly, never by a generic read/write
 #: split; /readyz reports its lag.
 DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+#: The public pages' reads inside ``reading(replica=True)`` go there; nothing else does.
+DATABASE_ROUTERS = ["scoring.selectors.replica.ReplicaRouter"]
 #: What DATABASE_URL reaches: PostgreSQL itself ("") or PgBouncer in transaction mode.
 DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
 if DATABASE_POOLER not in ("", "pgbouncer"):
