@@ -138,22 +138,25 @@ def spawn(c: Cluster, name: str, argv: list[str], env: dict) -> int:
     return proc.pid
 
 
+def signal_to(pid: int, sig: int) -> None:
+    """``sig`` to ``pid``'s whole session when it leads one (what ``spawn`` started), else to it
+    alone (PgBouncer, which went into the background itself)."""
+    try:
+        os.killpg(pid, sig) if os.getpgid(pid) == pid else os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
 def stop_process(c: Cluster, name: str, sig: int = signal.SIGTERM, wait: float = 20.0) -> None:
     """``name``'s whole session sent ``sig``, then killed if still there after ``wait`` seconds."""
     pid = running(c, name)
     if pid:
-        try:
-            os.killpg(pid, sig)
-        except ProcessLookupError:
-            pass
+        signal_to(pid, sig)
         deadline = time.monotonic() + wait
         while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
         if pid_alive(pid):
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            signal_to(pid, signal.SIGKILL)
     c.pid_file(name).unlink(missing_ok=True)
 
 
