@@ -97,6 +97,11 @@ class Cluster:
 
 # --- Processes ------------------------------------------------------------------------------------
 
+def tool(name: str) -> str:
+    """Debian's haproxy and pgbouncer live in /usr/sbin, not always on a user's PATH."""
+    return shutil.which(name) or f"/usr/sbin/{name}"
+
+
 def as_postgres() -> list[str]:
     """PostgreSQL and PgBouncer refuse to run as root: as root, they run as the postgres user."""
     return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -281,7 +286,7 @@ admin_users = postgres
 """)
     if running(c, "pgbouncer"):
         return
-    subprocess.run([*as_postgres(), "pgbouncer", "-d", str(ini)], check=True, capture_output=True)
+    subprocess.run([*as_postgres(), tool("pgbouncer"), "-d", str(ini)], check=True, capture_output=True)
     wait_until(lambda: running(c, "pgbouncer"), 10, "PgBouncer did not start")
 
 
@@ -331,8 +336,8 @@ backend events
 def haproxy_start(c: Cluster) -> None:
     cfg = c.run_dir / "haproxy.cfg"
     cfg.write_text(haproxy_config(c))
-    subprocess.run(["haproxy", "-c", "-q", "-f", str(cfg)], check=True)
-    spawn(c, "haproxy", ["haproxy", "-db", "-f", str(cfg)], dict(os.environ))
+    subprocess.run([tool("haproxy"), "-c", "-q", "-f", str(cfg)], check=True)
+    spawn(c, "haproxy", [tool("haproxy"), "-db", "-f", str(cfg)], dict(os.environ))
 
 
 # --- The site: web nodes, workers, beat -----------------------------------------------------------
