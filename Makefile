@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run club test install bench clean messages guide-screenshots restore-drill
+.PHONY: run club test install bench clean messages guide-screenshots restore-drill cluster cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,3 +77,15 @@ clean:
 # dropped; fails when the restore or any audit does (docs/reliability.md, Backups).
 restore-drill: install
 	$(BIN)/python manage.py restore_drill
+
+# The production topology rehearsed on this machine (docs/install.md, "A cluster on one machine"):
+# haproxy on 127.0.0.1:8080 in front of two web nodes (8001, 8002), PgBouncer (6432) in front of
+# the PostgreSQL at 127.0.0.1:5432, a streaming replica of it (5433), Celery workers by queue and
+# beat on the Redis at REDIS_URL (default 127.0.0.1:6379); all of it under .cluster/. Waits until
+# haproxy answers /readyz, prints the addresses; run again, it starts only what is not running.
+# cluster-stop stops it all and removes the replica (PostgreSQL and Redis go on running).
+cluster: install
+	$(BIN)/python scripts/cluster.py start
+
+cluster-stop:
+	$(BIN)/python scripts/cluster.py stop

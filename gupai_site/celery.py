@@ -27,7 +27,8 @@ def use_task_statement_timeout() -> None:
 
     for alias in connections:
         conn = connections[alias]
-        if conn.vendor == "postgresql":
+        # Through PgBouncer the timeouts are its own (gupai_site.operations.through_pgbouncer).
+        if conn.vendor == "postgresql" and not (alias == "default" and settings.DATABASE_POOLER):
             options = conn.settings_dict.setdefault("OPTIONS", {})
             # no lock_timeout: a task waits its turn for a lock (a request would answer busy)
             options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),

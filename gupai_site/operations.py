@@ -1,8 +1,11 @@
 """The settings of running the site beyond one process (``gupai_site.settings`` imports them): the
 replica, the probes, the metrics and the backups. See docs/reliability.md.
 
-DATABASE_REPLICA_URL   a streaming replica of DATABASE_URL: the ``replica`` database alias
-                       (nothing is routed to it yet; /readyz reports its lag)
+DATABASE_REPLICA_URL   a streaming replica of DATABASE_URL: the ``replica`` database alias, which
+                       the public pages read (``scoring.selectors.replica``); /readyz reports its lag
+DATABASE_POOLER        ``pgbouncer`` when DATABASE_URL is a PgBouncer in transaction mode: no
+                       server-side cursors, no prepared statements, and the statement and lock
+                       timeouts left to PgBouncer's ``connect_query`` (it refuses libpq ``options``)
 REPLICA_MAX_LAG_SECONDS   /readyz is not ready while the replica lags more (default 30)
 QUEUE_HEARTBEAT_STALE_SECONDS   a queue whose last worker heartbeat is older is not ready (default 90)
 DB_CONNECT_TIMEOUT   PostgreSQL: seconds a new connection may take (default 5)
@@ -21,11 +24,12 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 from scoring.domain.inputs import number_setting
 
-__all__ = ["BACKUP_DIR", "BACKUP_KEEP_DAYS", "DATABASE_REPLICA_URL", "DB_CONNECT_TIMEOUT", "MEDIA_ROOT",
+__all__ = ["BACKUP_DIR", "BACKUP_KEEP_DAYS", "DATABASE_POOLER", "DATABASE_REPLICA_URL", "DATABASE_ROUTERS", "DB_CONNECT_TIMEOUT", "MEDIA_ROOT",
            "METRICS_TOKEN", "QUEUE_HEARTBEAT_STALE_SECONDS", "REPLICA_MAX_LAG_SECONDS", "SECURE_REDIRECT_EXEMPT"]
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -33,6 +37,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 #: A streaming replica (the ``replica`` alias): read explicitly, never by a generic read/write
 #: split; /readyz reports its lag.
 DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+#: The public pages' reads inside ``reading(replica=True)`` go there; nothing else does.
+DATABASE_ROUTERS = ["scoring.selectors.replica.ReplicaRouter"]
+#: What DATABASE_URL reaches: PostgreSQL itself ("") or PgBouncer in transaction mode.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured(f"DATABASE_POOLER must be pgbouncer or empty, not {DATABASE_POOLER!r}")
 #: /readyz is ready only while the replica's replay is less than this far behind (seconds).
 REPLICA_MAX_LAG_SECONDS = number_setting("REPLICA_MAX_LAG_SECONDS", os.environ.get("REPLICA_MAX_LAG_SECONDS"), 30)
 #: A PostgreSQL server that does not answer fails a new connection after this many seconds
@@ -65,12 +75,29 @@ def replica_databases(url: str, *, testing: bool) -> dict:
     return {"replica": replica}
 
 
-def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeout: float) -> None:
+def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeout: float,
+                       pooler: str = DATABASE_POOLER) -> None:
     """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts, and
-    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise."""
-    for alias in databases.values():
-        if alias["ENGINE"].endswith("postgresql"):
+    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise; the default one made fit for PgBouncer
+    when ``pooler`` (``DATABASE_POOLER``) says it is one."""
+    for name, alias in databases.items():
+        if name == "default" and pooler and alias["ENGINE"].endswith("postgresql"):
+            through_pgbouncer(alias)
+        elif alias["ENGINE"].endswith("postgresql"):
             options = alias.setdefault("OPTIONS", {})
             options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),
                                                                           statement_timeout), lock_timeout)
             options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+
+
+def through_pgbouncer(alias: dict) -> None:
+    """A database alias served by PgBouncer in transaction mode, where each transaction may meet
+    another server connection: no server-side cursors (a cursor lives past its transaction), no
+    prepared statements (psycopg prepares a query run five times, on one server connection), and
+    no libpq ``options`` (PgBouncer refuses the startup parameter: the web's statement and lock
+    timeouts are its ``connect_query``'s, scripts/cluster.py)."""
+    alias["DISABLE_SERVER_SIDE_CURSORS"] = True
+    options = alias.setdefault("OPTIONS", {})
+    options["prepare_threshold"] = None
+    options.pop("options", None)
+    options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)

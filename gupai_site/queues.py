@@ -1,12 +1,19 @@
 """The Celery side of the settings (``gupai_site.settings`` imports it): the queues, which task
-goes to which, and beat's schedule.
+goes to which, the tasks' time limits and beat's schedule.
 
-Two queues, each with workers of its own in production (``docker-compose.yml``; ``make club``
-starts one for each): ``celery``, the follow-ups (standings, ratings, audits, cleanups: short,
-and what the pages wait for), and ``documents``, the long jobs a director starts (an import,
-paper sheets, one a club at a time; a ratings rebuild) (``scoring.tasks``), and the nightly backup
-(``gupai_site.tasks``). A worker started without ``-Q`` reads both. Beat sends each queue a
-heartbeat every 30 s, which ``/readyz`` reads (``gupai_site.health``).
+Four queues by kind, each with workers of its own in production (``docker-compose.yml``, ``make
+cluster``; ``make club`` starts one for each): ``celery``, a deal's follow-ups (the standings'
+check, cleanups: short, and what the pages wait for); ``ratings`` (a club's ratings after its
+deals, and a rebuild); ``audits`` (the replay audits' plan, chunks and finish); and
+``documents``, the long jobs a director starts (an import, paper sheets, one a club at a time)
+(``scoring.tasks``), and the nightly backup (``gupai_site.tasks``). A worker started without
+``-Q`` reads them all. Beat sends each queue a heartbeat every 30 s, which ``/readyz`` reads
+(``gupai_site.health``).
+
+Redis hands a message that was taken but not acknowledged to another worker once
+``BROKER_VISIBILITY_TIMEOUT`` has passed; with ``acks_late`` a task is acknowledged when it
+ends, so the timeout is longer than any task may run (``CELERY_TASK_TIME_LIMIT``, the longest
+of the per-task limits in ``TASK_TIME_LIMITS``): else a long task would run twice at once.
 """
 
 from __future__ import annotations
@@ -14,19 +21,37 @@ from __future__ import annotations
 from celery.schedules import crontab
 from kombu import Exchange, Queue
 
-__all__ = ["CELERY_BEAT_SCHEDULE", "CELERY_TASK_ACKS_LATE", "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_QUEUES",
-           "CELERY_TASK_ROUTES", "CELERY_WORKER_PREFETCH_MULTIPLIER"]
+__all__ = ["BROKER_VISIBILITY_TIMEOUT", "CELERY_BEAT_SCHEDULE", "CELERY_TASK_ACKS_LATE", "CELERY_TASK_ANNOTATIONS",
+           "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_QUEUES", "CELERY_TASK_ROUTES", "CELERY_TASK_TIME_LIMIT",
+           "CELERY_WORKER_PREFETCH_MULTIPLIER"]
 
 FOLLOW_UPS = "celery"
+RATINGS = "ratings"
+AUDITS = "audits"
 DOCUMENTS = "documents"
-#: The long jobs: their own queue (a ratings rebuild too, though not one a club at a time).
-DOCUMENT_TASKS = ("scoring.tournament_import_run", "scoring.paper_sheets_render", "scoring.ratings_rebuild",
-                  "gupai_site.backup")
+#: The long jobs: their own queue.
+DOCUMENT_TASKS = ("scoring.tournament_import_run", "scoring.paper_sheets_render", "gupai_site.backup")
+RATING_TASKS = ("scoring.ratings_follow", "scoring.ratings_rebuild")
+AUDIT_TASKS = ("scoring.audit_plan", "scoring.audit_chunk", "scoring.audit_finish", "scoring.audits_resume",
+               "scoring.audits_nightly")
 
 CELERY_TASK_DEFAULT_QUEUE = FOLLOW_UPS
-QUEUES = (FOLLOW_UPS, DOCUMENTS)
+QUEUES = (FOLLOW_UPS, RATINGS, AUDITS, DOCUMENTS)
 CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in QUEUES)
-CELERY_TASK_ROUTES = {name: {"queue": DOCUMENTS} for name in DOCUMENT_TASKS}
+CELERY_TASK_ROUTES = ({name: {"queue": DOCUMENTS} for name in DOCUMENT_TASKS}
+                      | {name: {"queue": RATINGS} for name in RATING_TASKS}
+                      | {name: {"queue": AUDITS} for name in AUDIT_TASKS})
+
+#: A task still running after this many seconds is killed (its worker process replaced): 10
+#: minutes, 15 times the longest import measured (10,000 entries and 5,000 deals: 36 s).
+CELERY_TASK_TIME_LIMIT = 600
+#: Longer limits of their own: a backup (a dump of the whole database) and a ratings rebuild
+#: (every deal of a club since its first) grow with the data.
+TASK_TIME_LIMITS = {"gupai_site.backup": 3600, "scoring.ratings_rebuild": 1800}
+CELERY_TASK_ANNOTATIONS = {name: {"time_limit": limit} for name, limit in TASK_TIME_LIMITS.items()}
+#: Redis' visibility timeout (settings: ``CELERY_BROKER_TRANSPORT_OPTIONS``): twice the longest limit.
+BROKER_VISIBILITY_TIMEOUT = 2 * max(CELERY_TASK_TIME_LIMIT, *TASK_TIME_LIMITS.values())
+
 # A worker takes one message a process at a time, acknowledged once done (``acks_late``): a long
 # job does not hold messages behind it that an idle process could run, and a job whose worker
 # dies is delivered again.

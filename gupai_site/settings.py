@@ -185,6 +185,7 @@ DATABASES = {
 }
 from gupai_site.operations import *  # noqa: E402, F403 - the replica's, probes', metrics' and backups' settings
 from gupai_site.operations import postgresql_options, replica_databases  # noqa: E402
+from gupai_site.queues import BROKER_VISIBILITY_TIMEOUT  # noqa: E402
 
 DATABASES |= replica_databases(DATABASE_REPLICA_URL, testing=TESTING)  # noqa: F405
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -264,7 +265,8 @@ if REDIS_URL:
     CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
     # Publishing tries to connect twice at most (the worker keeps its own, patient reconnecting).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0, "max_retries": 1,
-                                       "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+                                       "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
+                                       "visibility_timeout": BROKER_VISIBILITY_TIMEOUT}
     CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
     CELERY_REDIS_SOCKET_TIMEOUT = 2.0
     CELERY_TASK_PUBLISH_RETRY = False
@@ -395,5 +397,4 @@ if not REDIS_URL:
     # The in-memory broker has no host; kombu warns about that on every connection.
     LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
-# Celery's queues (which task goes where) and beat's schedule.
-from gupai_site.queues import *  # noqa: E402, F403 - its CELERY_ settings (__all__), read by Celery from here
+from gupai_site.queues import *  # noqa: E402, F403 - Celery's queues, routes, limits and beat (its __all__)

@@ -155,10 +155,11 @@ def plan(folder: Path, port: int, environ: dict, *, detect=lan_address, redis_ch
     steps = [[*manage, "collectstatic", "--noinput", "--verbosity", "0"], [*manage, "migrate", "--noinput"]]
     services = []
     if redis_check(environ.get("REDIS_URL", "").strip()):
-        # A worker for each queue (gupai_site/queues.py): a deal's follow-ups never wait behind
-        # an import or paper sheets.
+        # Two workers (gupai_site/queues.py): a deal's follow-ups, ratings and audits in one, the
+        # documents in the other, so that the follow-ups never wait behind an import or paper sheets.
         worker = [PYTHON, "-m", "celery", "-A", "gupai_site", "worker", "--loglevel=info", "--concurrency=1"]
-        services = [[*worker, "-Q", "celery", "-n", "followups@%h"], [*worker, "-Q", "documents", "-n", "documents@%h"],
+        services = [[*worker, "-Q", "celery,ratings,audits", "-n", "followups@%h"],
+                    [*worker, "-Q", "documents", "-n", "documents@%h"],
                     [PYTHON, "-m", "celery", "-A", "gupai_site", "beat", "--loglevel=info",
                      "--schedule", str(folder / "celerybeat-schedule")]]
         notes.append(f"Background jobs: Celery workers and beat, through Redis at {_where(environ['REDIS_URL'])}.")

@@ -16,4 +16,5 @@ lists, model objects), no writes.
 - ``exports`` (a tournament as one document), ``imports`` and ``paper_sheets`` (their jobs),
   ``jobs`` (whether a club has a long job under way, whatever its kind),
   ``audits`` (the hash chain checked, and the replay audits' reads)
+- ``replica`` (which database a read goes to: the public pages' to the streaming replica)
 """

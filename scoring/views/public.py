@@ -46,6 +46,7 @@ from scoring.selectors.public import (
     public_tournament,
     tournament_version,
 )
+from scoring.selectors.replica import reading
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.standings import place_count, standings_for
 from scoring.selectors.tournaments import tournament_list_for_home
@@ -177,13 +178,15 @@ def server_time(request):
 # A public tournament's pages
 
 def public_view(view):
-    """GET only; the tournament from the slug (NotFound, for anything not shown → 404)."""
+    """GET only; the tournament from the slug (NotFound, for anything not shown → 404); every
+    read of the page on the replica when there is one (``selectors.replica``)."""
 
     @wraps(view)
     @require_GET
     def wrapped(request, slug, *args, **kwargs):
         try:
-            return view(request, public_tournament(slug), *args, **kwargs)
+            with reading(replica=True):
+                return view(request, public_tournament(slug), *args, **kwargs)
         except NotFound as e:
             raise Http404(e.message) from None
 

@@ -23,6 +23,7 @@ from scoring.domain.ratings import Rating
 from scoring.models import Player, PlayerRating
 from scoring.selectors.player_stats import player_has_public_tournament, player_stats
 from scoring.selectors.rating_pages import rating_path, visible_history
+from scoring.selectors.replica import on_replica
 from scoring.web.charts import rating_chart
 
 #: Rated results a page of "why it moved".
@@ -56,6 +57,7 @@ def _rating(request, player: Player, current: PlayerRating) -> dict:
 
 
 @require_GET
+@on_replica   # a public page: its reads on the replica (selectors.replica)
 def club_player_page(request, player_id: int):
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:

@@ -14,12 +14,14 @@ from scoring.domain.paging import Page
 from scoring.domain.ratings import DISPLAY_BASE, PROVISIONAL_DEALS
 from scoring.models import Club
 from scoring.selectors.rating_pages import ladder_with_moves
+from scoring.selectors.replica import on_replica
 
 #: Players a page of the public ladder (a public page stays light, as the standings' 100).
 LADDER_PAGE_SIZE = 100
 
 
 @require_GET
+@on_replica   # a public page: its reads on the replica (selectors.replica)
 def club_ratings_page(request, club_id: int):
     club = Club.objects.filter(pk=club_id, ladder_public=True).first()
     if club is None:

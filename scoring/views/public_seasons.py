@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 import games
 from scoring.domain.standings import tie_break_labels
 from scoring.models import Season
+from scoring.selectors.replica import on_replica
 from scoring.selectors.seasons import season_links, season_standings
 
 
@@ -25,6 +26,7 @@ def plain(number: Decimal) -> str:
 
 
 @require_GET
+@on_replica   # a public page: its reads on the replica (selectors.replica)
 def season_page(request, pk: int):
     season = Season.objects.filter(pk=pk, public=True).select_related("club").first()
     if season is None:

@@ -85,7 +85,7 @@ def test_celery_worker_and_beat_run_beside_only_when_redis_answers(tmp_path):
     assert [cmd[1:6] for cmd in with_redis.services] == [["-m", "celery", "-A", "gupai_site", "worker"]] * 2 + [
         ["-m", "celery", "-A", "gupai_site", "beat"]]
     # every queue read (gupai_site/queues.py)
-    assert [cmd[cmd.index("-Q") + 1] for cmd in with_redis.services[:2]] == ["celery", "documents"]
+    assert [cmd[cmd.index("-Q") + 1] for cmd in with_redis.services[:2]] == ["celery,ratings,audits", "documents"]
     assert with_redis.env["REDIS_URL"] == redis_url
     silent = make_plan(tmp_path, {"REDIS_URL": redis_url}, redis=False)
     assert silent.services == [] and "REDIS_URL" not in silent.env  # tasks run in-process

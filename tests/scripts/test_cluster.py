@@ -1,0 +1,40 @@
+"""``make cluster``'s script (scripts/cluster.py) without starting anything: haproxy's
+configuration is one haproxy accepts, checks the nodes' /readyz with a Host the site accepts
+and holds the events streams; each run directory has a replication slot of its own. The
+cluster itself runs in tests/integration/test_cluster.py."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from cluster import Cluster, haproxy_config, tool
+
+
+def test_haproxy_checks_readyz_and_holds_the_events_streams(tmp_path):
+    c = Cluster(run_dir=tmp_path, haproxy_port=18080, node_ports=[18001, 18002])
+    cfg = haproxy_config(c)
+    assert "http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1" in cfg
+    assert "server node1 127.0.0.1:18001 check" in cfg and "server node2 127.0.0.1:18002 check" in cfg
+    assert "option forwardfor" in cfg and "option redispatch" in cfg
+    events = cfg[cfg.index("backend events"):]
+    assert "timeout server 1h" in events and "track nodes/node2" in events
+    if not Path(tool("haproxy")).is_file():
+        pytest.skip("needs haproxy (Debian's package) to check the configuration")
+    (tmp_path / "haproxy.cfg").write_text(cfg)
+    checked = subprocess.run([tool("haproxy"), "-c", "-f", str(tmp_path / "haproxy.cfg")], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_each_run_directory_has_a_replication_slot_of_its_own(tmp_path):
+    one, other = Cluster(run_dir=tmp_path / "a"), Cluster(run_dir=tmp_path / "b")
+    assert one.slot != other.slot
+    # PostgreSQL's slot names: lower-case letters, digits and underscores, at most 63.
+    assert all(ch.isdigit() or ch == "_" or "a" <= ch <= "z" for ch in one.slot) and len(one.slot) <= 63
+
+
+def test_the_nodes_go_through_pgbouncer_and_read_the_replica(tmp_path):
+    c = Cluster(run_dir=tmp_path, pgbouncer_port=16432, replica_port=15433, database="gupai_cluster")
+    assert c.pooled_url == "postgres://postgres@127.0.0.1:16432/gupai_cluster"
+    assert c.replica_url == "postgres://postgres@127.0.0.1:15433/gupai_cluster"
