@@ -281,20 +281,22 @@ def round_correct(request, token: str, round_id: int):
         return invalid_link(request)
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
                            page_url=reverse("scorer-table", args=[token]),
-                           action_url=reverse("scorer-round-correct", args=[token, rnd.pk]))
+                           action_url=reverse("scorer-round-correct", args=[token, rnd.pk]), outbox_token=token)
 
 
-def correction_page(request, *, table, rnd, actor, page_url: str, action_url: str):
+def correction_page(request, *, table, rnd, actor, page_url: str, action_url: str, outbox_token: str = ""):
     """The correction form of a deal (scorer link or director): GET pre-fills it from the current
     revision's body with that revision's number hidden; POST previews or saves
-    (``rounds_services.round_correct`` with ``expected_revision``: a concurrent change is a conflict)."""
+    (``rounds_services.round_correct`` with ``expected_revision``: a concurrent change is a conflict).
+    ``outbox_token``: reached by that scorer link, the phone queues the correction while offline."""
     tournament = table.session.tournament
     writable, notice = _state(tournament)
     refused = round_moves_allowed(rnd, actor, tournament=tournament)["round_correct"]
     problems = [notice] if notice else [refused.text] if refused else []
     ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
            "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,
-           "preview": {}, "reason": "", "revision": rnd.current_revision.number, "max_note": MAX_NOTE}
+           "preview": {}, "reason": "", "revision": rnd.current_revision.number, "max_note": MAX_NOTE,
+           "outbox": {"token": outbox_token} if outbox_token else None}
     if request.method == "GET":
         form = _deal_form(table, initial=rnd.current_revision.body, require_entered_by=False)
         return render(request, "scoring/correct.html", {**ctx, "form": form.context()})

@@ -13,6 +13,14 @@
    - what the next deal at the table starts from (the level of detail, the stakes) is kept once a
      deal is saved, and put back in the form of the next deal when it has no draft:
      window.GupaiDealMemory (static/js/deal-memory.js);
+   - with the network gone, this table's outbox not empty, or no answer within 4 s, Submit puts
+     the deal in the phone's outbox (static/js/outbox.js, shown and sent by outbox-view.js) with
+     its key, number and the time it was drawn, and the form opens on the next deal: its number,
+     a new key, what the next deal starts from, and the leader, banker and enterer of the last
+     deal queued (the scorer can change them). A deal the server refuses from the outbox opens in
+     the form with its errors (or both deals side by side when its number was taken); Submit puts
+     it back at its place in the queue. A page older than the deals queued (served by the
+     service worker) starts after the last one queued;
    - a table whose session has ended (409 session_closed, or the page of a closed session: its
      form is marked data-draft-readonly) shows the draft read-only, to hand to the director; it
      stays on the phone.
@@ -38,6 +46,9 @@
   var pageUrl = form.getAttribute("action");
   var PREFIX = "gupai-draft:" + form.getAttribute("data-draft-scope") + ":";
   var pageNumber = parseInt(form.getAttribute("data-number"), 10);
+  var heading = document.getElementById("new-deal-title");
+  var outbox = window.GupaiOutboxPage || null;  // none: no IndexedDB, the old retries
+  var fixing = null;  // the outbox's refused deal open in the form
   var keyInput = form.querySelector('input[name="idem_key"]');
   var numberInput = form.querySelector('input[name="number"]');
   var statusBox = document.getElementById("draft-status");
@@ -212,12 +223,19 @@
       body.set("idem_key", draft.key);
       body.set("number", String(draft.number));
     }
-    return fetch(pageUrl, {method: "POST", body: body, credentials: "same-origin",
-                               headers: {"Accept": "application/json"}})
+    var headers = {"Accept": "application/json"};
+    if (outbox) headers["X-Gupai-Outbox"] = outbox.headers()["X-Gupai-Outbox"];
+    // Not answered within 4 s: the deal goes to the outbox (the same key: recorded once).
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = controller && outbox ? window.setTimeout(function () { controller.abort(); }, 4000) : null;
+    return fetch(pageUrl, {method: "POST", body: body, credentials: "same-origin", headers: headers,
+                           signal: controller ? controller.signal : undefined})
       .then(function (response) {
         return response.json().then(function (data) { return {status: response.status, data: data}; },
                                     function () { return {status: response.status, data: null}; });
-      });
+      })
+      .then(function (answer) { window.clearTimeout(timer); return answer; },
+            function (e) { window.clearTimeout(timer); throw e; });
   }
 
   function preview() {
@@ -241,6 +259,7 @@
 
   function submit() {
     if (sending) return;  // a double tap: the first one is on its way
+    if (outbox && (fixing || outbox.count() || !navigator.onLine)) return queueDeal();
     keep();
     draft.sending = true;
     keep();
@@ -257,6 +276,7 @@
   }
 
   function retryLater() {
+    if (outbox) return queueDeal();
     // The network (or the server) is away: try again, less and less often, keeping the draft.
     say(text("waiting"));
     if (retryTimer) window.clearTimeout(retryTimer);
@@ -309,6 +329,122 @@
     }
   }
 
+  // --- the outbox ------------------------------------------------------------------------------
+
+  function pairs() {
+    var out = [];
+    new FormData(form).forEach(function (value, name) { out.push([name, value]); });
+    return out;
+  }
+
+  function asFields(list) {
+    var out = {};
+    list.forEach(function (pair) {
+      var el = form.elements[pair[0]];
+      var many = el && el.length !== undefined && !el.tagName;
+      if (many || (el && (el.type === "radio" || el.type === "checkbox"))) {
+        (out[pair[0]] = out[pair[0]] || []).push(pair[1]);
+      } else {
+        out[pair[0]] = pair[1];
+      }
+    });
+    return out;
+  }
+
+  function queuedDeals() {
+    return outbox.items().filter(function (i) { return i.kind === "deal"; });
+  }
+
+  function nextNumber() {
+    return queuedDeals().reduce(function (n, i) { return Math.max(n, i.number + 1); }, pageNumber);
+  }
+
+  function showNumber(number) {
+    numberInput.value = number;
+    if (heading) heading.textContent = text("heading", {number: number});
+  }
+
+  function queueDeal() {
+    keep();
+    sending = false;
+    var item = {key: draft.key, kind: "deal", url: pageUrl, number: draft.number, fields: pairs()};
+    if (fixing && fixing.key === draft.key) {  // fixed: back at its place in the queue
+      item.seq = fixing.seq;
+      item.drawnAt = fixing.drawnAt;
+    }
+    var queued = draft;
+    return outbox.queue(item).then(function () {
+      memory.remember(form, store);
+      forget(queued);
+      fixing = null;
+      nextDeal();
+      say(text("queued", {number: item.number}), "notice");
+    });
+  }
+
+  // The form opens on the next deal: its own draft if one was typed, else a fresh form with what
+  // the next deal starts from and the leader, banker and enterer of the last deal queued.
+  function nextDeal() {
+    clearErrors();
+    takenBox.hidden = true;
+    resultBox.textContent = "";
+    var number = pageNumber = nextNumber();
+    draft = storedDrafts().filter(function (d) { return d.number === number; })[0] || null;
+    if (draft) {
+      writeFields(draft.fields);
+    } else {
+      writeFields(pristine);
+      writeFields(memory.recalled(form, store));
+      var last = queuedDeals().sort(function (a, b) { return b.seq - a.seq; })[0];
+      if (last) {
+        var carried = {}, fields = asFields(last.fields);
+        ["leader", "banker", "entered_by"].forEach(function (name) { if (name in fields) carried[name] = fields[name]; });
+        writeFields(carried);
+      }
+    }
+    keyInput.value = draft ? draft.key : newKey();
+    showNumber(number);
+  }
+
+  // A deal the server refused from the outbox: in the form, with its errors.
+  function openRefused(item) {
+    if (fixing && fixing.key === item.key) return;
+    if (draft && !fixing) keep();  // the next deal typed so far stays a draft
+    fixing = item;
+    draft = {number: item.number, key: item.key, fields: asFields(item.fields), sending: false};
+    writeFields(draft.fields);
+    keyInput.value = item.key;
+    showNumber(item.number);
+    var data = item.errors || {};
+    if (data.status === "invalid") {
+      say(text("outbox-refused", {number: item.number}), "errors");
+      showErrors(data);
+    } else if (data.status === "taken") {
+      say("");
+      takenBox.innerHTML = data.html;  // rendered and escaped by the server
+      takenBox.hidden = false;
+      takenBox.scrollIntoView({block: "start"});
+    } else {
+      say(data.message || text("refused"), "errors");
+    }
+  }
+
+  // "Record mine as deal M": this deal and every deal queued behind it move by as many numbers.
+  function renumber(item, number) {
+    var shift = number - item.number;
+    var behind = queuedDeals().filter(function (i) { return i.seq > item.seq; });
+    // Those behind first: the refused one still holds the queue meanwhile.
+    return Promise.all(behind.map(function (i) { i.number += shift; return outbox.put(i); })).then(function () {
+      return outbox.drop(item.key);
+    }).then(function () {
+      draft.number = number;
+      draft.key = newKey();  // on purpose: the same hands as another deal, under a new key
+      showNumber(number);
+      fixing = {key: draft.key, seq: item.seq, drawnAt: item.drawnAt};
+      return queueDeal();
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var action = event.submitter && event.submitter.value;
@@ -332,7 +468,16 @@
   takenBox.addEventListener("click", function (event) {
     var drop = event.target.closest("[data-draft-drop]");
     var next = event.target.closest("[data-record-next]");
-    if (drop) {
+    if (drop && fixing) {
+      // On purpose: the other phone's deal is this one; the deals behind it go on.
+      var dropped = fixing;
+      fixing = null;
+      forget(draft);
+      outbox.drop(dropped.key).then(function () { nextDeal(); outbox.drain(); });
+    } else if (next && fixing) {
+      takenBox.hidden = true;
+      renumber(fixing, parseInt(next.getAttribute("data-record-next"), 10));
+    } else if (drop) {
       forget(draft);
       draft = null;
       window.location.replace(pageUrl);
@@ -347,6 +492,29 @@
   });
 
   // --- on load: this deal's draft back in the form, an older one offered ----------------------
+
+  // The form as the server rendered it: a fresh deal starts from it.
+  var pristine = {};
+  Array.prototype.forEach.call(form.elements, function (el) {
+    if (!el.name || NOT_KEPT[el.name] || el.type === "submit" || el.type === "button") return;
+    if (el.type === "radio" || el.type === "checkbox") {
+      if (!Array.isArray(pristine[el.name])) pristine[el.name] = [];
+      if (el.defaultChecked) pristine[el.name].push(el.value);
+    } else if (el.tagName === "SELECT") {
+      var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0];
+      pristine[el.name] = chosen ? chosen.value : (el.options[0] ? el.options[0].value : "");
+    } else {
+      pristine[el.name] = el.defaultValue;
+    }
+  });
+
+  if (outbox) {
+    outbox.onRefused = function (item) { if (item.kind === "deal") openRefused(item); };
+    outbox.ready.then(function () {
+      // A page older than what is queued (the worker's copy): it starts after the last deal queued.
+      if (nextNumber() !== pageNumber && (!draft || draft.number < nextNumber())) nextDeal();
+    });
+  }
 
   var drafts = storedDrafts();
   var current = drafts.filter(function (d) { return d.number === pageNumber; })[0];
