@@ -26,12 +26,13 @@
      stays on the phone.
 
    The texts come from the form's data-text-* attributes (translated in the template). Loaded by
-   templates/scorer/table.html (defer), after deal-memory.js. */
+   templates/scorer/table.html (defer), after outbox-view.js, deal-fields.js and deal-memory.js. */
 (function () {
   "use strict";
 
   var form = document.querySelector("form[data-deal-drafts]");
-  if (!form || !window.fetch || !window.FormData) return;
+  var Fields = window.GupaiDealFields;
+  if (!form || !Fields || !window.fetch || !window.FormData) return;
 
   var store = null;
   try {
@@ -75,42 +76,15 @@
     return s;
   }
 
-  function newKey() {
-    // crypto.randomUUID needs a secure context; a club's local network is plain http.
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-  }
+  var newKey = Fields.newKey;
 
   // --- the draft ------------------------------------------------------------------------------
 
-  function readFields() {
-    var out = {};
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || NOT_KEPT[el.name] || el.type === "submit" || el.type === "button") return;
-      if (el.type === "radio" || el.type === "checkbox") {
-        if (!Array.isArray(out[el.name])) out[el.name] = [];
-        if (el.checked) out[el.name].push(el.value);
-      } else {
-        out[el.name] = el.value;
-      }
-    });
-    return out;
-  }
+  function readFields() { return Fields.read(form, NOT_KEPT); }
 
   function writeFields(fields) {
     restoring = true;
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || NOT_KEPT[el.name] || !(el.name in fields)) return;
-      var value = fields[el.name];
-      if (el.type === "radio" || el.type === "checkbox") {
-        el.checked = Array.isArray(value) && value.indexOf(el.value) >= 0;
-      } else if (el.type !== "submit" && el.type !== "button") {
-        el.value = value;
-      }
-      // Other scripts (the level switch, the tile picker) follow the input's value.
-      el.dispatchEvent(new Event("change", {bubbles: true}));
-    });
+    Fields.write(form, fields, NOT_KEPT);
     restoring = false;
   }
 
@@ -166,53 +140,9 @@
     statusBox.className = "card " + (kind || "warnings");
   }
 
-  function clearErrors() {
-    form.querySelectorAll("[data-js-error], .field-error").forEach(function (el) { el.remove(); });
-    form.querySelectorAll("[aria-describedby]").forEach(function (el) { el.removeAttribute("aria-describedby"); });
-    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
-    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
-    problemsBox.textContent = "";
-  }
+  function clearErrors() { Fields.clearErrors(form, problemsBox); }
 
-  function problem(message) {
-    var p = document.createElement("p");
-    p.className = "card errors";
-    p.setAttribute("role", "alert");
-    p.textContent = message;
-    problemsBox.appendChild(p);
-    return p;
-  }
-
-  function showErrors(data) {
-    clearErrors();
-    var first = problem(text("invalid"));
-    (data.section_errors || []).forEach(problem);
-    Object.keys(data.errors || {}).forEach(function (name) {
-      var el = form.elements[name];
-      if (!el) return;
-      var input = el.length !== undefined && !el.tagName ? el[0] : el;
-      var field = input.closest(".field");
-      if (!field) return;
-      field.classList.add("has-error");
-      input.setAttribute("aria-invalid", "true");
-      // As the server renders them (templates/scoring/_field.html): read with the input.
-      var box = document.createElement("div");
-      box.id = (input.id || name) + "-errors";
-      box.setAttribute("data-js-error", "");
-      data.errors[name].forEach(function (message) {
-        var p = document.createElement("p");
-        p.className = "field-error";
-        p.setAttribute("role", "alert");
-        p.textContent = message;
-        box.appendChild(p);
-      });
-      // Right under the input, above the tile picker's panel (as the server places them); under
-      // the whole row of a choice tapped among buttons (a value, a winner).
-      (input.closest("fieldset.choices") || input).insertAdjacentElement("afterend", box);
-      input.setAttribute("aria-describedby", box.id);
-    });
-    first.scrollIntoView({block: "start"});
-  }
+  function showErrors(data) { Fields.showErrors(form, problemsBox, data, text("invalid")); }
 
   // --- sending --------------------------------------------------------------------------------
 
@@ -331,26 +261,6 @@
 
   // --- the outbox ------------------------------------------------------------------------------
 
-  function pairs() {
-    var out = [];
-    new FormData(form).forEach(function (value, name) { out.push([name, value]); });
-    return out;
-  }
-
-  function asFields(list) {
-    var out = {};
-    list.forEach(function (pair) {
-      var el = form.elements[pair[0]];
-      var many = el && el.length !== undefined && !el.tagName;
-      if (many || (el && (el.type === "radio" || el.type === "checkbox"))) {
-        (out[pair[0]] = out[pair[0]] || []).push(pair[1]);
-      } else {
-        out[pair[0]] = pair[1];
-      }
-    });
-    return out;
-  }
-
   function queuedDeals() {
     return outbox.items().filter(function (i) { return i.kind === "deal"; });
   }
@@ -367,7 +277,7 @@
   function queueDeal() {
     keep();
     sending = false;
-    var item = {key: draft.key, kind: "deal", url: pageUrl, number: draft.number, fields: pairs()};
+    var item = {key: draft.key, kind: "deal", url: pageUrl, number: draft.number, fields: Fields.pairs(form)};
     if (fixing && fixing.key === draft.key) {  // fixed: back at its place in the queue
       item.seq = fixing.seq;
       item.drawnAt = fixing.drawnAt;
@@ -397,7 +307,7 @@
       writeFields(memory.recalled(form, store));
       var last = queuedDeals().sort(function (a, b) { return b.seq - a.seq; })[0];
       if (last) {
-        var carried = {}, fields = asFields(last.fields);
+        var carried = {}, fields = Fields.fromPairs(form, last.fields);
         ["leader", "banker", "entered_by"].forEach(function (name) { if (name in fields) carried[name] = fields[name]; });
         writeFields(carried);
       }
@@ -411,7 +321,7 @@
     if (fixing && fixing.key === item.key) return;
     if (draft && !fixing) keep();  // the next deal typed so far stays a draft
     fixing = item;
-    draft = {number: item.number, key: item.key, fields: asFields(item.fields), sending: false};
+    draft = {number: item.number, key: item.key, fields: Fields.fromPairs(form, item.fields), sending: false};
     writeFields(draft.fields);
     keyInput.value = item.key;
     showNumber(item.number);
@@ -494,19 +404,7 @@
   // --- on load: this deal's draft back in the form, an older one offered ----------------------
 
   // The form as the server rendered it: a fresh deal starts from it.
-  var pristine = {};
-  Array.prototype.forEach.call(form.elements, function (el) {
-    if (!el.name || NOT_KEPT[el.name] || el.type === "submit" || el.type === "button") return;
-    if (el.type === "radio" || el.type === "checkbox") {
-      if (!Array.isArray(pristine[el.name])) pristine[el.name] = [];
-      if (el.defaultChecked) pristine[el.name].push(el.value);
-    } else if (el.tagName === "SELECT") {
-      var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0];
-      pristine[el.name] = chosen ? chosen.value : (el.options[0] ? el.options[0].value : "");
-    } else {
-      pristine[el.name] = el.defaultValue;
-    }
-  });
+  var pristine = Fields.defaults(form, NOT_KEPT);
 
   if (outbox) {
     outbox.onRefused = function (item) { if (item.kind === "deal") openRefused(item); };

@@ -141,6 +141,7 @@ def test_the_same_key_sent_by_the_outbox_and_a_retry_records_one_deal(live_serve
     }""")
     assert answers == {"sent": 1, "stopped": None, "retried": "saved"}
     assert Round.objects.count() == 1
+    expect(page.locator("#new-deal-title")).to_have_text("Deal 2")  # the outbox emptied: the page again
     assert queued(page) == []
 
 
