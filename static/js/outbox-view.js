@@ -325,7 +325,10 @@
     items: function () { return items.slice(); },
     count: function () { return items.length; }
   };
-  api.ready = Promise.all([clock, window.GupaiDB.persist()]).then(refresh).then(function () {
+  // The browser's answer on keeping this site's storage (asked on load by the page's scripts).
+  window.addEventListener("gupai-storage", render);
+  var kept = typeof window.GupaiDB.persist === "function" ? window.GupaiDB.persist() : null;
+  api.ready = Promise.all([clock, kept]).then(refresh).then(function () {
     soon(0);
     return api;
   });
