@@ -1,0 +1,85 @@
+"""The table keeps scoring when the network doesn't (issue 28's proof), in Chromium at 390×844
+with touch and a profile on disk: two tables' scorer pages opened once, the network cut, both
+pages loaded again from the service worker, 25 deals entered at each, the browser closed and
+opened again offline, 5 more deals, the network back: within 10 s all 55 deals are stored once
+each, in order, their chains valid, the standings equal to the deals, and no deal was refused by
+the link's allowance (it counts a queued deal by the minute it was drawn on the phone)."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Round
+
+from .test_scorer_offline_app import CONTROLLED, KEPT, eventually, open_profile
+from .test_scorer_outbox import assert_stored_in_order, enter, jie_long_points
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def opened(page, url: str, *, online: bool) -> None:
+    response = page.goto(url)
+    if online:
+        assert page.evaluate(CONTROLLED)
+        eventually(lambda: page.evaluate(KEPT, urlsplit(url).path))  # the worker has kept the page
+    else:
+        assert response.from_service_worker
+    page.wait_for_function("window.GupaiOutboxPage !== undefined")
+    page.evaluate("GupaiOutboxPage.ready.then(() => true)")
+
+
+def test_two_tables_score_offline_through_a_browser_restart(live_server, playwright, tmp_path, make_setup):
+    tables = [make_setup("jie_long"), make_setup("jie_long", names=["Ed", "Fay", "Gus", "Hal"], table_name="Table 2")]
+    links = [f"{live_server.url}/s/{s.token}/" for s in tables]
+    deals = [jie_long_points(30, seed=11), jie_long_points(25, seed=12)]
+    statuses: list[int] = []
+
+    def watch(context):
+        context.on("response", lambda r: statuses.append(r.status) if r.request.method == "POST" else None)
+
+    context = open_profile(playwright, tmp_path / "profile")
+    try:
+        watch(context)
+        pages = [context.pages[0] if context.pages else context.new_page(), context.new_page()]
+        for page, url in zip(pages, links):
+            opened(page, url, online=True)
+        context.set_offline(True)
+        for page, url in zip(pages, links):
+            opened(page, url, online=False)  # reloaded: the worker's copy
+            page.get_by_label("Entered by").select_option(index=1)
+        for page, table_deals in zip(pages, deals):
+            for n, points in enumerate(table_deals[:25], start=1):
+                enter(page, points, n)
+            expect(page.locator("#deals [data-outbox-item]")).to_have_count(25)
+    finally:
+        context.close()
+    assert Round.objects.count() == 0
+
+    context = open_profile(playwright, tmp_path / "profile", offline=True)
+    try:
+        watch(context)
+        pages = [context.pages[0] if context.pages else context.new_page(), context.new_page()]
+        for page, url in zip(pages, links):
+            opened(page, url, online=False)
+        # The worker's copy says "Deal 1": the page starts after the deals queued.
+        expect(pages[0].locator("#new-deal-title")).to_have_text("Deal 26")
+        for n, points in enumerate(deals[0][25:], start=26):
+            enter(pages[0], points, n)
+        expect(pages[0].locator("#deals [data-outbox-item]")).to_have_count(30)
+
+        back = time.monotonic()
+        context.set_offline(False)
+        eventually(lambda: Round.objects.count() == 55, timeout=10)
+        assert time.monotonic() - back <= 10
+        for page, number in zip(pages, (31, 26)):
+            expect(page.locator("#new-deal-title")).to_have_text(f"Deal {number}")
+            assert page.evaluate("GupaiOutbox.count()") == 0
+    finally:
+        context.close()
+    for setup, table_deals in zip(tables, deals):
+        assert_stored_in_order(setup, table_deals)
+    assert 429 not in statuses
