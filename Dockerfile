@@ -1,7 +1,9 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-# GNU gettext's msgfmt, for compilemessages (the .mo files are built, not committed).
-RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext && rm -rf /var/lib/apt/lists/*
+# GNU gettext's msgfmt, for compilemessages (the .mo files are built, not committed); pg_dump and
+# pg_restore for `manage.py backup` / `restore` (gupai_site/backups.py).
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml ./
 COPY games ./games

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run club test install bench clean messages guide-screenshots
+.PHONY: run club test install bench clean messages guide-screenshots restore-drill
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,3 +71,9 @@ guide-screenshots: install
 # .club/ (a club night's key, address and database, `make club`) is never removed here.
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
+
+# The latest backup (BACKUP_DIR, written by `manage.py backup` and nightly by Celery beat) restored
+# into a scratch database, the replay audit of every tournament run over it, the scratch database
+# dropped; fails when the restore or any audit does (docs/reliability.md, Backups).
+restore-drill: install
+	$(BIN)/python manage.py restore_drill

@@ -15,6 +15,11 @@
   ``logmask`` (secrets out of every log line)
 - ``root_files`` (robots.txt and the favicon), ``storage`` (static files with or without
   ``collectstatic``)
+- ``operations`` (the settings of the replica, the probes, the metrics and the backups),
+  ``health`` (``/healthz`` and ``/readyz``), ``metrics`` (``/metrics``), ``tasks`` (the queues'
+  heartbeats and the nightly backup), ``backups`` (backup, restore, the restore drill) and
+  ``management`` (their commands: ``backup``, ``restore``, ``restore_drill``,
+  ``audit_tournaments``)
 """
 
 # Load the Celery app with Django so that @shared_task uses it.

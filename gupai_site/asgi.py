@@ -85,6 +85,7 @@ def build(wsgi_app, *, threads: int | None = None):
     # The body is read in the event loop under a deadline before a thread is taken (body_deadline).
     wsgi = BodyDeadline(WSGIMiddleware(wsgi_app, workers=threads or _threads()), client_of=_client_of)
     # Django is set up by now (get_wsgi_application): the stream's modules may import models.
+    from gupai_site.metrics import STREAMS_HELD
     from scoring.web import event_stream
 
     async def application(scope, receive, send):
@@ -118,8 +119,12 @@ def build(wsgi_app, *, threads: int | None = None):
                                    "headers": [(b"content-type", content_type), (b"connection", b"close")]})
                 await logged_send({"type": "http.response.body", "body": body})
             elif match:
-                await event_stream.tournament_events(scope, receive, logged_send,
-                                                     parse_whole_number(match[1], low=0, high=MAX_ID))
+                STREAMS_HELD.inc()   # for /metrics (gupai_site.metrics), while the stream is held
+                try:
+                    await event_stream.tournament_events(scope, receive, logged_send,
+                                                         parse_whole_number(match[1], low=0, high=MAX_ID))
+                finally:
+                    STREAMS_HELD.dec()
             else:
                 await wsgi(scope, receive, logged_send)
         except BaseException:

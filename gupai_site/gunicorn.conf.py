@@ -86,3 +86,27 @@ if _control_socket:
     control_socket = _control_socket
 else:
     control_socket_disable = True
+
+
+# /metrics across the workers (gupai_site.metrics): with PROMETHEUS_MULTIPROC_DIR set (before
+# the workers import prometheus_client), each worker keeps its values in files there and a scrape
+# adds them up. The folder is emptied at start (an earlier run's counts are not this one's) and a
+# dead worker's live gauges (the streams it held) are dropped.
+def _metrics_dir() -> str:
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+
+
+def on_starting(server) -> None:
+    folder = _metrics_dir()
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):
+            if name.endswith(".db"):
+                os.remove(os.path.join(folder, name))
+
+
+def child_exit(server, worker) -> None:
+    if _metrics_dir():
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

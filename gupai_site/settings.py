@@ -29,6 +29,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS / SECURE_HSTS_PRELOAD   (default 1 / 0)
 SECURE_COOKIES       session and CSRF cookies over https only (default 1)
 STATIC_ROOT          where collectstatic writes (default: staticfiles/ in the project)
 LOG_LEVEL            root log level (default INFO)
+The replica, the probes, the metrics and the backups: gupai_site/operations.py.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from gupai_site.dbtimeout import with_lock_timeout, with_statement_timeout
 from scoring.domain.inputs import number_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -119,7 +119,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: REMOTE_ADDR is the client's address for everything below (BEHIND_PROXY only).
+    # Requests, responses and their times for /metrics (django-prometheus: first and last).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # REMOTE_ADDR is the client's address for everything below (BEHIND_PROXY only).
     "scoring.web.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -145,9 +147,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, so the first to see a view's exception: a database that does not answer gives a 503
-    # (the API's error shape under /api/, a page elsewhere) instead of a 500.
+    # Last but the metrics' (theirs return nothing), so the first to see a view's exception: a database
+    # that does not answer gives a 503 (the API's error shape under /api/, a page elsewhere), not a 500.
     "scoring.web.unavailable.DatabaseUnavailableMiddleware",
+    "gupai_site.metrics.DealsRefusedMiddleware",   # the deals refused, counted at the web edge
+    "gupai_site.metrics.RequestsMiddleware",
 ]
 
 ROOT_URLCONF = "gupai_site.urls"
@@ -179,6 +183,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+from gupai_site.operations import *  # noqa: E402, F403 - the replica's, probes', metrics' and backups' settings
+from gupai_site.operations import postgresql_options, replica_databases  # noqa: E402
+
+DATABASES |= replica_databases(DATABASE_REPLICA_URL, testing=TESTING)  # noqa: F405
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Wait for a busy writer instead of failing at once (concurrent scorers on a laptop).
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -199,10 +207,7 @@ DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "3
 #: hears "try again" at once rather than "database unavailable" after 10 s. Workers wait.
 DB_LOCK_TIMEOUT = float(os.environ.get("DB_LOCK_TIMEOUT", "3"))
 
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = with_lock_timeout(with_statement_timeout(_options.get("options", ""), DB_STATEMENT_TIMEOUT),
-                                            DB_LOCK_TIMEOUT)
+postgresql_options(DATABASES, statement_timeout=DB_STATEMENT_TIMEOUT, lock_timeout=DB_LOCK_TIMEOUT)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: The largest tournament document an import takes, in bytes (the API's body and the club page's

@@ -8,8 +8,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from gupai_site import root_files
+from gupai_site import health, metrics, root_files
 from scoring.api.base import NotFoundView
+from scoring.views import scorer_app
 
 #: The Content-Security-Policy (settings) keeps every page to its own files, with no inline script
 #: or style. ReDoc alone needs more, as found in a browser (tests/browser/test_csp.py): its
@@ -21,6 +22,15 @@ REDOC_CSP = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'
 urlpatterns = [
     path("robots.txt", root_files.robots_txt, name="robots-txt"),
     path("favicon.ico", root_files.favicon, name="favicon"),
+    # The installed scorer app: at the root, so that their URLs never change (the worker's
+    # scope is /s/, which its Service-Worker-Allowed header allows).
+    path("manifest.webmanifest", scorer_app.manifest, name="web-manifest"),
+    path("sw.js", scorer_app.service_worker, name="service-worker"),
+    # For the load balancer and the operator: alive, ready (JSON), and Prometheus' metrics
+    # (loopback or METRICS_TOKEN only). See docs/reliability.md.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     # The language switch of every page (base.html) posts here. Without a CSRF token: public pages
     # carry none (they are the same for everybody), and a forged switch changes only a language.

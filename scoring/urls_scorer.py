@@ -2,10 +2,13 @@
 
 from django.urls import path
 
-from scoring.views import scorer, scorer_players
+from scoring.views import scorer, scorer_app, scorer_players
 
 urlpatterns = [
+    # The phone's tables (the installed app's start page): before the links, whose token it is not.
+    path("", scorer_app.scorer_home, name="scorer-home"),
     path("<str:token>/", scorer.table_page, name="scorer-table"),
+    path("<str:token>/ping/", scorer.ping, name="scorer-ping"),
     path("<str:token>/who/", scorer_players.who, name="scorer-who"),
     path("<str:token>/forget-me/", scorer_players.forget_me, name="scorer-forget-me"),
     path("<str:token>/deals/<int:round_id>/correct/", scorer.round_correct, name="scorer-round-correct"),

@@ -1,10 +1,13 @@
-"""The site's icons in static/img/: `.venv/bin/python scripts/favicon.py` after changing the drawing.
+"""The site's icons in static/img/ and static/icons/: `.venv/bin/python scripts/favicon.py` after
+changing the drawing.
 
 favicon.svg           the icon of every page (templates/base.html), drawn by
                       scoring.web.tile_art.favicon_svg: the Heaven tile on the site's colour
 favicon.ico           for browsers that ask /favicon.ico (gupai_site/urls.py sends them here) or
                       cannot show an SVG icon: the same drawing at 16, 32 and 48 px, as PNGs
 apple-touch-icon.png  180 px, square corners (the phone rounds them), for a home-screen link
+icons/app-192.png,    the installed scorer app's icons (/manifest.webmanifest), "maskable": the
+icons/app-512.png     tile inside the centre circle that a phone's mask of any shape keeps
 
 The PNGs are drawn by headless Chromium (Playwright with Debian's chromium, as the browser tests
 use), so no imaging library is needed; the .ico file is those PNGs behind an ICO directory.
@@ -21,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "static" / "img"
+APP_ICONS = ROOT / "static" / "icons"
+APP_SIZES = (192, 512)
 ICO_SIZES = (16, 32, 48)
 TOUCH_SIZE = 180
 
@@ -78,8 +83,12 @@ def main() -> None:
     (OUT / "favicon.svg").write_text(svg, encoding="utf-8")
     (OUT / "favicon.ico").write_bytes(ico(render(svg, list(ICO_SIZES))))
     (OUT / "apple-touch-icon.png").write_bytes(render(favicon_svg(rounded=False), [TOUCH_SIZE])[TOUCH_SIZE])
-    for name in ("favicon.svg", "favicon.ico", "apple-touch-icon.png"):
-        print(f"{OUT.relative_to(ROOT) / name}: {(OUT / name).stat().st_size} bytes")
+    APP_ICONS.mkdir(parents=True, exist_ok=True)
+    for size, png in render(favicon_svg(maskable=True), list(APP_SIZES)).items():
+        (APP_ICONS / f"app-{size}.png").write_bytes(png)
+    written = [OUT / name for name in ("favicon.svg", "favicon.ico", "apple-touch-icon.png")]
+    for path in [*written, *(APP_ICONS / f"app-{size}.png" for size in APP_SIZES)]:
+        print(f"{path.relative_to(ROOT)}: {path.stat().st_size} bytes")
 
 
 if __name__ == "__main__":

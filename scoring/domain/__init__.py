@@ -14,7 +14,9 @@ checked before it is kept), ``document_values`` (each value checked at its path)
 ``document_revisions`` (one revision, believed once checked), ``proof`` (players proving who
 they are), ``code_hashes`` (players' codes as stored: a keyed hash), ``link_secrets`` (a scorer
 link's secret kept while its session is open), ``clock``
-(a session's clock at a given moment), ``paging`` (a long list a page at a time),
+(a session's clock at a given moment), ``outbox`` (a phone's outbox: deals drawn while the
+session was open recorded late, the link's allowance counted by drawn minute, when a phone was
+heard), ``paging`` (a long list a page at a time),
 ``player_stats`` (a player's figures from their deals), ``substitutions`` (who sat where at
 which deal once players were substituted), ``ratings`` (the club ratings,
 Plackett–Luce) and ``seasons`` (a season's standings, weighted and summed)."""

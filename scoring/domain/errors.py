@@ -65,6 +65,11 @@ class PreconditionRequired(DomainError):
 
 
 class IdempotencyKeyReused(DomainError):
-    """The same ``Idempotency-Key`` was sent with a different body (422)."""
+    """The same ``Idempotency-Key`` was sent with a different body (422). ``number``: the deal
+    recorded under that key, when it is one (a phone drops its copy: "already recorded as deal N")."""
 
     default_code = "idempotency_key_reused"
+
+    def __init__(self, message: str = "", *, number: int | None = None, **kwargs):
+        super().__init__(message, **kwargs)
+        self.number = number

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -22,6 +23,7 @@ from django.utils.translation import gettext, gettext_noop
 from scoring.domain import statuses
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, DomainError, PermissionDenied
+from scoring.domain.outbox import drawn_while_open
 from scoring.domain.statuses import (
     ROUND_CONFIRMED,
     ROUND_VOIDED,
@@ -133,10 +135,17 @@ SESSION_MOVES: dict[str, tuple[str, str, Refusal]] = {
 NO_CLOCK = Refusal(Conflict, "no_clock", gettext_noop("This session has no clock to stop."))
 
 
-def session_refusal(session_status: str, actor: Actor) -> Refusal | None:
+def session_refusal(session_status: str, actor: Actor, *, drawn_at: datetime | None = None,
+                    opened_at: datetime | None = None, closed_at: datetime | None = None) -> Refusal | None:
     """Why ``actor`` may not record or change deals at a table of a session in this status, or
-    None: a closed session refuses scorer links only (directors record late deals)."""
+    None: a closed session refuses scorer links only (directors record late deals), except a
+    deal its phone drew (``drawn_at``) while the session was open (``opened_at`` to
+    ``closed_at``: ``outbox.drawn_while_open``), recorded late. Only a new deal has a drawn time:
+    a correction, confirmation or dispute is refused."""
     if session_status == statuses.SESSION_CLOSED and actor.is_scorer:
+        if drawn_at is not None and opened_at is not None and drawn_while_open(drawn_at, opened_at=opened_at,
+                                                                              closed_at=closed_at):
+            return None
         return SESSION_CLOSED
     return None
 

@@ -21,6 +21,11 @@ class Table(models.Model):
     scorer_token_secret = models.TextField(null=True, blank=True)
     scorer_token_created_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
+    #: When a phone last reached the table's scorer link (written at most every few seconds:
+    #: ``scoring.domain.outbox.heard_is_news``); NULL: never.
+    phone_heard_at = models.DateTimeField(null=True, blank=True)
+    #: How many deals (and corrections, confirmations, disputes) that phone said it held unsent.
+    phone_outbox = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["session", "id"]

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.domain.clock import clock_state, still_playing
 from scoring.domain.errors import NotFound
+from scoring.domain.outbox import is_silent
 from scoring.domain.paging import Page, page_window
 from scoring.domain.standings import DEFAULT_TIE_BREAKS, tie_break_labels
 from scoring.models import ActionLog, Round, RoundRevision, Seat, Session, Substitution, Table, Tournament
@@ -67,7 +68,10 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
     up that recorded no deal since), "tables": [{"table", "seats" (position, name), "history" (the
     seats where players were substituted: ``substitutions.seat_histories``), "rounds",
     "disputed", "unconfirmed", "last_deal_at", "minutes_since" (whole minutes since the latest
-    deal, None before any), "still_playing", "scorer_token_created_at"}]}``; None without a session."""
+    deal, None before any), "still_playing", "scorer_token_created_at", "heard_minutes" (whole
+    minutes since the table's phone was last heard, None before it was), "outbox" (how many items
+    it said its outbox held), "silent" (an open session's table whose phone was heard, but not for
+    more than ``outbox.SILENT_AFTER``)}]}``; None without a session."""
     if session is None:
         return None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))
@@ -89,6 +93,12 @@ def _table_rows(session: Session | None, counts: dict[int, dict], now: datetime)
             # Time is up: an open session's tables that recorded no deal since (still finishing one).
             "still_playing": not session.is_closed and still_playing(session.clock_ends_at, last_at, now),
             "scorer_token_created_at": t.scorer_token_created_at,
+            # The phone, as it last said (the outbox of a scorer page: issue 28); no query, the
+            # table's own columns.
+            "heard_minutes": None if t.phone_heard_at is None
+            else max(0, int((now - t.phone_heard_at).total_seconds()) // 60),
+            "outbox": t.phone_outbox,
+            "silent": not session.is_closed and is_silent(t.phone_heard_at, now=now),
         })
     return {"session": session, "clock": clock_state(session.clock_started_at, session.clock_ends_at, now),
             "still_playing": [r["table"] for r in rows if r["still_playing"]], "tables": rows}
@@ -208,15 +218,20 @@ def console_version(tournament: Tournament, *, now: datetime | None = None) -> s
     services do; ``tests/scoring/services/test_logged.py``): the newest line's id, found through
     the log's tournament index, stands for every deal, session, table, entry and settings change.
     Time does the rest: how many of its sessions' clocks have run out by ``now``, and the minute
-    itself (the grid says how long ago each table's last deal was)."""
+    itself (the grid says how long ago each table's last deal was, and its phone last heard).
+    The phones' outboxes are bookkeeping, not logged: what their open tables hold in all is read
+    too (a table's tables, no deal)."""
     now = now or timezone.now()
     newest = ActionLog.objects.filter(tournament=OuterRef("pk")).order_by("-id").values("id")[:1]
     ended = (Session.objects.filter(tournament=OuterRef("pk"), clock_ends_at__lte=now).order_by()
              .values("tournament").annotate(c=Count("id")).values("c"))
-    row = (Tournament.objects.filter(pk=tournament.pk).annotate(newest=Subquery(newest), ended=Subquery(ended))
-           .values_list("status", "newest", "ended").first())
-    status, newest_id, ended_count = row or ("", None, None)
-    return f"{status}-{newest_id or 0}-{ended_count or 0}-{int(now.timestamp()) // 60}"
+    held = (Table.objects.filter(session__tournament=OuterRef("pk"), session__status=Session.Status.OPEN).order_by()
+            .values("session__tournament").annotate(n=Sum("phone_outbox")).values("n"))
+    row = (Tournament.objects.filter(pk=tournament.pk)
+           .annotate(newest=Subquery(newest), ended=Subquery(ended), held=Subquery(held))
+           .values_list("status", "newest", "ended", "held").first())
+    status, newest_id, ended_count, held_count = row or ("", None, None, None)
+    return f"{status}-{newest_id or 0}-{ended_count or 0}-{held_count or 0}-{int(now.timestamp()) // 60}"
 
 
 def action_log_for(tournament: Tournament, *, limit: int | None = None) -> QuerySet[ActionLog]:

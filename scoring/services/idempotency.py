@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -77,7 +77,8 @@ def _store_answer(key_id: int, response: str, round_id: int) -> None:
 
 
 def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str, proof: PlayerProof | None = None,
-                            before_new: Callable[[], None] | None = None) -> IdempotentOutcome:
+                            before_new: Callable[[], None] | None = None,
+                            drawn_at: datetime | None = None) -> IdempotentOutcome:
     """``round_record`` exactly once per (table, key). Same key with another body:
     IdempotencyKeyReused. An invalid body stores nothing, key included (a retry is evaluated
     again). ``proof`` (the enterer's, as for ``round_record``) is no part of the body: a replay
@@ -86,7 +87,9 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str, 
     ``before_new``: called once the key's insert has shown that this is a new deal, not the
     replay of a stored one, before the deal is recorded — the caller's count of deals per scorer
     link, which a replay does not touch. Whatever it raises undoes the key's insert too. (Asking
-    whether the key is stored before the transaction would cost every deal one more statement.)"""
+    whether the key is stored before the transaction would cost every deal one more statement.)
+    ``drawn_at``: when the phone drew the deal (``record_locked``: a late deal). The key reused
+    with another body: the refusal names the deal stored under it (``number``)."""
     require_table_access(actor, table)
     check_idempotency_key(key)
     request_hash = idempotency_request_hash(body)
@@ -95,12 +98,14 @@ def round_record_idempotent(*, actor: Actor, table: Table, body: Any, key: str, 
         if key_id is None:
             idem = IdempotencyKey.objects.get(table_id=table.pk, key=key)
             if idem.request_hash != request_hash:
+                stored = idem.response_body.get("number") if isinstance(idem.response_body, dict) else None
                 raise IdempotencyKeyReused(
-                    gettext("This Idempotency-Key was already used with a different body; use a new key for a new deal."))
+                    gettext("This Idempotency-Key was already used with a different body; use a new key for a new deal."),
+                    number=stored)
             return IdempotentOutcome(idem.response_status, idem.response_body, idem.round_id, True)
         if before_new is not None:
             before_new()
-        rnd, seats = record_locked(actor=actor, table=table, body=body, proof=proof)
+        rnd, seats = record_locked(actor=actor, table=table, body=body, proof=proof, drawn_at=drawn_at)
         text = json.dumps(round_detail(rnd, seats=seats, tournament=rnd.table.session.tournament), cls=DjangoJSONEncoder)
         _store_answer(key_id, text, rnd.pk)
         response = json.loads(text)   # the answer as a replay will read it (plain JSON: dates as text)

@@ -22,7 +22,8 @@ from scoring.domain.inputs import MAX_ACTOR_LABEL
 from scoring.domain.records import RoundPreview
 from scoring.models import Entry, Player, Round, RoundRevision, Seat, Session, Table, Tournament
 
-#: The table's row locked, with its tournament's status, its session's status and clock end, and
+#: The table's row locked, with its tournament's status, its session's status, clock end and close
+#: time, and
 #: its seats (entry, player, name) — one statement, written as SQL because it runs in every
 #: deal's transaction and Django's compiler cost more than the statement itself. Only the
 #: table's row is locked for update (``OF``): tables record side by side; PostgreSQL also holds
@@ -30,7 +31,7 @@ from scoring.models import Entry, Player, Round, RoundRevision, Seat, Session, T
 #: it for update) waits for the deals being recorded, and the deals sent after it see it closed.
 #: SQLite locks the whole database for a write transaction and knows no FOR UPDATE.
 LOCK_TABLE_SQL = (
-    'SELECT tn."status", ss."status", ss."clock_ends_at", st."id", st."position", st."entry_id", en."player_id", '
+    'SELECT tn."status", ss."status", ss."clock_ends_at", ss."closed_at", st."id", st."position", st."entry_id", en."player_id", '
     'pl."name" '
     f'FROM "{Table._meta.db_table}" tb '
     f'JOIN "{Session._meta.db_table}" ss ON ss."id" = tb."session_id" '
@@ -45,7 +46,8 @@ def lock_table(table: Table) -> list[Seat]:
     """Lock ``table`` against concurrent recording; its seats by position (entry and player
     attached). The tournament's status and the session's status and clock are read again under
     the lock (a finish or a close may have come between the request's first read and now) and
-    set on ``table.session.tournament`` and ``table.session``."""
+    set on ``table.session.tournament`` and ``table.session`` (its close time too: a late deal from
+    a phone is judged by it)."""
     sql = LOCK_TABLE_SQL
     if connection.features.has_select_for_update_of:
         sql += ' FOR UPDATE OF tb' + (' FOR SHARE OF ss' if connection.vendor == "postgresql" else '')
@@ -56,8 +58,9 @@ def lock_table(table: Table) -> list[Seat]:
         raise NotFound(gettext("No such table."))
     table.session.tournament.status = rows[0][0]
     table.session.status, table.session.clock_ends_at = rows[0][1], utc_of(rows[0][2])
+    table.session.closed_at = utc_of(rows[0][3])
     seats = []
-    for _status, _session_status, _ends_at, seat_id, position, entry_id, player_id, name in rows:
+    for _status, _session_status, _ends_at, _closed_at, seat_id, position, entry_id, player_id, name in rows:
         if seat_id is None:
             continue  # a table without seats: nothing to join
         seat = Seat(id=seat_id, table=table, position=position, entry_id=entry_id)

@@ -8,6 +8,7 @@ along in the same transaction (``standings.standings_follow``) and writes its au
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -89,14 +90,18 @@ def _apply_preview(round: Round, preview: RoundPreview) -> None:
     round.next_banker = preview.next_banker
 
 
-def round_record(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None) -> Round:
+def round_record(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None,
+                 drawn_at: datetime | None = None) -> Round:
     """Record a new deal at ``table``: evaluate, store Round + revision 1, log, refresh standings
     on commit. Scorers: their own table, running tournaments only, open sessions only (Conflict
     ``session_closed``). Directors: any table of their club while running; at a closed session
-    the deal is marked ``late``. Once the session's clock has run out it is marked ``after_time``."""
+    the deal is marked ``late``. Once the session's clock has run out it is marked ``after_time``.
+    ``drawn_at``: when a scorer's phone drew the deal (its outbox); drawn while the session was
+    open, the deal is recorded late after the session closed instead of refused
+    (``lifecycle.session_refusal``)."""
     require_table_access(actor, table)
     with transaction.atomic():
-        rnd, _seats = record_locked(actor=actor, table=table, body=body, proof=proof)
+        rnd, _seats = record_locked(actor=actor, table=table, body=body, proof=proof, drawn_at=drawn_at)
     return rnd
 
 
@@ -133,7 +138,7 @@ def _expected_number(body: Any) -> tuple[Any, int | None]:
 
 
 def record_locked(*, actor: Actor, table: Table, body: Any, proof: PlayerProof | None = None,
-                  paper_sheet: bool = False) -> tuple[Round, list[Seat]]:
+                  paper_sheet: bool = False, drawn_at: datetime | None = None) -> tuple[Round, list[Seat]]:
     """``round_record`` inside the caller's transaction; also returns the seats it read.
     ``paper_sheet``: the deal is a row of the table's paper score sheet (marked so).
 
@@ -144,7 +149,9 @@ def record_locked(*, actor: Actor, table: Table, body: Any, proof: PlayerProof |
     seats = lock_table(table)
     tournament = table.session.tournament
     require_running(tournament, fresh=False)
-    ended = session_refusal(table.session.status, actor)
+    session = table.session   # its status and close time as read under the lock
+    ended = session_refusal(session.status, actor, drawn_at=drawn_at, opened_at=session.created_at,
+                            closed_at=session.closed_at)
     if ended is not None:
         ended.raise_()
     defaults = round_defaults(table)
@@ -175,6 +182,7 @@ def record_locked(*, actor: Actor, table: Table, body: Any, proof: PlayerProof |
     action_log(actor, ActionLog.Action.ROUND_RECORD, rnd, tournament=tournament,
                data={"table": table.pk, "number": rnd.number, "revision": 1, "hash": rev.hash,
                      **({"late": True} if rnd.late else {}), **({"after_time": True} if rnd.after_time else {}),
+                     **({"drawn_at": drawn_at.isoformat()} if rnd.late and drawn_at is not None else {}),
                      **({"paper_sheet": True} if paper_sheet else {}),
                      **({"entered_by_entry": entered.pk} if entered is not None else {})})
     _deal_event("deal_recorded", tournament=tournament, round=rnd, entries=entries, revision=rev, standings=moved)

@@ -1,17 +1,20 @@
-"""Sessions (sittings), tables with their seats, and the tables' scorer links."""
+"""Sessions (sittings), tables with their seats, the tables' scorer links, and when each link's
+phone was last heard."""
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import get_game
 from scoring.domain import link_secrets
+from scoring.domain import outbox as outbox_rules
 from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, ValidationFailed, problem
@@ -182,3 +185,28 @@ def session_scorer_tokens_rotate(*, actor: Actor, session: Session) -> list[tupl
             out.append((table, token))
         paper_sheets_drop(sessions=[session.pk], reason=PaperSheetJob.Reason.LINK_REPLACED)
     return out
+
+
+def table_phone_heard(*, table: Table, outbox: int | None, now: datetime | None = None) -> bool:
+    """Note that the phone of ``table``'s scorer link was heard ``now`` and, when it said
+    (``outbox``: None when not), how many items its outbox holds: what the director's console shows.
+    Bookkeeping, no change to a result: no ActionLog row.
+
+    Written only when it is news (``domain.outbox.heard_is_news``, judged from the table as the
+    link's look-up read it: most requests write nothing) and then by one conditional UPDATE,
+    whose WHERE asks the same again of the row as it is now: phones asking at once write it once,
+    and nothing is read and written back. Whether a row was written."""
+    now = now or timezone.now()
+    if not outbox_rules.heard_is_news(heard_at=table.phone_heard_at, outbox_was=table.phone_outbox, outbox=outbox,
+                                      now=now):
+        return False
+    news = Q(phone_heard_at__isnull=True) | Q(phone_heard_at__lte=now - outbox_rules.HEARD_EVERY)
+    values: dict = {"phone_heard_at": now}
+    if outbox is not None:
+        news |= ~Q(phone_outbox=outbox)
+        values["phone_outbox"] = outbox
+    written = Table.objects.filter(news, pk=table.pk).update(**values) > 0
+    if written:
+        table.phone_heard_at = now
+        table.phone_outbox = table.phone_outbox if outbox is None else outbox
+    return written

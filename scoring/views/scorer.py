@@ -6,7 +6,12 @@ is posted by the page's script (static/js/deal-drafts.js: a draft kept on the ph
 retries with one Idempotency-Key) and answered in JSON; without JavaScript every POST answers
 with a redirect (Post/Redirect/Get), a refusal or preview shown by the GET that follows. Both
 are one flow (``deal_post``); only the answer differs (``scoring.web.scorer_answers``). The
-moves each deal offers are the ones the services allow (``lifecycle.round_moves_allowed``).
+moves each deal offers are the ones the services allow (``lifecycle.round_moves_allowed``);
+posted by the page's scripts, they answer in JSON too (``scoring.web.move_answers``).
+
+The phone's outbox (issue 28): every request of the link notes that its phone was heard and how
+many items its outbox holds (``table_or_none``); ``ping`` answers whether the server is there; a
+deal says when it was drawn on the phone (``drawn_at``: late deals, the allowance by drawn minute).
 """
 
 from __future__ import annotations
@@ -15,48 +20,41 @@ import uuid
 from functools import wraps
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.domain.errors import (
-    DomainError,
-    IdempotencyKeyReused,
-    NotFound,
-    PreconditionFailed,
-    PreconditionRequired,
-    ValidationFailed,
-)
+from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
-from scoring.domain.lifecycle import SESSION_CLOSED, round_moves_allowed, tournament_refusal
+from scoring.domain.lifecycle import SESSION_CLOSED
+from scoring.domain.outbox import drawn_while_open
 from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
 from scoring.services import idempotency as idempotency_services
 from scoring.services import rounds as rounds_services
+from scoring.services.tables import table_phone_heard
+from scoring.views.corrections import correction_page
 from scoring.views.login import limited_page
 from scoring.web import throttling
 from scoring.web.auth import actor_from_request, client_ip
-from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure, with_moves
-from scoring.web.http import parse_if_match, status_of
+from scoring.web.http import status_of
+from scoring.web.move_answers import move_refused, move_saved, wants_json
+from scoring.web.phone_outbox import drawn_at_posted, outbox_said, server_now_ms
 from scoring.web.player_proof import on_this_phone, remembered, remembered_player
 from scoring.web.presentation import describe_rows, where_now
 from scoring.web.rule_messages import error_message
 from scoring.web.scorer_answers import RECENT_DEALS, DealPost, answer_json, answer_redirect, preview_context, stash_key
+from scoring.web.scorer_forms import deal_form_for, tournament_state
 from scoring.web.scorer_proof import confirming, not_proven, proof_context
 
 
-def _wants_json(request) -> bool:
-    """The page's own script (static/js/deal-drafts.js) posts with fetch and reads JSON."""
-    return "application/json" in request.headers.get("Accept", "")
-
-
 def invalid_link(request):
-    if _wants_json(request):
+    if wants_json(request):
         # The draft stays on the phone; the page says the link was replaced (deal-drafts.js).
         return JsonResponse({"status": "link_invalid", "message": gettext(
             "This link was replaced by the director; ask for the new one — your deal is kept.")}, status=404)
@@ -65,38 +63,31 @@ def invalid_link(request):
 
 def table_or_none(request, token: str):
     """The link's table, or None for an unknown link. Only unknown links count against the
-    address (Limited past the allowance): a valid one is never refused for others' guesses."""
+    address (Limited past the allowance): a valid one is never refused for others' guesses.
+    A link found: its phone was heard (and said how full its outbox is), for the director."""
     table = table_by_scorer_token(token)
     if table is None:
         throttling.hit(request, "scorer-token", client_ip(request) or "unknown")
+    else:
+        table_phone_heard(table=table, outbox=outbox_said(request))
     return table
 
 
 def limited_or_invalid(view):
-    """Answer Limited with the 429 page."""
+    """Answer Limited with the 429 page (in JSON to the page's scripts, with Retry-After both ways)."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except throttling.Limited as e:
-            return limited_page(request, e)
+            if not wants_json(request):
+                return limited_page(request, e)
+            response = JsonResponse({"status": "error", "code": "throttled", "message": e.message}, status=429)
+            response["Retry-After"] = str(e.retry_after)
+            return response
 
     return wrapped
-
-
-def _state(tournament) -> tuple[bool, str]:
-    """(writable, notice) of a tournament for its scorers: the services' refusal, in its words."""
-    refusal = tournament_refusal(tournament.status)
-    return (True, "") if refusal is None else (False, refusal.text)
-
-
-def _deal_form(table, *, data=None, initial=None, require_entered_by=True, seats=None, level="") -> DealForm:
-    t = table.session.tournament
-    # With proof, the enterer is the player this phone remembers, not a choice in the form.
-    return DealForm(game=t.game, variant=t.variant, seats=seats if seats is not None else table_seats(table),
-                    data=data, initial=initial, require_entered_by=require_entered_by and not t.require_proof,
-                    level=level)
 
 
 def _where_next(table, seats) -> list[dict]:
@@ -116,7 +107,7 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
     stashed; with JavaScript, deal-drafts.js fills it from the phone's drafts), to hand to the
     director. ``who``: the "Who are you?" form as sent and its errors."""
     tournament = table.session.tournament
-    writable, notice = _state(tournament)
+    writable, notice = tournament_state(tournament)
     closed = table.session.is_closed
     seats = table_seats(table)
     deals = describe_rows(tournament.game, round_rows(table, limit=RECENT_DEALS, seats=seats))
@@ -128,7 +119,7 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
             initial["entered_by"] = deals[0].get("entered_by")
         # The tournament's level; a phone that has recorded a deal here puts back its own
         # (static/js/deal-memory.js).
-        form = _deal_form(table, initial=initial, seats=seats, level=tournament.start_level)
+        form = deal_form_for(table, initial=initial, seats=seats, level=tournament.start_level)
     # The seat the bank has just left: the form asks its stake before Submit.
     form.previous = form.previous or defaults.get("last") or {}
     return render(request, "scorer/table.html", {
@@ -153,6 +144,8 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
         "problems": list(problems),
         "max_note": MAX_NOTE,
         "page_url": reverse("scorer-table", args=[token]),
+        # The phone draws its deals' times by the server's clock (static/js: the outbox).
+        "server_now": server_now_ms(),
         **proof_context(request, table, seats, who),
     }, status=status)
 
@@ -174,20 +167,20 @@ def table_page(request, token: str):
     if request.method == "GET":
         stash = request.session.pop(stash_key(table), None)
         if stash and table.session.is_closed:  # a deal refused as the session closed: shown, not sent
-            return scorer_page(request, table, token, form=_deal_form(table, data=stash.get("data") or {}),
+            return scorer_page(request, table, token, form=deal_form_for(table, data=stash.get("data") or {}),
                                problems=stash.get("problems") or [], unsent=True)
         if stash:
             return _stashed_page(request, table, token, stash)
         return scorer_page(request, table, token, saved=parse_whole_number(request.GET.get("saved"), low=1, high=MAX_INT32))
     posted = deal_post(request, table)
-    answer = answer_json if _wants_json(request) else answer_redirect
+    answer = answer_json if wants_json(request) else answer_redirect
     return answer(request, table, token, posted)
 
 
 def _stashed_page(request, table, token, stash: dict):
     """The page after a refused or previewed POST without JavaScript: the form as it was sent,
     previewed again (a preview stores nothing), with the refusal's messages."""
-    form = _deal_form(table, data=stash.get("data") or {})
+    form = deal_form_for(table, data=stash.get("data") or {})
     key = stash.get("key") or None
     problems = stash.get("problems") or []
     body = form.body()
@@ -202,13 +195,24 @@ def _stashed_page(request, table, token, stash: dict):
 
 def deal_post(request, table) -> DealPost:
     """A POST of the deal form, with or without JavaScript: read it, check it, record the deal
-    exactly once per form (its idempotency key); what came of it, for either answer."""
-    writable, notice = _state(table.session.tournament)
+    exactly once per form (its idempotency key); what came of it, for either answer. A deal
+    drawn on the phone (``drawn_at``) while its session was open is recorded late once the
+    session has closed (``domain.outbox.drawn_while_open``: the service decides again, under the
+    table's lock)."""
+    writable, notice = tournament_state(table.session.tournament)
     if not writable:
         return DealPost("closed", message=notice)
-    if table.session.is_closed:  # the service refuses it too (under the table's lock)
-        return DealPost("session_closed", message=SESSION_CLOSED.text)
-    form = _deal_form(table, data=request.POST)
+    form = deal_form_for(table, data=request.POST)
+    try:
+        drawn_at = drawn_at_posted(request.POST)
+    except ValidationFailed as e:
+        form.body()   # the deal's own errors too, beside this one
+        form.add_error("drawn_at", e.message)
+        return DealPost("invalid", form=form)
+    session = table.session
+    if session.is_closed and (drawn_at is None or not drawn_while_open(drawn_at, opened_at=session.created_at,
+                                                                       closed_at=session.closed_at)):
+        return DealPost("session_closed", message=SESSION_CLOSED.text)   # the service refuses it too
     body = form.body()
     if body is None:
         return DealPost("invalid", form=form)
@@ -225,11 +229,11 @@ def deal_post(request, table) -> DealPost:
             return DealPost("refused", form=form, body=body, error=not_proven(), number=number)
         body, proof = {**body, "entered_by": me.seat}, me.proof
     try:
-        outcome = _record(request, table, body, key, number, proof)
+        outcome = _record(request, table, body, key, number, proof, drawn_at)
     except ValidationFailed as e:
         return DealPost("invalid", form=form, error=e)
     except IdempotencyKeyReused as e:
-        return DealPost("key_reused", form=form, error=e)
+        return DealPost("key_reused", form=form, error=e, number=e.number)
     except DomainError as e:
         if any(x.get("code") == SESSION_CLOSED.code for x in e.errors):  # closed since the page was read
             return DealPost("session_closed", message=error_message(e))
@@ -238,17 +242,24 @@ def deal_post(request, table) -> DealPost:
     return DealPost("saved", outcome=outcome)
 
 
-def _record(request, table, body, key, number, proof):
+def _record(request, table, body, key, number, proof, drawn_at):
     if number is not None:
         body = {**body, "number": number}
     actor = actor_from_request(request, table=table)
     if proof is not None:  # the phone entering a proven deal: a code set on it does not confirm it
         actor = on_this_phone(request, actor)
     # A retry of a stored deal is not one more deal: the service counts only a new one, once the
-    # key's insert has told them apart.
+    # key's insert has told them apart. A deal drawn on the phone counts in the minute it was
+    # drawn (throttling.hit_drawn: a returning outbox drains in one go), others when they come.
+    if drawn_at is None:
+        def count():
+            throttling.hit(request, "round-create", str(table.pk))
+    else:
+        def count():
+            throttling.hit_drawn(request, "round-create", str(table.pk), drawn_at=drawn_at,
+                                 opened_at=table.session.created_at)
     return idempotency_services.round_record_idempotent(
-        actor=actor, table=table, body=body, key=key, proof=proof,
-        before_new=lambda: throttling.hit(request, "round-create", str(table.pk)))
+        actor=actor, table=table, body=body, key=key, proof=proof, drawn_at=drawn_at, before_new=count)
 
 
 def _saved_message(request, outcome) -> None:
@@ -281,58 +292,9 @@ def round_correct(request, token: str, round_id: int):
         return invalid_link(request)
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
                            page_url=reverse("scorer-table", args=[token]),
-                           action_url=reverse("scorer-round-correct", args=[token, rnd.pk]), outbox_token=token)
-
-
-def correction_page(request, *, table, rnd, actor, page_url: str, action_url: str, outbox_token: str = ""):
-    """The correction form of a deal (scorer link or director): GET pre-fills it from the current
-    revision's body with that revision's number hidden; POST previews or saves
-    (``rounds_services.round_correct`` with ``expected_revision``: a concurrent change is a conflict).
-    ``outbox_token``: reached by that scorer link, the phone queues the correction while offline."""
-    tournament = table.session.tournament
-    writable, notice = _state(tournament)
-    refused = round_moves_allowed(rnd, actor, tournament=tournament)["round_correct"]
-    problems = [notice] if notice else [refused.text] if refused else []
-    ctx = {"table": table, "tournament": tournament, "round": rnd, "writable": writable and not problems,
-           "page_url": page_url, "action_url": action_url, "problems": problems, "conflict": False,
-           "preview": {}, "reason": "", "revision": rnd.current_revision.number, "max_note": MAX_NOTE,
-           "outbox": {"token": outbox_token} if outbox_token else None}
-    if request.method == "GET":
-        form = _deal_form(table, initial=rnd.current_revision.body, require_entered_by=False)
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()})
-    form = _deal_form(table, data=request.POST, require_entered_by=False)
-    reason = (request.POST.get("reason") or "").strip()  # too long: the service says so under the field
-    revision = request.POST.get("revision", "")
-    ctx.update(reason=reason, revision=revision)
-    if problems:
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=409)
-    body = form.body()
-    if body is None:
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
-    if tournament.require_proof:  # the form offers no enterer: the deal keeps its proven one
-        body = {**body, "entered_by": rnd.entered_by}
-    if request.POST.get("action") != "save":
-        preview = table_round_preview(table=table, body=body, round=rnd)
-        if not preview.ok:
-            form.add_service_errors(preview.errors)
-        ctx["preview"] = preview_context(preview, tournament.game)
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()},
-                      status=200 if preview.ok else 400)
-    try:
-        rounds_services.round_correct(actor=actor, round=rnd, body=body, reason=reason,
-                               expected_revision=parse_if_match(revision))
-    except (PreconditionFailed, PreconditionRequired):
-        ctx["conflict"] = True
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=409)
-    except ValidationFailed as e:
-        ctx["reason_errors"] = [err["message"] for err in e.errors if err.get("path") == "reason"]
-        form.add_service_errors([err for err in e.errors if err.get("path") != "reason"])
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=400)
-    except DomainError as e:
-        ctx["problems"] = [error_message(e)]
-        return render(request, "scoring/correct.html", {**ctx, "form": form.context()}, status=status_of(e))
-    messages.success(request, gettext("Deal %(number)s corrected.") % {"number": rnd.number})
-    return redirect(page_url + f"#deal-{rnd.number}")
+                           action_url=reverse("scorer-round-correct", args=[token, rnd.pk]),
+                           extra={"server_now": server_now_ms(), "scorer_app": True,
+                                  "outbox": {"token": token}})
 
 
 def _round_action(request, token, round_id, call, done: str, *, field: str | None = None):
@@ -345,10 +307,14 @@ def _round_action(request, token, round_id, call, done: str, *, field: str | Non
     try:
         call(actor, rnd)
     except DomainError as e:
+        if wants_json(request):   # a move sent from the phone's outbox
+            return move_refused(e)
         failed = move_failure(rnd.pk, e, field=field, value=request.POST.get(field, "") if field else "")
         # the player picked to confirm stays picked beside the refusal
         failed["chosen"] = optional_number(request.POST.get("confirmed_by"), low=0)
         return scorer_page(request, table, token, failed=failed, status=status_of(e))
+    if wants_json(request):
+        return move_saved(rnd.number)
     messages.success(request, done % {"number": rnd.number})
     return redirect(reverse("scorer-table", args=[token]) + f"#deal-{rnd.number}")
 
@@ -380,4 +346,15 @@ def round_dispute(request, token: str, round_id: int):
                          gettext("Deal %(number)s is flagged for the referee."), field="message")
 
 
-__all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "deal_post"]
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+@limited_or_invalid
+def ping(request, token: str):
+    """204, nothing else: "is the server answering?", asked by the phone's outbox before it sends
+    (heard, as every request of the link: ``table_or_none``)."""
+    if table_or_none(request, token) is None:
+        return invalid_link(request)
+    return HttpResponse(status=204)
+
+
+__all__ = ["table_page", "round_correct", "correction_page", "round_confirm", "round_dispute", "deal_post", "ping"]

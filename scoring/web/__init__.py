@@ -12,6 +12,10 @@ Besides: ``client_address`` (the client's address behind our proxy, and its midd
 ``path_words`` (where an engine message points, in words), ``api_refusals`` (Django's own
 refusals under /api/ in the API's error shape), ``player_proof`` (the phone that
 remembers a proven player) and ``scorer_proof`` (the scorer page's players' proof),
+``scorer_app`` (what the scorer app's service worker keeps, and its version),
+``scorer_forms`` (the scorer's and correction pages' deal form and tournament state),
+``move_answers`` (a deal's moves answered in JSON to the page's scripts), ``phone_outbox`` (what
+a phone says of its outbox: its size, when a deal was drawn, the server's clock it draws by),
 ``document_problems`` (a refused document's problem, as a director reads it), ``paper_sheets``
 (printable paper score sheets), ``paper_sheet_form`` (the director's grid of a typed-in sheet)
 and ``report_pdf`` (the tournament report as a PDF)."""

@@ -36,7 +36,8 @@ class DealPost:
     """What a POST of the deal form came to. ``status``: ``closed`` (the tournament is not
     running; ``message`` says why), ``session_closed`` (the table's session has ended: the deal
     stays on the phone, for the director), ``invalid`` (the form, or the service's ``error``),
-    ``preview``, ``stale`` (no idempotency key), ``key_reused``, ``refused`` (another domain
+    ``preview``, ``stale`` (no idempotency key), ``key_reused`` (``number``: the deal stored
+    under the key), ``refused`` (another domain
     ``error``; ``number``: the deal the form believed it recorded) or ``saved`` (``outcome``)."""
 
     status: str
@@ -124,8 +125,8 @@ def answer_json(request, table, token: str, posted: DealPost) -> JsonResponse:
         return _json("preview", 200, html=html)
     if status == "stale":
         return _json("error", 400, message=gettext("This form is out of date: reload the page."))
-    if status == "key_reused":
-        return _json("key_reused", 409, message=gettext(
+    if status == "key_reused":   # ``number``: the deal stored under the key (the outbox drops its copy)
+        return _json("key_reused", 409, number=posted.number, message=gettext(
             "This deal was already recorded from this phone (see the list below) and has been changed since. "
             "If it is another deal, submit it again."))
     if status == "refused":
@@ -134,7 +135,9 @@ def answer_json(request, table, token: str, posted: DealPost) -> JsonResponse:
         return _json("error", status_of(posted.error), message=error_message(posted.error))
     outcome = posted.outcome
     number = outcome.body.get("number")
-    return _json("saved", outcome.status, number=number, replayed=outcome.replayed, redirect=saved_url(token, number))
+    late = {"late": True} if outcome.body.get("late") else {}   # recorded after its session closed (an outbox's)
+    return _json("saved", outcome.status, number=number, replayed=outcome.replayed, redirect=saved_url(token, number),
+                 **late)
 
 
 def _taken(request, table, body, number, error) -> JsonResponse:

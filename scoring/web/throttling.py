@@ -19,7 +19,10 @@ venue every phone shares one public address):
   issue a new card;
 - deals recorded per scorer link (generous: a table records a deal every minute or two); the
   callers leave out the replay of a deal already stored (its Idempotency-Key known), which gets
-  the stored answer.
+  the stored answer. A deal that says when the phone drew it (``drawn_at``: the scorer page's
+  outbox sends deals typed while the network was gone) is counted by that time, not by when it
+  arrives (``hit_drawn``): thirty deals queued over some minutes drain in one go, and still no
+  more than the allowance is recorded for any one minute of the session's time.
 
 When the cache is down the limits step aside (fail open): refusing every scorer because Redis
 died would be worse than a few more guesses.
@@ -29,16 +32,19 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 from typing import Any, Callable
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.utils import timezone
 from django.utils.translation import ngettext_lazy
 from django_ratelimit import core as ratelimit_core
 from django_ratelimit.core import get_usage
 from rest_framework import exceptions
 
+from scoring.domain import outbox as outbox_rules
 from scoring.domain.errors import PermissionDenied
 from scoring.domain.inputs import MAX_USERNAME
 from scoring.domain.proof import WRONG_CODE, PlayerProof
@@ -105,9 +111,10 @@ def rate(group: str) -> str:
     return getattr(settings, "RATE_LIMITS", {}).get(group, RATES[group])
 
 
-def _usage(request, group: str, value: str, *, increment: bool) -> dict | None:
+def _usage(request, group: str, value: str, *, increment: bool, the_rate: Any = None) -> dict | None:
     try:
-        return get_usage(request, group=group, key=lambda g, r: value, rate=rate(group), increment=increment)
+        return get_usage(request, group=group, key=lambda g, r: value, rate=the_rate or rate(group),
+                         increment=increment)
     except Exception as exc:  # noqa: BLE001 - the cache is down: fail open
         logger.warning("Rate limit %s not checked (cache unavailable): %s", group, exc)
         return None
@@ -118,7 +125,7 @@ def _used_up(usage: dict | None) -> bool:
     return usage is not None and usage["count"] >= usage["limit"]
 
 
-def _counted_in_redis(request, group: str, value: str) -> dict | None:
+def _counted_in_redis(request, group: str, value: str, the_rate: Any = None) -> dict | None:
     """``_usage(…, increment=True)`` in one round trip to Redis: django-ratelimit's ``add`` and
     Django's ``incr`` (which asks whether the key exists first) are three, on every deal. The
     same key, the same fixed window and the same answer; None when the cache is not Redis (the
@@ -126,7 +133,7 @@ def _counted_in_redis(request, group: str, value: str) -> dict | None:
     cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
     if not isinstance(cache, RedisCache) or not getattr(settings, "RATELIMIT_ENABLE", True):
         return None
-    the_rate = rate(group)
+    the_rate = the_rate or rate(group)
     limit, period = ratelimit_core._split_rate(the_rate)
     window = ratelimit_core._get_window(value, period)
     key = cache.make_and_validate_key(ratelimit_core._make_cache_key(group, window, the_rate, value,
@@ -138,15 +145,16 @@ def _counted_in_redis(request, group: str, value: str) -> dict | None:
     return {"count": count, "limit": limit, "should_limit": count > limit, "time_left": window - int(time.time())}
 
 
-def _counted(request, group: str, value: str) -> dict | None:
+def _counted(request, group: str, value: str, the_rate: Any = None) -> dict | None:
     """Count one, atomically (Redis: SET NX + INCR; elsewhere the cache's add, then incr): the
-    usage with this one counted; None when the cache is down (fail open)."""
+    usage with this one counted; None when the cache is down (fail open). ``the_rate``: another
+    than the group's (``hit_drawn``'s)."""
     try:
-        usage = _counted_in_redis(request, group, value)
+        usage = _counted_in_redis(request, group, value, the_rate)
     except Exception as exc:  # noqa: BLE001 - the cache is down: fail open
         logger.warning("Rate limit %s not checked (cache unavailable): %s", group, exc)
         return None
-    return usage if usage is not None else _usage(request, group, value, increment=True)
+    return usage if usage is not None else _usage(request, group, value, increment=True, the_rate=the_rate)
 
 
 def _give_back(group: str, value: str) -> None:
@@ -167,6 +175,27 @@ def hit(request, group: str, value: str) -> None:
     usage = _counted(request, group, value)
     if usage is not None and usage["should_limit"]:
         raise Limited(group, usage["time_left"])
+
+
+#: How long the count of one drawn window is kept (``hit_drawn``): a day, longer than any session
+#: (a session's clock runs a day at most), so that deals drawn in one minute and sent hours apart
+#: still share one count.
+DRAWN_COUNT_KEPT = 24 * 60 * 60
+
+
+def hit_drawn(request, group: str, value: str, *, drawn_at: datetime, opened_at: datetime) -> None:
+    """``hit`` for a deal the phone drew at ``drawn_at`` (the server's time): counted in the
+    window of the group's period it was drawn in (a minute for ``30/m``; the drawn time held
+    between the session's opening ``opened_at`` and now: ``domain.outbox.drawn_window``), the
+    allowance per drawn window, each window's count kept ``DRAWN_COUNT_KEPT``. So a phone whose
+    outbox held 30 deals typed over some minutes sends them all at once, and it still records no
+    more than the allowance for any one minute of the session's time. Over it: Limited, with the
+    period as the wait (a flood; the drawn minute stays full)."""
+    limit, period = ratelimit_core._split_rate(rate(group))
+    window = outbox_rules.drawn_window(drawn_at, opened_at=opened_at, now=timezone.now(), period_seconds=period)
+    usage = _counted(request, group, f"{value}@{window}", (limit, DRAWN_COUNT_KEPT))
+    if usage is not None and usage["should_limit"]:
+        raise Limited(group, period)
 
 
 def _login_keys(username, address: str) -> tuple[str, str]:

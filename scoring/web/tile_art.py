@@ -154,20 +154,26 @@ def tile_sprite_svg() -> str:
 ACCENT = "#a4161a"
 
 
-def favicon_svg(tile: object = "6:6", *, rounded: bool = True) -> str:
+def favicon_svg(tile: object = "6:6", *, rounded: bool = True, maskable: bool = False) -> str:
     """The site's icon (static/img/, written by scripts/favicon.py): one upright tile, Heaven by
     default, on a square of the site's colour; ``rounded=False`` for a home-screen icon, whose
-    corners the phone rounds itself. A standalone SVG file, so it names its namespace and size."""
+    corners the phone rounds itself. ``maskable``: the installed scorer app's icon
+    (static/icons/), square, with the whole tile inside the centre circle (radius 40 % of the
+    side) that a phone's mask of any shape keeps. A standalone SVG file, so it names its
+    namespace and size."""
     t = read_tile(tile)
-    # The 40 × 80 tile scaled into the middle of a 64 × 64 square, 3 units from top and bottom.
-    scale = 58 / (2 * HALF)
+    # The 40 × 80 tile scaled into the middle of a 64 × 64 square, 3 units from top and bottom;
+    # maskable, 44 high (its half-diagonal, 24.6, inside the safe circle's 25.6).
+    height = 44 if maskable else 58
+    scale = height / (2 * HALF)
     x = (64 - WIDTH * scale) / 2
-    corners = ' rx="12"' if rounded else ""
+    y = (64 - height) / 2
+    corners = ' rx="12"' if rounded and not maskable else ""
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">'
         f"<title>{escape(tile_label(t))}</title>"
         f'<rect width="64" height="64"{corners} fill="{ACCENT}"/>'
-        f'<g transform="translate({x:g} 3) scale({scale:g})">{tile_body(t)}</g></svg>\n'
+        f'<g transform="translate({x:g} {y:g}) scale({scale:g})">{tile_body(t)}</g></svg>\n'
     )
 
 

@@ -1,51 +1,48 @@
-/* The phone's IndexedDB database "gupai" (version 1), opened with the idb library
-   (static/vendor/idb/umd.js, global `idb`: promises over IndexedDB's events, nothing more), in a
-   window and in the service worker alike. Its stores:
-   - "outbox" (keyPath "key", index "scope"): what waits to be sent (static/js/outbox.js);
-   - "tables" (keyPath "page"): the scorer pages this phone has opened, for /s/;
-   - "meta" (keyPath "name"): small things, e.g. {name: "clock", offset}.
-   A later version adds stores in `upgrade` and never drops one: what is queued survives.
-
-   self.GupaiDB: open() (one connection per context, reused), persist() (a window asks the
-   browser to keep the data under storage pressure; `persisted` then holds its answer: true,
-   false, or null where the browser cannot say). */
+/* The phone's IndexedDB database "gupai", opened in one place for the scorer pages and the
+   service worker (static/vendor/idb/umd.js first: the global `idb`). Version 1, its stores:
+     "outbox"  keyPath "key" (the Idempotency-Key drawn with the item), index "scope": what waits
+               to be sent (static/js/outbox.js);
+     "tables"  keyPath "page" (the scorer page's path): {page, scope, name, tournament,
+               openedAt}, written by static/js/sw-register.js on every load of a table's page,
+               read by the phone's tables page (static/js/scorer-home.js);
+     "meta"    keyPath "name": small things ({name: "clock", offset}, ...).
+   Exposed as self.GupaiDB (window or worker): open() → a promise of idb's database (one
+   connection, opened on first use); persisted: whether the browser promised to keep this
+   site's storage (true/false; null until static/js/sw-register.js has asked), announced by the
+   "gupai-storage" event on window ({detail: {persisted}}). A service-worker update never opens
+   it for an upgrade: its stores change only with a new version here. */
 (function (self) {
   "use strict";
 
-  var NAME = "gupai", VERSION = 1;
-  var opened = null;
+  var NAME = "gupai";
+  var VERSION = 1;
+  var opening = null;
 
-  function open() {
-    if (!opened) {
-      opened = self.idb.openDB(NAME, VERSION, {
-        upgrade: function (db) {
-          if (!db.objectStoreNames.contains("outbox")) {
-            db.createObjectStore("outbox", {keyPath: "key"}).createIndex("scope", "scope");
-          }
-          if (!db.objectStoreNames.contains("tables")) db.createObjectStore("tables", {keyPath: "page"});
-          if (!db.objectStoreNames.contains("meta")) db.createObjectStore("meta", {keyPath: "name"});
-        },
-        // Another tab (or a new worker) opening a later version: let it, and open again when asked.
-        blocking: function () { if (opened) opened.then(function (db) { db.close(); }); opened = null; },
-        terminated: function () { opened = null; }
-      });
-      opened.catch(function () { opened = null; });
+  function upgrade(db, oldVersion) {
+    if (oldVersion < 1) {
+      db.createObjectStore("outbox", { keyPath: "key" }).createIndex("scope", "scope");
+      db.createObjectStore("tables", { keyPath: "page" });
+      db.createObjectStore("meta", { keyPath: "name" });
     }
-    return opened;
   }
 
-  var GupaiDB = {name: NAME, version: VERSION, open: open, persisted: null};
+  function open() {
+    if (!opening) {
+      if (!self.idb || !self.indexedDB) return Promise.reject(new Error("no IndexedDB on this browser"));
+      opening = self.idb.openDB(NAME, VERSION, {
+        upgrade: upgrade,
+        // A newer page wants to upgrade the database: let it, and open again when next asked.
+        blocking: function () {
+          var was = opening;
+          opening = null;
+          if (was) was.then(function (db) { db.close(); });
+        },
+        terminated: function () { opening = null; }
+      });
+      opening.catch(function () { opening = null; });  // asked again next time (a private window...)
+    }
+    return opening;
+  }
 
-  GupaiDB.persist = function () {
-    var storage = self.navigator && self.navigator.storage;
-    if (!storage || !storage.persisted) return Promise.resolve(null);
-    return storage.persisted().then(function (already) {
-      return already || !storage.persist ? already : storage.persist();
-    }).then(function (answer) {
-      GupaiDB.persisted = !!answer;
-      return GupaiDB.persisted;
-    }, function () { return null; });
-  };
-
-  self.GupaiDB = GupaiDB;
+  self.GupaiDB = { name: NAME, version: VERSION, open: open, persisted: null };
 })(self);

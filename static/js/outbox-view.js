@@ -4,8 +4,7 @@
    The page names its table in an element marked data-outbox (templates/scorer/table.html: the
    "Last deals" section; templates/scoring/correct.html: the correction form's box):
    data-outbox-scope ("<tournament>:<table>", as the drafts), data-outbox-page (the table's
-   /s/<token>/), data-outbox-table and data-outbox-tournament (the names /s/ lists), and the
-   translated texts (data-text-*).
+   /s/<token>/), and the translated texts (data-text-*).
 
    - The list: each deal waiting is shown at the top of "Last deals" as "Deal N — waiting to send"
      (or refused: the deal form opens on it, static/js/deal-drafts.js); a correction,
@@ -18,8 +17,8 @@
      30 s) while the server is away, a message from the service worker, and Background Sync
      ("gupai-outbox") where the browser has it. When the table's outbox has been emptied the
      page is loaded again, showing the deals as recorded.
-   - The phone asks to keep its storage (navigator.storage.persist()); refused while deals wait,
-     #storage-warning is shown.
+   - The phone's storage: static/js/sw-register.js asks the browser to keep it (GupaiDB.persisted,
+     the "gupai-storage" event); refused while deals wait, #storage-warning is shown.
    - The clock: deals carry when they were drawn in the server's time (data-server-now on
      <html>); the offset is kept in "meta" from the last page the server rendered, for a page
      the service worker served from its cache.
@@ -313,22 +312,16 @@
     });
   }
 
-  // The tables this phone has opened, for /s/.
-  Outbox.open().then(function (db) {
-    return db.put("tables", {page: page, scope: scope, name: box.getAttribute("data-outbox-table") || "",
-                             tournament: box.getAttribute("data-outbox-tournament") || "", openedAt: Date.now()});
-  }).catch(function () { /* listed next time */ });
-
   var api = {
     scope: scope, page: page, text: text, headers: headers, serverNow: serverNow, queue: queue, put: put,
     drop: drop, drain: function () { soon(0); }, onRefused: null,
     items: function () { return items.slice(); },
     count: function () { return items.length; }
   };
-  // The browser's answer on keeping this site's storage (asked on load by the page's scripts).
+  // The browser's answer on keeping this site's storage: asked on load by static/js/sw-register.js
+  // (which also lists this table for /s/ in the "tables" store).
   window.addEventListener("gupai-storage", render);
-  var kept = typeof window.GupaiDB.persist === "function" ? window.GupaiDB.persist() : null;
-  api.ready = Promise.all([clock, kept]).then(refresh).then(function () {
+  api.ready = clock.then(refresh).then(function () {
     soon(0);
     return api;
   });

@@ -20,19 +20,28 @@ PHONE = {"width": 360, "height": 740}
 PHONE_390 = {"width": 390, "height": 844}
 
 
+#: Chromium's switches for every browser the tests start.
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """Playwright, started once: its sync API runs one instance a thread (a browser with a
+    profile on disk, ``launch_persistent_context``, is started from it too)."""
     if not CHROMIUM:
         pytest.skip("no Chromium on this machine: `apt-get install chromium` (CI installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=BROWSER_ARGS)
+    yield b
+    b.close()
 
 
 #: The phones the pages are tried on: the narrowest, and the common one the issues name.

@@ -41,6 +41,9 @@ RECORD_FROM_THE_PAGE = RECORD_OVER_HTTP + 1
 #: Table (from the link), seats, the seats' substitutions (the players of each deal), the last 10
 #: deals, the next deal's defaults, running totals.
 SCORER_PAGE = 6
+#: Once every 10 s a request of the link also notes that the table's phone was heard (issue 28:
+#: one conditional UPDATE; the requests between write nothing, judged from the table as read).
+PHONE_HEARD = 1
 #: The director's console, whatever the deals, tables and sessions: session, user, tournament,
 #: director check, sessions, deal counts by table, the shown session's tables and their seats (and
 #: whether each had a substitution: the seats' histories are read only then), a page of disputes,
@@ -105,6 +108,8 @@ def test_the_scorer_page_does_not_grow_with_the_deals(jie_long, client, django_a
     s = jie_long
     for _ in range(12):
         round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    with django_assert_num_queries(SCORER_PAGE + PHONE_HEARD):   # the phone's first request: heard
+        assert client.get(f"/s/{s.token}/").status_code == 200
     with django_assert_num_queries(SCORER_PAGE):
         assert client.get(f"/s/{s.token}/").status_code == 200
 

@@ -14,10 +14,10 @@ from scoring.domain.inputs import MAX_INT32, whole_number_or_text
 from scoring.selectors.rounds import table_page_of, table_round_preview
 from scoring.selectors.tables import round_defaults, table_seats
 from scoring.services import rounds as rounds_services
+from scoring.views.corrections import correction_page
 from scoring.views.director.access import director_required, visible_round, visible_table
 from scoring.views.director.tables import render_table_page
 from scoring.views.director.tournaments import render_dashboard
-from scoring.views.scorer import correction_page
 from scoring.web.deal_form import DealForm
 from scoring.web.deal_moves import move_failure
 from scoring.web.http import status_of

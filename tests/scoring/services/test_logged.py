@@ -65,6 +65,8 @@ NOT_LOGGED = {
                            "the job's row",
     "paper_sheets_drop": "deletes stale PDFs inside a write that logs (session_close, table_scorer_token_rotate, "
                          "tournament_finish), in its transaction; the job's row keeps why",
+    "table_phone_heard": "bookkeeping, no change to a result: when a table's phone was last heard and how full its "
+                         "outbox was, for the director's console (one conditional UPDATE, at most every 10 s)",
     "paper_sheets_expire": "upkeep (Celery beat): the job's row keeps why its PDF went (expired) and when",
 }
 

@@ -100,6 +100,27 @@ def test_the_favicon_is_a_tile_on_the_sites_colour():
     assert f"--accent:{ACCENT};" in site_css
 
 
+
+def test_the_app_icon_keeps_the_whole_tile_inside_a_masks_safe_circle():
+    """The installed scorer app's icon is "maskable": a phone cuts it to its own shape (circle,
+    squircle), keeping at least the centre circle of radius 40 % of the side."""
+    from PIL import Image
+
+    from scoring.web.tile_art import ACCENT, favicon_svg
+
+    root = ET.fromstring(favicon_svg(maskable=True))
+    assert root.find(f"{SVG}rect").get("rx") is None  # full bleed: the mask makes the shape
+    dx, dy, scale = map(float, re.search(r"translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)",
+                                         root.find(f"{SVG}g").get("transform")).groups())
+    corners = [(dx + x * scale, dy + y * scale) for x in (0, 40) for y in (0, 80)]
+    assert all(((x - 32) ** 2 + (y - 32) ** 2) ** 0.5 <= 0.4 * 64 for x, y in corners)
+    icons = Path(__file__).resolve().parents[3] / "static" / "icons"
+    for size in (192, 512):
+        image = Image.open(icons / f"app-{size}.png").convert("RGBA")
+        assert image.size == (size, size)
+        # written by scripts/favicon.py from this drawing: the corner is the site's colour, opaque
+        assert image.getpixel((1, 1)) == (*bytes.fromhex(ACCENT.lstrip("#")), 255)
+
 def _parsed(svg: str) -> ET.Element:
     """A tile drawn for a page (no xmlns: inline in HTML) as XML."""
     return ET.fromstring(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))

@@ -1,0 +1,1 @@
+"""The site's management commands (``commands``)."""
