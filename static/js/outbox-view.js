@@ -274,8 +274,11 @@
       say(text("queued-move", {number: item.number}));
       var details = form.closest("details");
       if (details) details.open = false;
-      if (!onTablePage && navigator.serviceWorker && navigator.serviceWorker.controller) {
-        window.location.href = page + "#deal-" + item.number;  // the worker has the table's page
+      // Back to the table's page where the worker keeps a copy of it (offline, it opens from there).
+      if (!onTablePage && window.caches && navigator.serviceWorker && navigator.serviceWorker.controller) {
+        window.caches.match(page).then(function (kept) {
+          if (kept) window.location.href = page + "#deal-" + item.number;
+        }).catch(function () { /* stays here: the status says it is kept */ });
       }
     });
   });
@@ -310,6 +313,14 @@
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && String(event.data.type || event.data).indexOf("gupai-outbox") === 0) soon(0);
     });
+  }
+
+  // The table's page kept by the worker, whichever of its pages this phone opened first: a page
+  // left before the worker was ready never asked to be kept (static/js/sw-register.js).
+  if (window.caches && navigator.serviceWorker && navigator.serviceWorker.controller) {
+    window.caches.match(page).then(function (kept) {
+      if (!kept && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({keep: page});
+    }).catch(function () { /* no cache to look in: the worker keeps it on its next navigation */ });
   }
 
   var api = {
