@@ -7,6 +7,9 @@ the link's allowance (it counts a queued deal by the minute it was drawn on the 
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -19,6 +22,68 @@ from .test_scorer_offline_app import CONTROLLED, KEPT, eventually, open_profile
 from .test_scorer_outbox import assert_stored_in_order, enter, jie_long_points
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Network:
+    """The venue's wifi between the phone and the server: a TCP relay to the live server that
+    the test cuts and brings back. ``set_offline`` alone cuts the pages only (Playwright's
+    emulation leaves a service worker's own requests through, and a browser started again
+    resumes its Background Sync before any route can be set): cut here, every request of the
+    phone fails, as without a network. ``up``/``down`` also tell the pages (``navigator.onLine``,
+    the ``online`` event) through ``set_offline``."""
+
+    def __init__(self, target: tuple[str, int]):
+        self.target = target
+        self.cut = threading.Event()
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.server.accept()
+            except OSError:
+                return
+            if self.cut.is_set():
+                phone.close()
+                continue
+            server = socket.create_connection(self.target)
+            with self.lock:
+                self.open += [phone, server]
+            for a, b in ((phone, server), (server, phone)):
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def down(self, context=None) -> None:
+        self.cut.set()
+        with self.lock:
+            for s in self.open:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+            self.open.clear()
+        if context is not None:
+            context.set_offline(True)
+
+    def up(self, context) -> None:
+        self.cut.clear()
+        context.set_offline(False)
+
+    def close(self) -> None:
+        self.down()
+        self.server.close()
 
 
 def opened(page, url: str, *, online: bool) -> None:
@@ -34,7 +99,9 @@ def opened(page, url: str, *, online: bool) -> None:
 
 def test_two_tables_score_offline_through_a_browser_restart(live_server, playwright, tmp_path, make_setup):
     tables = [make_setup("jie_long"), make_setup("jie_long", names=["Ed", "Fay", "Gus", "Hal"], table_name="Table 2")]
-    links = [f"{live_server.url}/s/{s.token}/" for s in tables]
+    served = urlsplit(live_server.url)
+    wifi = Network((served.hostname, served.port))
+    links = [f"http://localhost:{wifi.port}/s/{s.token}/" for s in tables]
     deals = [jie_long_points(30, seed=11), jie_long_points(25, seed=12)]
     statuses: list[int] = []
 
@@ -47,7 +114,7 @@ def test_two_tables_score_offline_through_a_browser_restart(live_server, playwri
         pages = [context.pages[0] if context.pages else context.new_page(), context.new_page()]
         for page, url in zip(pages, links):
             opened(page, url, online=True)
-        context.set_offline(True)
+        wifi.down(context)
         for page, url in zip(pages, links):
             opened(page, url, online=False)  # reloaded: the worker's copy
             page.get_by_label("Entered by").select_option(index=1)
@@ -59,6 +126,7 @@ def test_two_tables_score_offline_through_a_browser_restart(live_server, playwri
         context.close()
     assert Round.objects.count() == 0
 
+    wifi.down()  # the phone's browser starts again with no network
     context = open_profile(playwright, tmp_path / "profile", offline=True)
     try:
         watch(context)
@@ -71,8 +139,9 @@ def test_two_tables_score_offline_through_a_browser_restart(live_server, playwri
             enter(pages[0], points, n)
         expect(pages[0].locator("#deals [data-outbox-item]")).to_have_count(30)
 
+        assert Round.objects.count() == 0  # nothing went out while offline
         back = time.monotonic()
-        context.set_offline(False)
+        wifi.up(context)
         eventually(lambda: Round.objects.count() == 55, timeout=10)
         assert time.monotonic() - back <= 10
         for page, number in zip(pages, (31, 26)):
@@ -80,6 +149,7 @@ def test_two_tables_score_offline_through_a_browser_restart(live_server, playwri
             assert page.evaluate("GupaiOutbox.count()") == 0
     finally:
         context.close()
+        wifi.close()
     for setup, table_deals in zip(tables, deals):
         assert_stored_in_order(setup, table_deals)
     assert 429 not in statuses
