@@ -1,19 +1,23 @@
 """The phone's outbox (static/js/outbox.js, outbox-view.js, deal-drafts.js) in a real browser at
 390×844: the page is loaded, then the network is cut (``set_offline``). Deals entered offline wait on the phone and are sent once each, in order, when
 it is back; a deal the server refuses stops its table's queue until it is fixed; a retry racing
-the outbox records one deal; confirmations and corrections queue too."""
+the outbox records one deal; confirmations and corrections queue too; a deal queued before the
+director closed the session is recorded late; the director sees what the phone holds."""
 
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import pytest
+from django.test import Client
 from playwright.sync_api import Error, expect
 
 from games.simulate import simulate
-from scoring.models import Round
+from scoring.models import ActionLog, Round, Session, Table
 from scoring.selectors.audits import audit_chunk_findings, standings_differences
 from scoring.services.players import entry_code_set
+from scoring.services.sessions import session_close
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,12 +120,42 @@ def test_a_refused_deal_stops_the_queue_until_it_is_fixed(live_server, make_page
     expect(page.locator("#deals")).to_contain_text("Deal 4 — waiting to send")
     expect(page.locator("#deals")).to_contain_text("Deal 5 — waiting to send")
     assert list(Round.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+    # The phone told the server what it holds: the director's table page says so.
+    wait_for(lambda: Table.objects.get(pk=s.table.pk).phone_outbox == 3)
+    director = Client()
+    director.force_login(s.director)
+    assert "3 deals waiting on the phone" in director.get(f"/director/tables/{s.table.pk}/").content.decode()
 
     with page.expect_navigation(timeout=20_000):
         page.locator('input[name="points_1"]').fill(str(deals[2][1]))
         page.get_by_role("button", name="Submit", exact=True).click()
     expect(page.locator("#new-deal-title")).to_have_text("Deal 6")
     assert_stored_in_order(s, deals)
+
+
+def test_a_deal_queued_while_the_session_was_open_is_recorded_late_after_it_closed(live_server, make_page,
+                                                                                  make_setup):
+    s = make_setup("jie_long")
+    page = open_table(make_page, live_server, s)
+    page.get_by_label("Entered by").select_option(label="1. Anna")
+    deals = jie_long_points(2, seed=3)
+    page.context.set_offline(True)
+    for n, points in enumerate(deals, start=1):
+        enter(page, points, n)
+    drawn = [item["drawnAt"] for item in queued(page)]
+    session_close(actor=s.director_actor, session=Session.objects.get(pk=s.table.session_id))
+    page.context.set_offline(False)
+    wait_for(lambda: Round.objects.filter(table=s.table).count() == 2)
+    rounds = list(Round.objects.filter(table=s.table).order_by("number"))
+    assert [r.current_revision.body["points"] for r in rounds] == deals
+    assert all(r.late for r in rounds)
+    # The time each deal was drawn on the phone (server time), as its outbox sent it.
+    logged = ActionLog.objects.filter(action="round_record").order_by("id")
+    sent = [datetime.fromisoformat(line.data["drawn_at"]) for line in logged]
+    assert [round(d.timestamp() * 1000) for d in sent] == [round(ms) for ms in drawn]
+    director = Client()
+    director.force_login(s.director)
+    assert '<span class="badge late">' in director.get(f"/director/tables/{s.table.pk}/").content.decode()
 
 
 def test_the_same_key_sent_by_the_outbox_and_a_retry_records_one_deal(live_server, make_page, make_setup):
