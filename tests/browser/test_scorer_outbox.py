@@ -1,6 +1,6 @@
 """The phone's outbox (static/js/outbox.js, outbox-view.js, deal-drafts.js) in a real browser at
-390×844: the page is loaded, then the network is cut (``set_offline``). Deals entered offline wait on the phone and are sent once each, in order, when
-it is back; a deal the server refuses stops its table's queue until it is fixed; a retry racing
+390×844: the page is loaded, then the network is cut (``set_offline``). Deals entered offline
+wait on the phone and are sent once each, in order, when it is back; a deal the server refuses stops its table's queue until it is fixed; a retry racing
 the outbox records one deal; confirmations and corrections queue too; a deal queued before the
 director closed the session is recorded late; the director sees what the phone holds."""
 
