@@ -293,7 +293,8 @@ def round_correct(request, token: str, round_id: int):
     return correction_page(request, table=table, rnd=rnd, actor=actor_from_request(request, table=table),
                            page_url=reverse("scorer-table", args=[token]),
                            action_url=reverse("scorer-round-correct", args=[token, rnd.pk]),
-                           extra={"server_now": server_now_ms(), "scorer_app": True})
+                           extra={"server_now": server_now_ms(), "scorer_app": True,
+                                  "outbox": {"token": token}})
 
 
 def _round_action(request, token, round_id, call, done: str, *, field: str | None = None):

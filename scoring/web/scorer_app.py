@@ -3,8 +3,7 @@ the phone so that a scorer page opens with no network, and the worker's version.
 
 ``PRECACHED_STATIC`` is the one list of static files the scorer pages need (the ones
 templates/base.html, scorer/table.html, scorer/home.html, scoring/correct.html and the tile
-picker load, the app's icons): a name not among the static files is left out, so a script is
-named here before it exists (static/js/outbox.js). Tiles are drawn inline in the pages (SVG,
+picker load, the app's icons): a name not among the static files is left out. Tiles are drawn inline in the pages (SVG,
 ``scoring.web.tile_art``): no tile image to keep. ``WORKER_SCRIPTS`` are loaded by the worker
 itself (``importScripts``), in this order.
 
@@ -28,9 +27,11 @@ PRECACHED_STATIC = (
     # every page's (base.html)
     "js/site.js", "js/live.js", "js/clock.js", "js/deal-form.js",
     # the scorer's deal form and its tile picker
-    "js/deal-memory.js", "js/deal-drafts.js", "js/tile-text.js", "js/tile-moves.js", "js/tile-picker.js",
+    "js/deal-fields.js", "js/deal-memory.js", "js/deal-drafts.js",
+    "js/tile-text.js", "js/tile-moves.js", "js/tile-picker.js",
     # IndexedDB, the outbox, the worker's registration and the phone's tables page
-    "vendor/idb/umd.js", "js/gupai-db.js", "js/outbox.js", "js/sw-register.js", "js/scorer-home.js",
+    "vendor/idb/umd.js", "js/gupai-db.js", "js/outbox.js", "js/outbox-view.js",
+    "js/sw-register.js", "js/scorer-home.js",
     "img/favicon.ico", "img/favicon.svg", "img/apple-touch-icon.png",
     "icons/app-192.png", "icons/app-512.png",
 )

@@ -13,17 +13,26 @@
    - what the next deal at the table starts from (the level of detail, the stakes) is kept once a
      deal is saved, and put back in the form of the next deal when it has no draft:
      window.GupaiDealMemory (static/js/deal-memory.js);
+   - with the network gone, this table's outbox not empty, or no answer within 4 s, Submit puts
+     the deal in the phone's outbox (static/js/outbox.js, shown and sent by outbox-view.js) with
+     its key, number and the time it was drawn, and the form opens on the next deal: its number,
+     a new key, what the next deal starts from, and the leader, banker and enterer of the last
+     deal queued (the scorer can change them). A deal the server refuses from the outbox opens in
+     the form with its errors (or both deals side by side when its number was taken); Submit puts
+     it back at its place in the queue. A page older than the deals queued (served by the
+     service worker) starts after the last one queued;
    - a table whose session has ended (409 session_closed, or the page of a closed session: its
      form is marked data-draft-readonly) shows the draft read-only, to hand to the director; it
      stays on the phone.
 
    The texts come from the form's data-text-* attributes (translated in the template). Loaded by
-   templates/scorer/table.html (defer), after deal-memory.js. */
+   templates/scorer/table.html (defer), after outbox-view.js, deal-fields.js and deal-memory.js. */
 (function () {
   "use strict";
 
   var form = document.querySelector("form[data-deal-drafts]");
-  if (!form || !window.fetch || !window.FormData) return;
+  var Fields = window.GupaiDealFields;
+  if (!form || !Fields || !window.fetch || !window.FormData) return;
 
   var store = null;
   try {
@@ -38,6 +47,9 @@
   var pageUrl = form.getAttribute("action");
   var PREFIX = "gupai-draft:" + form.getAttribute("data-draft-scope") + ":";
   var pageNumber = parseInt(form.getAttribute("data-number"), 10);
+  var heading = document.getElementById("new-deal-title");
+  var outbox = window.GupaiOutboxPage || null;  // none: no IndexedDB, the old retries
+  var fixing = null;  // the outbox's refused deal open in the form
   var keyInput = form.querySelector('input[name="idem_key"]');
   var numberInput = form.querySelector('input[name="number"]');
   var statusBox = document.getElementById("draft-status");
@@ -64,42 +76,15 @@
     return s;
   }
 
-  function newKey() {
-    // crypto.randomUUID needs a secure context; a club's local network is plain http.
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-  }
+  var newKey = Fields.newKey;
 
   // --- the draft ------------------------------------------------------------------------------
 
-  function readFields() {
-    var out = {};
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || NOT_KEPT[el.name] || el.type === "submit" || el.type === "button") return;
-      if (el.type === "radio" || el.type === "checkbox") {
-        if (!Array.isArray(out[el.name])) out[el.name] = [];
-        if (el.checked) out[el.name].push(el.value);
-      } else {
-        out[el.name] = el.value;
-      }
-    });
-    return out;
-  }
+  function readFields() { return Fields.read(form, NOT_KEPT); }
 
   function writeFields(fields) {
     restoring = true;
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || NOT_KEPT[el.name] || !(el.name in fields)) return;
-      var value = fields[el.name];
-      if (el.type === "radio" || el.type === "checkbox") {
-        el.checked = Array.isArray(value) && value.indexOf(el.value) >= 0;
-      } else if (el.type !== "submit" && el.type !== "button") {
-        el.value = value;
-      }
-      // Other scripts (the level switch, the tile picker) follow the input's value.
-      el.dispatchEvent(new Event("change", {bubbles: true}));
-    });
+    Fields.write(form, fields, NOT_KEPT);
     restoring = false;
   }
 
@@ -155,53 +140,9 @@
     statusBox.className = "card " + (kind || "warnings");
   }
 
-  function clearErrors() {
-    form.querySelectorAll("[data-js-error], .field-error").forEach(function (el) { el.remove(); });
-    form.querySelectorAll("[aria-describedby]").forEach(function (el) { el.removeAttribute("aria-describedby"); });
-    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
-    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
-    problemsBox.textContent = "";
-  }
+  function clearErrors() { Fields.clearErrors(form, problemsBox); }
 
-  function problem(message) {
-    var p = document.createElement("p");
-    p.className = "card errors";
-    p.setAttribute("role", "alert");
-    p.textContent = message;
-    problemsBox.appendChild(p);
-    return p;
-  }
-
-  function showErrors(data) {
-    clearErrors();
-    var first = problem(text("invalid"));
-    (data.section_errors || []).forEach(problem);
-    Object.keys(data.errors || {}).forEach(function (name) {
-      var el = form.elements[name];
-      if (!el) return;
-      var input = el.length !== undefined && !el.tagName ? el[0] : el;
-      var field = input.closest(".field");
-      if (!field) return;
-      field.classList.add("has-error");
-      input.setAttribute("aria-invalid", "true");
-      // As the server renders them (templates/scoring/_field.html): read with the input.
-      var box = document.createElement("div");
-      box.id = (input.id || name) + "-errors";
-      box.setAttribute("data-js-error", "");
-      data.errors[name].forEach(function (message) {
-        var p = document.createElement("p");
-        p.className = "field-error";
-        p.setAttribute("role", "alert");
-        p.textContent = message;
-        box.appendChild(p);
-      });
-      // Right under the input, above the tile picker's panel (as the server places them); under
-      // the whole row of a choice tapped among buttons (a value, a winner).
-      (input.closest("fieldset.choices") || input).insertAdjacentElement("afterend", box);
-      input.setAttribute("aria-describedby", box.id);
-    });
-    first.scrollIntoView({block: "start"});
-  }
+  function showErrors(data) { Fields.showErrors(form, problemsBox, data, text("invalid")); }
 
   // --- sending --------------------------------------------------------------------------------
 
@@ -212,12 +153,19 @@
       body.set("idem_key", draft.key);
       body.set("number", String(draft.number));
     }
-    return fetch(pageUrl, {method: "POST", body: body, credentials: "same-origin",
-                               headers: {"Accept": "application/json"}})
+    var headers = {"Accept": "application/json"};
+    if (outbox) headers["X-Gupai-Outbox"] = outbox.headers()["X-Gupai-Outbox"];
+    // Not answered within 4 s: the deal goes to the outbox (the same key: recorded once).
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = controller && outbox ? window.setTimeout(function () { controller.abort(); }, 4000) : null;
+    return fetch(pageUrl, {method: "POST", body: body, credentials: "same-origin", headers: headers,
+                           signal: controller ? controller.signal : undefined})
       .then(function (response) {
         return response.json().then(function (data) { return {status: response.status, data: data}; },
                                     function () { return {status: response.status, data: null}; });
-      });
+      })
+      .then(function (answer) { window.clearTimeout(timer); return answer; },
+            function (e) { window.clearTimeout(timer); throw e; });
   }
 
   function preview() {
@@ -241,6 +189,7 @@
 
   function submit() {
     if (sending) return;  // a double tap: the first one is on its way
+    if (outbox && (fixing || outbox.count() || !navigator.onLine)) return queueDeal();
     keep();
     draft.sending = true;
     keep();
@@ -257,6 +206,7 @@
   }
 
   function retryLater() {
+    if (outbox) return queueDeal();
     // The network (or the server) is away: try again, less and less often, keeping the draft.
     say(text("waiting"));
     if (retryTimer) window.clearTimeout(retryTimer);
@@ -309,6 +259,102 @@
     }
   }
 
+  // --- the outbox ------------------------------------------------------------------------------
+
+  function queuedDeals() {
+    return outbox.items().filter(function (i) { return i.kind === "deal"; });
+  }
+
+  function nextNumber() {
+    return queuedDeals().reduce(function (n, i) { return Math.max(n, i.number + 1); }, pageNumber);
+  }
+
+  function showNumber(number) {
+    numberInput.value = number;
+    if (heading) heading.textContent = text("heading", {number: number});
+  }
+
+  function queueDeal() {
+    keep();
+    sending = false;
+    var item = {key: draft.key, kind: "deal", url: pageUrl, number: draft.number, fields: Fields.pairs(form)};
+    if (fixing && fixing.key === draft.key) {  // fixed: back at its place in the queue
+      item.seq = fixing.seq;
+      item.drawnAt = fixing.drawnAt;
+    }
+    var queued = draft;
+    return outbox.queue(item).then(function () {
+      memory.remember(form, store);
+      forget(queued);
+      fixing = null;
+      nextDeal();
+      say(text("queued", {number: item.number}), "notice");
+    });
+  }
+
+  // The form opens on the next deal: its own draft if one was typed, else a fresh form with what
+  // the next deal starts from and the leader, banker and enterer of the last deal queued.
+  function nextDeal() {
+    clearErrors();
+    takenBox.hidden = true;
+    resultBox.textContent = "";
+    var number = pageNumber = nextNumber();
+    draft = storedDrafts().filter(function (d) { return d.number === number; })[0] || null;
+    if (draft) {
+      writeFields(draft.fields);
+    } else {
+      writeFields(pristine);
+      writeFields(memory.recalled(form, store));
+      var last = queuedDeals().sort(function (a, b) { return b.seq - a.seq; })[0];
+      if (last) {
+        var carried = {}, fields = Fields.fromPairs(form, last.fields);
+        ["leader", "banker", "entered_by"].forEach(function (name) { if (name in fields) carried[name] = fields[name]; });
+        writeFields(carried);
+      }
+    }
+    keyInput.value = draft ? draft.key : newKey();
+    showNumber(number);
+  }
+
+  // A deal the server refused from the outbox: in the form, with its errors.
+  function openRefused(item) {
+    if (fixing && fixing.key === item.key) return;
+    if (draft && !fixing) keep();  // the next deal typed so far stays a draft
+    fixing = item;
+    draft = {number: item.number, key: item.key, fields: Fields.fromPairs(form, item.fields), sending: false};
+    writeFields(draft.fields);
+    keyInput.value = item.key;
+    showNumber(item.number);
+    var data = item.errors || {};
+    if (data.status === "invalid") {
+      say(text("outbox-refused", {number: item.number}), "errors");
+      showErrors(data);
+    } else if (data.status === "taken") {
+      say("");
+      takenBox.innerHTML = data.html;  // rendered and escaped by the server
+      takenBox.hidden = false;
+      takenBox.scrollIntoView({block: "start"});
+    } else {
+      say(data.message || text("refused"), "errors");
+    }
+  }
+
+  // "Record mine as deal M": this deal and every deal queued behind it move by as many numbers.
+  function renumber(item, number) {
+    var shift = number - item.number;
+    var behind = queuedDeals().filter(function (i) { return i.seq > item.seq; });
+    // Those behind first: the refused one still holds the queue meanwhile.
+    return Promise.all(behind.map(function (i) { i.number += shift; return outbox.put(i); })).then(function () {
+      return outbox.drop(item.key);
+    }).then(function () {
+      draft.number = number;
+      draft.key = newKey();  // on purpose: the same hands as another deal, under a new key
+      showNumber(number);
+      fixing = {key: draft.key, seq: item.seq, drawnAt: item.drawnAt};
+      return queueDeal();
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var action = event.submitter && event.submitter.value;
@@ -332,7 +378,16 @@
   takenBox.addEventListener("click", function (event) {
     var drop = event.target.closest("[data-draft-drop]");
     var next = event.target.closest("[data-record-next]");
-    if (drop) {
+    if (drop && fixing) {
+      // On purpose: the other phone's deal is this one; the deals behind it go on.
+      var dropped = fixing;
+      fixing = null;
+      forget(draft);
+      outbox.drop(dropped.key).then(function () { nextDeal(); outbox.drain(); });
+    } else if (next && fixing) {
+      takenBox.hidden = true;
+      renumber(fixing, parseInt(next.getAttribute("data-record-next"), 10));
+    } else if (drop) {
       forget(draft);
       draft = null;
       window.location.replace(pageUrl);
@@ -347,6 +402,17 @@
   });
 
   // --- on load: this deal's draft back in the form, an older one offered ----------------------
+
+  // The form as the server rendered it: a fresh deal starts from it.
+  var pristine = Fields.defaults(form, NOT_KEPT);
+
+  if (outbox) {
+    outbox.onRefused = function (item) { if (item.kind === "deal") openRefused(item); };
+    outbox.ready.then(function () {
+      // A page older than what is queued (the worker's copy): it starts after the last deal queued.
+      if (nextNumber() !== pageNumber && (!draft || draft.number < nextNumber())) nextDeal();
+    });
+  }
 
   var drafts = storedDrafts();
   var current = drafts.filter(function (d) { return d.number === pageNumber; })[0];

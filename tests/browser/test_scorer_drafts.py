@@ -38,13 +38,15 @@ def test_a_cut_network_during_submit_keeps_the_deal_and_saves_it_once(live_serve
     fill_points_deal(phone, s.names, DING_NIU_POINTS, entered_by="1. Adam")
     phone.context.set_offline(True)
     phone.get_by_role("button", name="Submit", exact=True).click()
-    expect(phone.locator("#draft-status")).to_contain_text("Waiting for the network")
-    expect(phone.locator("#draft-status")).to_contain_text("kept on this phone")
+    # In the phone's outbox (static/js/outbox.js), listed, and the form on the next deal.
+    expect(phone.locator("#draft-status")).to_contain_text("Deal 1 is kept on this phone")
+    expect(phone.locator("#deals")).to_contain_text("Deal 1 — waiting to send")
+    expect(phone.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     assert Round.objects.count() == 0
     with phone.expect_navigation(timeout=40_000):
         phone.context.set_offline(False)
-    expect(phone.locator("#saved")).to_contain_text("Deal 1 is saved")
-    expect(phone.get_by_role("heading", name="Deal 2")).to_be_visible()
+    expect(phone.locator("#deal-1")).to_be_visible()
+    expect(phone.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     assert Round.objects.count() == 1
     assert phone.evaluate("Object.keys(localStorage).filter(k => k.startsWith('gupai-draft:')).length") == 0
 
