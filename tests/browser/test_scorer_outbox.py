@@ -246,3 +246,25 @@ def test_a_correction_saved_offline_is_applied_when_the_network_is_back(live_ser
     wait_for(lambda: Round.objects.get().current_revision.body["points"] == [2, 12, 34, 20])
     assert Round.objects.get().current_revision.number == 2
     wait_for(lambda: queued(page) == [])
+
+
+def test_the_storage_warning_shows_only_when_the_browser_refuses_to_keep_waiting_deals(live_server, make_page,
+                                                                                     make_setup):
+    s = make_setup("jie_long")
+    page = open_table(make_page, live_server, s)
+    page.get_by_label("Entered by").select_option(label="1. Anna")
+    warning = page.locator("#storage-warning")
+    # The browser's answer to navigator.storage.persist(), as sw-register.js announces it.
+    announce = ("p => { GupaiDB.persisted = p; "
+                "window.dispatchEvent(new CustomEvent('gupai-storage', {detail: {persisted: p}})); }")
+    page.evaluate(announce, False)
+    expect(warning).to_be_hidden()  # refused, but nothing waits
+    page.context.set_offline(True)
+    enter(page, jie_long_points(1)[0], 1)
+    expect(warning).to_be_visible()
+    page.evaluate(announce, True)  # kept: no warning, deals waiting or not
+    expect(warning).to_be_hidden()
+    page.evaluate(announce, False)
+    expect(warning).to_be_visible()
+    page.context.set_offline(False)
+    wait_for(lambda: Round.objects.filter(table=s.table).count() == 1)
