@@ -268,3 +268,23 @@ def test_the_storage_warning_shows_only_when_the_browser_refuses_to_keep_waiting
     expect(warning).to_be_visible()
     page.context.set_offline(False)
     wait_for(lambda: Round.objects.filter(table=s.table).count() == 1)
+
+
+def test_a_key_the_server_already_stored_for_another_deal_says_which_and_leaves_the_outbox(live_server, make_page,
+                                                                                          make_setup):
+    from scoring.services.idempotency import round_record_idempotent
+
+    s = make_setup("jie_long")
+    page = open_table(make_page, live_server, s)
+    page.get_by_label("Entered by").select_option(label="1. Anna")
+    page.context.set_offline(True)
+    enter(page, [2, 12, 34, 18], 1)
+    key = queued(page)[0]["key"]
+    # The same key reached the server earlier with other hands (the answer was lost, the copy
+    # on the phone changed since): the server keeps its deal, and the phone its word for it.
+    round_record_idempotent(actor=s.scorer_actor, table=s.table, key=key,
+                            body={"entered_by": 0, "points": [4, 12, 34, 18]})
+    page.context.set_offline(False)
+    expect(page.locator("#outbox-status")).to_contain_text("Already recorded as deal 1.")
+    assert queued(page) == []
+    assert [r.current_revision.body["points"] for r in Round.objects.filter(table=s.table)] == [[4, 12, 34, 18]]
