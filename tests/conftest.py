@@ -3,8 +3,10 @@ with a four-player table (and its plain scorer token), and API clients."""
 
 from __future__ import annotations
 
+import copy
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,14 +46,40 @@ NAMES = {
 }
 
 
+@contextmanager
+def replica_alias():
+    """A ``replica`` database alias that is the primary itself (as DATABASE_REPLICA_URL would add
+    one), for the tests of what is routed to it and of its probe."""
+    from django.db import connections
+
+    databases = connections.settings   # settings.DATABASES itself
+    databases["replica"] = {**copy.deepcopy(databases["default"]), "CONN_MAX_AGE": None}
+    # Connected here, kept across the test: the test case allows no new connection to an alias
+    # it was not told of (Django's TestCase).
+    connections["replica"].connect()
+    try:
+        yield "replica"
+    finally:
+        connections["replica"].close()
+        del connections["replica"]
+        del databases["replica"]
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager():
     """Unit tests run Celery tasks in-process even when REDIS_URL is set (no worker needed)."""
+    from celery._state import _set_task_join_will_block
+
     from gupai_site.celery import app
 
     old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
+    # An eager task marks "inside a task" in one flag of the whole process, put back as it found
+    # it (celery.result.denied_join_result): two run at once by a live server's threads (two
+    # tables' phones sending together) can leave it set, and every later result.get() of this
+    # test process would refuse. Each test starts outside any task.
+    _set_task_join_will_block(False)
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = old
 

@@ -222,6 +222,15 @@
     }
   }
 
+  // Another phone recorded this number meanwhile: both deals side by side (rendered and escaped
+  // by the server), to drop this one or record it as the next deal.
+  function showTaken(html) {
+    say("");
+    takenBox.innerHTML = html;
+    takenBox.hidden = false;
+    takenBox.scrollIntoView({block: "start"});
+  }
+
   function answered(answer) {
     var data = answer.data || {};
     var away = answer.status >= 500 || answer.status === 429 || (!answer.data && answer.status !== 403);
@@ -238,10 +247,7 @@
       say(text("kept"));
       showErrors(data);
     } else if (data.status === "taken") {
-      say("");
-      takenBox.innerHTML = data.html;  // rendered and escaped by the server
-      takenBox.hidden = false;
-      takenBox.scrollIntoView({block: "start"});
+      showTaken(data.html);
     } else if (data.status === "link_invalid") {
       say(text("replaced"), "errors");
     } else if (data.status === "session_closed") {
@@ -330,10 +336,7 @@
       say(text("outbox-refused", {number: item.number}), "errors");
       showErrors(data);
     } else if (data.status === "taken") {
-      say("");
-      takenBox.innerHTML = data.html;  // rendered and escaped by the server
-      takenBox.hidden = false;
-      takenBox.scrollIntoView({block: "start"});
+      showTaken(data.html);
     } else {
       say(data.message || text("refused"), "errors");
     }

@@ -40,6 +40,7 @@
   var wait = 1000;
   var timer = null;
   var reloading = false;
+  var shownWaiting = false;  // this page has listed deals waiting (reloaded once they are all sent)
   var statusBox = document.getElementById("outbox-status");
   var KIND_TEXT = {correct: "waiting-correct", confirm: "waiting-confirm", dispute: "waiting-dispute"};
 
@@ -84,9 +85,18 @@
   function refresh() {
     return Outbox.list(scope).then(function (list) {
       items = list;
+      if (items.length) shownWaiting = true;
       render();
       return items;
     });
+  }
+
+  // The outbox emptied by a sender other than this page's drain (the worker, another tab, a
+  // retry): once it showed deals waiting, the page again, as the server has them.
+  function reloadWhenSent() {
+    if (reloading || !shownWaiting || items.length || !onTablePage) return;
+    reloading = true;
+    window.location.replace(page);
   }
 
   function showNotices() {
@@ -295,18 +305,12 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") soon(0);
   });
-  window.addEventListener("gupai-outbox", function () { if (!reloading) refresh(); });
+  window.addEventListener("gupai-outbox", function () { if (!reloading) refresh().then(reloadWhenSent); });
   if (window.BroadcastChannel) {
     // Another tab or the worker changed the outbox (sent what this page shows as waiting).
     new BroadcastChannel("gupai-outbox").addEventListener("message", function (event) {
       if (reloading || !event.data || event.data.scope !== scope) return;
-      var had = items.length;
-      refresh().then(function () {
-        if (had && !items.length && onTablePage) {
-          reloading = true;
-          window.location.replace(page);
-        }
-      });
+      refresh().then(reloadWhenSent);
     });
   }
   if (navigator.serviceWorker) {
@@ -316,11 +320,16 @@
   }
 
   // The table's page kept by the worker, whichever of its pages this phone opened first: a page
-  // left before the worker was ready never asked to be kept (static/js/sw-register.js).
-  if (window.caches && navigator.serviceWorker && navigator.serviceWorker.controller) {
+  // left before the worker was ready never asked to be kept (static/js/sw-register.js). Asked
+  // once a worker controls this page: now, or when it takes the page over.
+  function keepTablePage() {
     window.caches.match(page).then(function (kept) {
       if (!kept && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({keep: page});
     }).catch(function () { /* no cache to look in: the worker keeps it on its next navigation */ });
+  }
+  if (window.caches && navigator.serviceWorker) {
+    if (navigator.serviceWorker.controller) keepTablePage();
+    else navigator.serviceWorker.addEventListener("controllerchange", keepTablePage, {once: true});
   }
 
   var api = {

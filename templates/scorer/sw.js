@@ -165,12 +165,14 @@ self.addEventListener("fetch", function (event) {
 });
 
 // A page opened before this worker controlled it (the first visit, a reload past the worker)
-// asks to be kept: fetched again, as its navigation would have been.
+// asks to be kept: fetched again, as its navigation would have been. And taken: a page still
+// loading when the worker activated is not among the clients its activation claimed.
 self.addEventListener("message", function (event) {
   var asked = event.data && event.data.keep;
   if (typeof asked !== "string") return;
   var url = new URL(asked, self.location);
   if (url.origin !== self.location.origin || !(url.pathname === HOME || SCORER_PAGE.test(url.pathname))) return;
+  event.waitUntil(self.clients.claim());
   event.waitUntil(caches.open(PAGES_CACHE).then(function (cache) {
     return fresh(url.pathname).then(function (response) {
       if (response.ok && !response.redirected) return cache.put(pageKey(url.href), response);

@@ -233,7 +233,9 @@ def test_a_correction_saved_offline_is_applied_when_the_network_is_back(live_ser
         page.locator("#deal-1").get_by_role("link", name="Correct").click()
     page.wait_for_function("window.GupaiOutboxPage !== undefined")
     # The worker controls the page and keeps the table's page: the correction, queued, goes back to it.
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # (Taken over once its worker is active: the page asks, sw-register.js; on a busy machine
+    # the worker's install, which fetches every file it keeps, takes a while.)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
     wait_for(lambda: page.evaluate(f"caches.match('/s/{s.token}/').then((kept) => !!kept)"))
     page.context.set_offline(True)
     page.locator('input[name="points_3"]').fill("20")

@@ -48,7 +48,7 @@ def wait_for(predicate, timeout: float = 30.0, every: float = 0.2) -> bool:
     return False
 
 
-def test_queues(queue: str) -> tuple[str, tuple, dict]:
+def own_queues(queue: str) -> tuple[str, tuple, dict]:
     """A test's own queues in place of the site's (``gupai_site.queues``): ``queue`` for the
     follow-ups, ``queue-documents`` for the long jobs. ``(default queue, queues, routes)``."""
     from kombu import Exchange, Queue
@@ -60,7 +60,7 @@ def test_queues(queue: str) -> tuple[str, tuple, dict]:
             {task: {"queue": names[1]} for task in DOCUMENT_TASKS})
 
 
-def _routing_again(app) -> None:
+def routing_again(app) -> None:
     """The app's queues and routes read afresh from its configuration (built once, when first
     used: an earlier test's worker may have)."""
     for built in ("queues", "default_queue", "router", "send_task_message"):
@@ -82,8 +82,8 @@ def celery_worker(*, concurrency: int = 1):
     name = f"{queue}@localhost"
     old = (app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes)
     app.conf.task_always_eager = False
-    app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = test_queues(queue)
-    _routing_again(app)
+    app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = own_queues(queue)
+    routing_again(app)
     env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
                SECRET_KEY=settings.SECRET_KEY, LINK_KEY=settings.LINK_KEY, GUPAI_TEST_QUEUE=queue,
                DJANGO_SETTINGS_MODULE="tests.integration.worker_settings")
@@ -111,7 +111,7 @@ def celery_worker(*, concurrency: int = 1):
         except subprocess.TimeoutExpired:
             proc.kill()
         app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = old
-        _routing_again(app)
+        routing_again(app)
         if log is not subprocess.DEVNULL:
             log.close()
 

@@ -24,7 +24,7 @@ from scoring.models import Audit, AuditChunk, AuditFinding, Round, RoundRevision
 from scoring.services.audits import audit_start, audits_resume
 from scoring.services.rounds import round_record
 from scoring.services.standings import standings_refresh
-from tests.integration.stack import database_url_of_test_db, wait_for
+from tests.integration.stack import database_url_of_test_db, own_queues, routing_again, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,16 +86,19 @@ def worker(transactional_db):
     from gupai_site.celery import app
 
     queue = f"test-audit-{uuid.uuid4().hex[:12]}"
-    old = (app.conf.task_always_eager, app.conf.task_default_queue)
+    old = (app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes)
     app.conf.task_always_eager = False
-    app.conf.task_default_queue = queue
+    # The audit's tasks to the test's queue (the site routes them to its "audits" queue).
+    app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = own_queues(queue)
+    routing_again(app)
     w = Worker(app, queue)
     w.start()
     try:
         yield w
     finally:
         w.stop()
-        app.conf.task_always_eager, app.conf.task_default_queue = old
+        app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_queues, app.conf.task_routes = old
+        routing_again(app)
         _forget_queue(app, queue)
 
 

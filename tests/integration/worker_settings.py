@@ -6,6 +6,6 @@ queues shared by every worker on the Redis."""
 import os
 
 from gupai_site.settings import *  # noqa: F403
-from tests.integration.stack import test_queues
+from tests.integration.stack import own_queues
 
-CELERY_TASK_DEFAULT_QUEUE, CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = test_queues(os.environ["GUPAI_TEST_QUEUE"])
+CELERY_TASK_DEFAULT_QUEUE, CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = own_queues(os.environ["GUPAI_TEST_QUEUE"])

@@ -7,8 +7,6 @@ as the replica sees only what the primary committed."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from django.db import connections, transaction
 from django.test.utils import CaptureQueriesContext
@@ -17,19 +15,13 @@ from django.urls import reverse
 from scoring.models import Tournament
 from scoring.selectors.replica import public_db, reading
 from scoring.services.rounds import round_record
+from tests.conftest import replica_alias
 
 
 @pytest.fixture
 def replica(transactional_db):
-    databases = connections.settings   # settings.DATABASES itself
-    databases["replica"] = {**copy.deepcopy(databases["default"]), "CONN_MAX_AGE": None}
-    # Connected here, kept across the test: the test case allows no new connection to an alias
-    # it was not told of (Django's TestCase).
-    connections["replica"].connect()
-    yield "replica"
-    connections["replica"].close()
-    del connections["replica"]
-    del databases["replica"]
+    with replica_alias() as alias:
+        yield alias
 
 
 class Queries:
