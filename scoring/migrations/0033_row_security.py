@@ -8,11 +8,15 @@ writable only within the scope of the current transaction (``scoring.domain.row_
 - for reading only, what the public pages show: a public tournament that has started and what
   hangs from it, public seasons, the players of visible entries, a public ladder.
 
-A table with a ``club_id`` is checked on that column (indexed); a child table through its
-parent's key (an ``EXISTS`` on the parent's primary key), and reading it follows the parent's
-own policies. Tables no public page reads (audits, imports, the action log, idempotency keys,
-paper sheets, rated deals) have no public policy. ``FORCE``: the tables' owner is bound too
-(only a superuser or a ``BYPASSRLS`` role is not).
+Every policy reads a column of the row itself, never the parent's policies in turn: the tables
+below a tournament get a ``club_id`` (and those below a session a ``tournament_id``) of their
+own, on PostgreSQL only — the ORM does not know them — filled from the parent row by a trigger
+on insert (a row's parent never changes) and, for today's rows, here. Through the parents
+instead (an ``EXISTS`` on the parent, whose own policies then apply, and so on up to the
+tournament), counting a table's 20,000 deals took 6 s instead of 4 ms. The public policy of a
+child row looks its tournament up by primary key. Tables no public page reads (audits,
+imports, the action log, idempotency keys, paper sheets, rated deals) have no public policy.
+``FORCE``: the tables' owner is bound too (only a superuser or a ``BYPASSRLS`` role is not).
 
 Each setting is read as ``(SELECT …)``: PostgreSQL evaluates it once per statement (an
 InitPlan), and ``club_id = ANY (…)`` keeps the index usable.
@@ -61,11 +65,12 @@ PARENTS = {
 }
 
 LADDER = "EXISTS (SELECT 1 FROM scoring_club c WHERE c.id = {t}.club_id AND c.ladder_public)"
-#: What anyone may read: SQL on the table's row, or "parent" (the row whose parent they may read).
+#: What anyone may read: SQL on the table's row, or "parent" (a row of a public tournament that has started).
 PUBLIC = {
     "scoring_tournament": "public AND status <> 'draft'",
     "scoring_season": "public",
-    "scoring_player": "EXISTS (SELECT 1 FROM scoring_entry e WHERE e.player_id = scoring_player.id) OR "
+    "scoring_player": "EXISTS (SELECT 1 FROM scoring_entry e JOIN scoring_tournament t ON t.id = e.tournament_id "
+                      "WHERE e.player_id = scoring_player.id AND t.public AND t.status <> 'draft') OR "
                       + LADDER.format(t="scoring_player"),
     "scoring_playerrating": LADDER.format(t="scoring_playerrating"),
     "scoring_ratingchange": LADDER.format(t="scoring_ratingchange"),
@@ -76,39 +81,58 @@ PUBLIC = {
 }
 
 
-def club_check(table: str, alias: str, depth: int = 0) -> str:
-    """SQL true when the row ``alias`` of ``table`` belongs to a club in scope."""
-    parent = PARENTS[table]
-    if parent is None:
-        return in_scope(f"{alias}.club_id")
-    key, parent_table = parent
-    p = f"p{depth}"
-    return (f"EXISTS (SELECT 1 FROM {parent_table} {p} WHERE {p}.id = {alias}.{key} AND "
-            f"{club_check(parent_table, p, depth + 1)})")
+#: Tables that get the columns (PostgreSQL only: the ORM neither reads nor writes them) their
+#: policies read, filled from the parent by a trigger on insert: (club_id, tournament_id).
+ADDED = {t: ("club_id", None) for t in (
+    "scoring_entry", "scoring_session", "scoring_standing", "scoring_adjustment", "scoring_tournamentfeed",
+    "scoring_tournamentevent", "scoring_seasontournament", "scoring_audit", "scoring_actionlog",
+    "scoring_papersheetjob", "scoring_auditchunk", "scoring_auditfinding", "scoring_idempotencykey")}
+ADDED |= {t: ("club_id", "tournament_id") for t in (
+    "scoring_table", "scoring_seat", "scoring_substitution", "scoring_round", "scoring_roundrevision")}
+
+
+def fill(table: str) -> list[str]:
+    """The added columns, their values for today's rows (parents first: ``PARENTS`` is in that
+    order), and the trigger that fills them for every new row (a row's parent never changes)."""
+    key, parent = PARENTS[table]
+    columns = [c for c in ADDED[table] if c]
+    source = {"club_id": "p.club_id", "tournament_id": "p.id" if parent == "scoring_tournament" else "p.tournament_id"}
+    if table == "scoring_idempotencykey":   # a table's key or a seating's (a tournament's)
+        value = ("coalesce((SELECT club_id FROM scoring_table WHERE id = {r}.table_id), "
+                 "(SELECT club_id FROM scoring_tournament WHERE id = {r}.tournament_id))")
+        backfill = f"UPDATE {table} SET club_id = " + value.format(r=table)
+        body = "NEW.club_id := " + value.format(r="NEW") + ";"
+    else:
+        backfill = (f"UPDATE {table} SET " + ", ".join(f"{c} = {source[c]}" for c in columns)
+                    + f" FROM {parent} p WHERE p.id = {table}.{key}")
+        body = (f"SELECT {', '.join(source[c] for c in columns)} INTO {', '.join(f'NEW.{c}' for c in columns)} "
+                f"FROM {parent} p WHERE p.id = NEW.{key};")
+    return [*(f"ALTER TABLE {table} ADD COLUMN {c} bigint" for c in columns), backfill,
+            f"CREATE FUNCTION gupai_fill_{table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} "
+            f"RETURN NEW; END $$",
+            f"CREATE TRIGGER gupai_fill BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION gupai_fill_{table}()"]
 
 
 def own_rows(table: str) -> str:
-    if table == "scoring_idempotencykey":   # a table's key or a tournament's (a seating's)
-        return (f"({ALL} OR {club_check(table, table)} OR EXISTS (SELECT 1 FROM scoring_tournament p0 "
-                f"WHERE p0.id = {table}.tournament_id AND {in_scope('p0.club_id')}))")
     if table == "scoring_actionlog":   # a change of no tournament (a club made): its actor's, and the system's
-        return (f"({ALL} OR {club_check(table, table)} OR "
-                f"({table}.tournament_id IS NULL AND {table}.actor_user_id = {USER}))")
-    return club_check(table, table)
+        return f"({in_scope('club_id')} OR (tournament_id IS NULL AND actor_user_id = {USER}))"
+    return in_scope("club_id")
+
+
+PUBLIC_TOURNAMENT = ("EXISTS (SELECT 1 FROM scoring_tournament t WHERE t.id = {t}.tournament_id "
+                     "AND t.public AND t.status <> 'draft')")
 
 
 def public_rows(table: str) -> str | None:
     rule = PUBLIC.get(table)
-    if rule != "parent":
-        return rule
-    key, parent_table = PARENTS[table]
-    # The parent's own policies decide: a row hangs from a parent the reader may read.
-    return f"EXISTS (SELECT 1 FROM {parent_table} p WHERE p.id = {table}.{key})"
+    return PUBLIC_TOURNAMENT.format(t=table) if rule == "parent" else rule
 
 
 def statements() -> list[str]:
     out = [FUNCTION]
     for table in PARENTS:
+        if table in ADDED:
+            out += fill(table)
         out += [f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY", f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
                 f"CREATE POLICY club_rows ON {table} USING ({own_rows(table)}) WITH CHECK ({own_rows(table)})"]
         if (public := public_rows(table)) is not None:
@@ -121,6 +145,9 @@ def reverse_statements() -> list[str]:
     for table in PARENTS:
         out += [f"DROP POLICY IF EXISTS public_rows ON {table}", f"DROP POLICY IF EXISTS club_rows ON {table}",
                 f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY", f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY"]
+        if table in ADDED:
+            out += [f"DROP TRIGGER IF EXISTS gupai_fill ON {table}", f"DROP FUNCTION IF EXISTS gupai_fill_{table}()",
+                    *(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {c}" for c in ADDED[table] if c)]
     return out + ["DROP FUNCTION IF EXISTS gupai_scope_clubs()"]
 
 
