@@ -66,11 +66,14 @@ def replica_databases(url: str, *, testing: bool) -> dict:
 
 
 def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeout: float) -> None:
-    """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts, and
-    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise."""
+    """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts,
+    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise, and no server-side cursors."""
     for alias in databases.values():
         if alias["ENGINE"].endswith("postgresql"):
             options = alias.setdefault("OPTIONS", {})
             options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),
                                                                           statement_timeout), lock_timeout)
             options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+            # No server-side cursors (``iterator()`` reads in chunks client-side): a named cursor takes no
+            # row scope before its statement (row_security.py), nor does PgBouncer's transaction mode keep one.
+            alias["DISABLE_SERVER_SIDE_CURSORS"] = True

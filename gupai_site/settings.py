@@ -145,8 +145,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The request's rows on PostgreSQL (row-level security): public, a director's clubs, a scorer link's.
-    "scoring.web.club_scope.ClubScopeMiddleware",
+    "scoring.web.club_scope.ClubScopeMiddleware",   # the request's rows on PostgreSQL (row-level security)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last but the metrics' (theirs return nothing), so the first to see a view's exception: a database
@@ -210,12 +209,6 @@ DB_TASK_STATEMENT_TIMEOUT = float(os.environ.get("DB_TASK_STATEMENT_TIMEOUT", "3
 DB_LOCK_TIMEOUT = float(os.environ.get("DB_LOCK_TIMEOUT", "3"))
 
 postgresql_options(DATABASES, statement_timeout=DB_STATEMENT_TIMEOUT, lock_timeout=DB_LOCK_TIMEOUT)
-for _alias in DATABASES.values():
-    # No server-side cursors (``QuerySet.iterator()`` reads in chunks client-side): a named cursor
-    # takes no row scope before its statement (gupai_site/row_security.py), and PgBouncer's
-    # transaction mode cannot keep one across transactions.
-    if _alias["ENGINE"].endswith("postgresql"):
-        _alias["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: The largest tournament document an import takes, in bytes (the API's body and the club page's
