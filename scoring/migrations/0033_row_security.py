@@ -97,6 +97,18 @@ def fill(table: str) -> list[str]:
     key, parent = PARENTS[table]
     columns = [c for c in ADDED[table] if c]
     source = {"club_id": "p.club_id", "tournament_id": "p.id" if parent == "scoring_tournament" else "p.tournament_id"}
+    if table == "scoring_actionlog":   # a change of no tournament: the club it names, if any
+        value = ("CASE WHEN {r}.tournament_id IS NOT NULL THEN "
+                 "(SELECT club_id FROM scoring_tournament WHERE id = {r}.tournament_id) WHEN {r}.target_id ~ '^[0-9]+$' "
+                 "THEN CASE {r}.target_model WHEN 'Club' THEN {r}.target_id::bigint "
+                 + " ".join(f"WHEN '{model}' THEN (SELECT club_id FROM {named} WHERE id = {{r}}.target_id::bigint)"
+                            for model, named in (("Player", "scoring_player"), ("Season", "scoring_season"),
+                                                 ("TournamentImport", "scoring_tournamentimport")))
+                 + " END END")
+        return [f"ALTER TABLE {table} ADD COLUMN club_id bigint", f"UPDATE {table} SET club_id = " + value.format(r=table),
+                f"CREATE FUNCTION gupai_fill_{table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                f"NEW.club_id := {value.format(r='NEW')}; RETURN NEW; END $$",
+                f"CREATE TRIGGER gupai_fill BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION gupai_fill_{table}()"]
     if table == "scoring_idempotencykey":   # a table's key or a seating's (a tournament's)
         value = ("coalesce((SELECT club_id FROM scoring_table WHERE id = {r}.table_id), "
                  "(SELECT club_id FROM scoring_tournament WHERE id = {r}.tournament_id))")
@@ -114,8 +126,8 @@ def fill(table: str) -> list[str]:
 
 
 def own_rows(table: str) -> str:
-    if table == "scoring_actionlog":   # a change of no tournament (a club made): its actor's, and the system's
-        return f"({in_scope('club_id')} OR (tournament_id IS NULL AND actor_user_id = {USER}))"
+    if table == "scoring_actionlog":   # a change of no club (a director made, a token): its actor's, and the system's
+        return f"({in_scope('club_id')} OR (club_id IS NULL AND actor_user_id = {USER}))"
     return in_scope("club_id")
 
 
