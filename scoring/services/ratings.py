@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import struct
+import weakref
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -100,12 +101,15 @@ def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
 
 def _bypasses_row_security(cursor) -> bool:
     """Whether the connection's role is above row-level security (a superuser, ``BYPASSRLS``);
-    asked once per connection."""
-    known = getattr(connection, "gupai_bypasses_rls", None)
+    asked once per connection to the database."""
+    known = _BYPASSES.get(connection.connection)
     if known is None:
         cursor.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
-        known = connection.gupai_bypasses_rls = bool(cursor.fetchone()[0])
+        known = _BYPASSES[connection.connection] = bool(cursor.fetchone()[0])
     return known
+
+
+_BYPASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _scratch_table(cursor, table: str, columns: str) -> str:

@@ -23,6 +23,8 @@ from celery.signals import task_postrun, task_prerun
 from django.apps import apps
 from django.conf import settings
 from django.db import connections, models
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from gupai_site.row_security import ScopedCursor, site_role_create
@@ -34,6 +36,7 @@ from scoring.models import (
     Club,
     IdempotencyKey,
     PaperSheetJob,
+    RatingChange,
     Substitution,
     Tournament,
     TournamentImport,
@@ -90,7 +93,7 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     t = tournament_create(actor=actor, club=club, name=f"{name} open", game="jie_long", public=public)
     entries = [entry_create(actor=actor, tournament=t, player=player_create(actor=actor, club=club, name=n))
                for n in ("Anna", "Bob", "Celine", "Dominic", "Eve")]
-    table, _token = table_create(actor=actor, tournament=t, name="Table 1", entries=entries[:4])
+    table, token = table_create(actor=actor, tournament=t, name="Table 1", entries=entries[:4])
     tournament_start(actor=actor, tournament=t)
     deal = round_record(actor=Actor(table=table, ip="10.0.0.7"), table=table, body=JIE_LONG)
     adjustment_create(actor=actor, tournament=t, entry=entries[0], amount=5, reason="Late")
@@ -104,7 +107,7 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     PaperSheetJob.objects.create(session=table.session, languages="en", base_url="http://testserver",
                                  requested_label=username, updated_at=now)
     TournamentImport.objects.create(club=club, requested_label=username, updated_at=now)
-    return {"club": club, "director": director, "tournament": t, "audit": audit}
+    return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token}
 
 
 @pytest.fixture
@@ -221,6 +224,41 @@ def test_the_scope_ends_with_its_transaction(two_clubs, as_site_role):
     plain = psycopg.ClientCursor(as_site_role)   # no scope of its own, unlike the site's cursors
     assert plain.execute("SELECT current_setting('gupai.clubs', true), count(*) FROM scoring_tournament").fetchone() \
         in (("", 0), (None, 0))
+
+
+# --- The site itself connected as its role --------------------------------------------------------
+
+@pytest.fixture
+def the_site_as_its_role(transactional_db):
+    """The site's own connection as the site's role, as in production; the superuser's again
+    after (the test database is emptied by it)."""
+    conn = connections["default"]
+    site_role_create(conn, ROLE, PASSWORD)
+    saved = conn.settings_dict["USER"], conn.settings_dict["PASSWORD"]
+    conn.close()
+    conn.settings_dict["USER"], conn.settings_dict["PASSWORD"] = ROLE, PASSWORD
+    yield
+    conn.close()
+    conn.settings_dict["USER"], conn.settings_dict["PASSWORD"] = saved
+
+
+def test_the_site_works_as_its_role_each_request_in_its_scope(two_clubs, the_site_as_its_role):
+    a, b = two_clubs
+    scorer = Client(HTTP_AUTHORIZATION=f"Scorer {a['token']}")
+    answer = scorer.post(reverse("api-table-rounds", args=[a["table"].pk]), JIE_LONG, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    assert scorer.get(reverse("api-table-rounds", args=[a["table"].pk])).json()["count"] == 2
+    director = Client()
+    assert director.login(username="alice", password="alice-secret-1")
+    assert director.get(reverse("director-club", args=[a["club"].pk])).status_code == 200
+    assert director.get(reverse("director-club", args=[b["club"].pk])).status_code in (403, 404)
+    assert Client().get(f"/t/{b['tournament'].slug}/").status_code == 404
+    # A worker: the ratings rebuilt from scratch in the club's scope (their rows written by COPY,
+    # which row security refuses to this role: through a temporary table).
+    tasks.ratings_rebuild.apply(args=(a["club"].pk,))
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])):
+        assert RatingChange.objects.filter(club=a["club"]).count() == 8   # two deals, four players
+        assert not RatingChange.objects.filter(club=b["club"]).exists()
 
 
 # --- Through PgBouncer in transaction mode ---------------------------------------------------------
