@@ -58,6 +58,14 @@ pytestmark = [
 ]
 
 ROLE, PASSWORD = "gupai_rls_test", "rls-test-password"
+
+
+@pytest.fixture(autouse=True)
+def _a_scope_of_its_own():
+    """Each test starts in a public scope of its own: code run outside a request elsewhere (a
+    selector called by a test) may have widened the test thread's."""
+    with row_scope.within(row_scope.public()):
+        yield
 #: Tables that are no club's: the clubs themselves (their names are on public pages) and a
 #: director's API tokens (a user's).
 NOT_CLUB_OWNED = {"Club", "ApiToken"}
