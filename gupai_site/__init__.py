@@ -15,11 +15,13 @@
   ``logmask`` (secrets out of every log line)
 - ``root_files`` (robots.txt and the favicon), ``storage`` (static files with or without
   ``collectstatic``)
+- ``row_security`` (each PostgreSQL statement sent within its request's or task's row scope, and
+  the site's database role, made by the ``site_role`` command)
 - ``operations`` (the settings of the replica, the probes, the metrics and the backups),
   ``health`` (``/healthz`` and ``/readyz``), ``metrics`` (``/metrics``), ``tasks`` (the queues'
   heartbeats and the nightly backup), ``backups`` (backup, restore, the restore drill) and
   ``management`` (their commands: ``backup``, ``restore``, ``restore_drill``,
-  ``audit_tournaments``)
+  ``audit_tournaments``, ``site_role``)
 """
 
 # Load the Celery app with Django so that @shared_task uses it.

@@ -77,9 +77,9 @@ def replica_databases(url: str, *, testing: bool) -> dict:
 
 def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeout: float,
                        pooler: str = DATABASE_POOLER) -> None:
-    """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts, and
-    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise; the default one made fit for PgBouncer
-    when ``pooler`` (``DATABASE_POOLER``) says it is one."""
+    """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts,
+    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise, and no server-side cursors; the default
+    one made fit for PgBouncer when ``pooler`` (``DATABASE_POOLER``) says it is one."""
     for name, alias in databases.items():
         if name == "default" and pooler and alias["ENGINE"].endswith("postgresql"):
             through_pgbouncer(alias)
@@ -88,6 +88,9 @@ def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeou
             options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),
                                                                           statement_timeout), lock_timeout)
             options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+            # No server-side cursors (``iterator()`` reads in chunks client-side): a named cursor takes no
+            # row scope before its statement (row_security.py), nor does PgBouncer's transaction mode keep one.
+            alias["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 
 def through_pgbouncer(alias: dict) -> None:

@@ -145,6 +145,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.web.club_scope.ClubScopeMiddleware",   # the request's rows on PostgreSQL (row-level security)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last but the metrics' (theirs return nothing), so the first to see a view's exception: a database

@@ -5,7 +5,11 @@ The long jobs a director starts (an import, paper sheets) go to their own queue,
 never wait behind them; and a club runs one at a time: a club's job that finds another of the
 club's under way goes back on the queue for ``DEFER_SECONDS``, so that the worker takes another
 club's job meanwhile (one club's six sessions of paper sheets held another club's import for
-151 s)."""
+151 s).
+
+On PostgreSQL each task runs in a row scope (row-level security, ``domain.row_scope``): a job's
+task in its club's (the job found by id first, as the system), the housekeeping of every club
+as the system."""
 
 from __future__ import annotations
 
@@ -13,10 +17,11 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import task_postrun, task_prerun, worker_ready
 from django.db import connection
 
-from scoring.models import Audit, Club, Tournament
+from scoring.domain import row_scope
+from scoring.models import Audit, Club, PaperSheetJob, Tournament, TournamentImport
 from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
@@ -168,3 +173,43 @@ def resume_audits_when_a_worker_starts(sender=None, **kwargs) -> None:
     finally:
         if not connection.in_atomic_block:
             connection.close()   # nothing for the pool's future children to inherit
+
+
+# --- Row scope (PostgreSQL's row-level security) ---------------------------------------------------
+
+#: A job's task → where its club is: (the job's model, the argument naming it, the path to its club).
+_CLUB_OF = {
+    "scoring.standings_refresh": (Tournament, "tournament_id", "club_id"),
+    "scoring.ratings_follow": (Club, "club_id", "pk"),
+    "scoring.ratings_rebuild": (Club, "club_id", "pk"),
+    "scoring.tournament_import_run": (TournamentImport, "import_id", "club_id"),
+    "scoring.paper_sheets_render": (PaperSheetJob, "job_id", "session__tournament__club_id"),
+    "scoring.audit_plan": (Audit, "audit_id", "tournament__club_id"),
+    "scoring.audit_chunk": (Audit, "audit_id", "tournament__club_id"),
+    "scoring.audit_finish": (Audit, "audit_id", "tournament__club_id"),
+}
+_scopes: dict = {}
+
+
+@task_prerun.connect
+def enter_the_tasks_scope(sender=None, task_id=None, args=(), kwargs=None, **extra) -> None:
+    """The system's scope, narrowed to the job's club for a job's task (not on SQLite: no policies)."""
+    _scopes[task_id] = row_scope.enter(row_scope.system())
+    club_of = _CLUB_OF.get(getattr(sender, "name", ""))
+    if club_of is None or connection.vendor != "postgresql":
+        return
+    model, argument, path = club_of
+    job_id = args[0] if args else (kwargs or {}).get(argument)
+    try:
+        club = model.objects.filter(pk=job_id).values_list(path, flat=True).first()
+    except (TypeError, ValueError):
+        club = None
+    if club is not None:
+        row_scope.narrow_to_club(club)
+
+
+@task_postrun.connect
+def leave_the_tasks_scope(sender=None, task_id=None, **extra) -> None:
+    token = _scopes.pop(task_id, None)
+    if token is not None:
+        row_scope.leave(token)

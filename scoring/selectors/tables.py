@@ -10,6 +10,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext
 
 from games import get_game
+from scoring.domain import row_scope
 from scoring.domain.errors import NotFound
 from scoring.domain.records import nets_by_position
 from scoring.models import Club, Round, Seat, Session, Table, Tournament
@@ -39,11 +40,13 @@ _BY_TOKEN_SQL = (
 
 def table_by_scorer_token(token: str | None) -> Table | None:
     """The table whose scorer link holds ``token`` (None if no table does: unknown or rotated),
-    with its session, tournament and club attached."""
+    with its session, tournament and club attached; its club joins the current row scope."""
     if not token or not isinstance(token, str) or len(token) > 200:
         return None
     digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
-    with connection.cursor() as cursor:
+    # The link is the credential: its table is found whatever the request's scope, which then
+    # admits the table's club (row-level security, ``domain.row_scope``).
+    with row_scope.within(row_scope.system()), connection.cursor() as cursor:
         cursor.execute(_BY_TOKEN_SQL, [digest])
         row = cursor.fetchone()
     if row is None:
@@ -58,6 +61,7 @@ def table_by_scorer_token(token: str | None) -> Table | None:
         at += len(names)
     table, session, tournament, club = objects
     tournament.club, session.tournament, table.session = club, tournament, session
+    row_scope.admit_club(club.pk)
     return table
 
 

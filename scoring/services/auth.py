@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.domain import row_scope
 from scoring.domain.actors import Actor
 from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
@@ -64,6 +65,7 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     actor = Actor(user=user, ip=ip)
     if not actor.is_director:
         raise PermissionDenied(gettext("Only directors get an API token."))
+    row_scope.admit_user(user)   # proven by the password: the request reaches the director's rows
     token = secrets.token_urlsafe(32)
     expires_at = timezone.now() + settings.API_TOKEN_TTL
     with transaction.atomic():

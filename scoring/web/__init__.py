@@ -6,7 +6,7 @@ outages answered 503), ``links`` (scorer links and QR codes), the deal form (``d
 ``presentation``, ``rule_messages`` (engine messages translated), ``charts``, ``tile_art`` and
 ``times``.
 
-Besides: ``client_address`` (the client's address behind our proxy, and its middleware),
+Besides: ``club_scope`` (each request's row scope on PostgreSQL), ``client_address`` (the client's address behind our proxy, and its middleware),
 ``events`` (who may read a tournament's events stream, and its frames) and ``event_stream``
 (that stream as a native ASGI handler), ``deal_inputs`` (the deal form's tapped inputs and seat numbers),
 ``path_words`` (where an engine message points, in words), ``api_refusals`` (Django's own

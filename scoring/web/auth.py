@@ -15,6 +15,7 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from scoring.domain import row_scope
 from scoring.domain.actors import Actor
 from scoring.selectors.auth import user_by_api_token
 from scoring.selectors.tables import table_by_scorer_token
@@ -94,7 +95,10 @@ class DirectorTokenAuthentication(_KeywordTokenAuthentication):
 
     def resolve(self, token):
         user = user_by_api_token(token)
-        return (user, None) if user is not None else None
+        if user is None:
+            return None
+        row_scope.admit_user(user)
+        return (user, None)
 
 
 class ScorerAuthenticationScheme(OpenApiAuthenticationExtension):

@@ -22,6 +22,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connections
 from rest_framework import exceptions
 
+from scoring.domain import row_scope
 from scoring.domain.errors import DomainError, problem
 from scoring.domain.inputs import MAX_ID, parse_whole_number
 from scoring.selectors.access import require_tournament_readable
@@ -67,6 +68,7 @@ def authenticate(request) -> None:
         request.user = found[0]
     elif not hasattr(request, "user") or not getattr(request.user, "is_authenticated", False):
         request.user = get_user(request)
+    row_scope.admit_user(request.user)
 
 
 def stream_tournament(request, tournament_id: Any) -> int:
@@ -176,19 +178,23 @@ snapshots = SharedSnapshots()
 def backlog(tournament_id: int, after: int | None) -> tuple[int, list[tuple[int, bytes]]]:
     """What a client that has seen ``after`` is sent first: ``(version, [(id, frame)])`` —
     every kept event since, or one ``snapshot`` when it is too far behind (``snapshots``:
-    shared by every such client at that version)."""
-    version, events = events_after(tournament_id, after)
-    if events is None:
-        snap_id, snap_frame = snapshots.get(tournament_id, version)
-        return snap_id, [(snap_id, snap_frame)]
+    shared by every such client at that version). Read in the system's row scope: shared by
+    readers of every kind, it runs once each has been let in (``stream_tournament``)."""
+    with row_scope.within(row_scope.system()):
+        version, events = events_after(tournament_id, after)
+        if events is None:
+            snap_id, snap_frame = snapshots.get(tournament_id, version)
+            return snap_id, [(snap_id, snap_frame)]
     return version, [(e["id"], frame(e["id"], e["event"], e["data"])) for e in events]
 
 
 def in_thread(fn, *args):
     """``fn(*args)`` in a worker thread of the ASGI server, as a request would run: a database
-    error closes the thread's connections, so that the next call connects afresh."""
+    error closes the thread's connections, so that the next call connects afresh. Each call starts
+    in the public row scope (a thread of the pool keeps its context from one call to the next)."""
     try:
-        return fn(*args)
+        with row_scope.within(row_scope.public()):
+            return fn(*args)
     except DatabaseError:
         for conn in connections.all(initialized_only=True):
             conn.close()

@@ -1,0 +1,113 @@
+"""The request's (or task's) scope carried into every PostgreSQL transaction, for the tables'
+row-level security (migration ``scoring/0033_row_security``; the scope: ``scoring.domain.row_scope``).
+
+Each statement that reads or writes a ``scoring_`` table goes with ``SELECT set_config(…, true)``
+before it, in the same round trip (one query string: the two run in one transaction, even in
+autocommit, where the pair is an implicit transaction). ``true``: local to the transaction, so
+a connection PgBouncer hands to another client keeps nothing. Every statement carries it, not
+only a transaction's first: a savepoint rolled back would take a setting made inside it away,
+and a request's scope widens as it goes (a scorer link found, a director's token checked).
+The statement's own results are then the cursor's (``nextset``): the ORM sees nothing else, and
+no query is added to a page's count.
+
+It is done by the connection's cursor class, below every execute wrapper and Django's query
+log (they see the statement as written). Superusers (CI connects as ``postgres``) bypass the
+policies: the settings change nothing for them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db.backends.postgresql.base import Cursor
+from django.db.backends.signals import connection_created
+
+from scoring.domain import row_scope
+
+#: Statements that read or write rows (not DDL: ``CREATE INDEX CONCURRENTLY`` and the like may
+#: not run in a transaction block; nor the test runner's ``CREATE DATABASE``).
+_ROWS = re.compile(r"\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b", re.IGNORECASE)
+
+
+def _touches_rows(query) -> bool:
+    return isinstance(query, str) and "scoring_" in query and _ROWS.match(query) is not None
+
+
+class ScopedCursor(Cursor):
+    """Django's client-side-binding cursor, each row statement run within the current scope."""
+
+    def execute(self, query, params=None, **kwargs):
+        if not _touches_rows(query):
+            return super().execute(query, params, **kwargs)
+        setting = row_scope.current().sql() + "; "
+        super().execute(setting + query, params, **kwargs)
+        self.nextset()
+        try:   # the query log names the statement as written
+            self._query.query = self._query.query[len(setting.encode()):]
+        except (AttributeError, TypeError):
+            pass
+        return self
+
+    def executemany(self, query, params_seq, **kwargs):
+        # One statement a time there: the setting first, inside a transaction (opened if none).
+        if not _touches_rows(query):
+            return super().executemany(query, params_seq, **kwargs)
+        if self.connection.autocommit:
+            with self.connection.transaction():
+                self.connection.execute(row_scope.current().sql())
+                return super().executemany(query, params_seq, **kwargs)
+        self.connection.execute(row_scope.current().sql())
+        return super().executemany(query, params_seq, **kwargs)
+
+
+def install(sender, connection, **kwargs) -> None:
+    """Every PostgreSQL connection of the site makes its cursors ``ScopedCursor``s."""
+    if connection.vendor == "postgresql" and connection.connection is not None:
+        connection.connection.cursor_factory = ScopedCursor
+
+
+def connect() -> None:
+    connection_created.connect(install, dispatch_uid="gupai_site.row_security")
+
+
+
+#: A role name PostgreSQL takes unquoted.
+ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def site_role_statements(name: str, password: str, database: str):
+    """The statements that make (or bring up to date) the site's login role: no superuser, no
+    ``BYPASSRLS``, owner of nothing; it reads and writes the site's tables, today's and those
+    the migrating role makes later. Each is psycopg's ``sql`` (names and password quoted)."""
+    from psycopg import sql
+
+    if not ROLE_NAME.fullmatch(name):
+        raise ValueError(f"A role name is lower-case letters, digits and _ (not {name!r}).")
+    role, db = sql.Identifier(name), sql.Identifier(database)
+    exists = sql.SQL("SELECT 1 FROM pg_roles WHERE rolname = {}").format(sql.Literal(name))
+    attributes = sql.SQL("LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD {}").format(
+        sql.Literal(password))
+    return exists, [
+        sql.SQL("ALTER ROLE {} ").format(role) + attributes,
+        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(db, role),
+        sql.SQL("GRANT USAGE ON SCHEMA public TO {}").format(role),
+        sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {}").format(role),
+        sql.SQL("GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {}").format(role),
+        sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {}")
+        .format(role),
+        sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO {}").format(role),
+    ], sql.SQL("CREATE ROLE {} ").format(role) + attributes
+
+
+def site_role_create(connection, name: str, password: str) -> bool:
+    """Make the site's role (or update it) through ``connection`` (a Django one, connected as the
+    tables' owner or a superuser). True when it was made anew."""
+    exists, grants, create = site_role_statements(name, password, connection.settings_dict["NAME"])
+    connection.ensure_connection()
+    raw = connection.connection
+    made = raw.execute(exists).fetchone() is None
+    if made:
+        raw.execute(create)
+    for statement in grants:
+        raw.execute(statement)
+    return made
