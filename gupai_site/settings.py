@@ -130,9 +130,8 @@ MIDDLEWARE = [
     # WhiteNoise, which serves static files itself (compressed by collectstatic). Compression
     # beside a secret in the body is what BREACH measures: Django masks the CSRF token anew for
     # every response and pads compressed responses with random bytes ("Heal the Breach"), its
-    # documented mitigations (docs.djangoproject.com/en/5.2/ref/csrf/#how-it-works and
-    # /en/5.2/ref/middleware/#module-django.middleware.gzip); a scorer link's token is in pages
-    # that only a request carrying that token gets, so another site cannot have them fetched.
+    # documented mitigations (Django's docs: csrf/#how-it-works, middleware/#…gzip); a scorer
+    # link's token is in pages only a request carrying it gets: another site cannot fetch them.
     "django.middleware.gzip.GZipMiddleware",
     "scoring.web.api_refusals.ApiRefusalsMiddleware",   # Django's refusals under /api/ as the API's JSON
     "csp.middleware.CSPMiddleware",   # after WhiteNoise: pages get the policy, static files need none
