@@ -318,6 +318,8 @@ frontend web
     acl events path_reg ^/api/v1/tournaments/[0-9]+/events/$
     use_backend events if events
     default_backend nodes
+    # Which node answered (node1, node2): for the operator's curl -i, and the tests.
+    http-response set-header X-Gupai-Node %[srv_name]
 
 backend nodes
     balance roundrobin
