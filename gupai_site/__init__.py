@@ -15,6 +15,8 @@
   ``logmask`` (secrets out of every log line)
 - ``root_files`` (robots.txt and the favicon), ``storage`` (static files with or without
   ``collectstatic``)
+- ``postgresql`` (Django's PostgreSQL backend, its health check of a persistent connection
+  without a round trip)
 - ``row_security`` (each PostgreSQL statement sent within its request's or task's row scope, and
   the site's database role, made by the ``site_role`` command)
 - ``operations`` (the settings of the replica, the probes, the metrics and the backups),
