@@ -140,18 +140,21 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
 #: How long a queued follow-up stands for the next ones (seconds): past it, one more is queued
 #: (a worker down or far behind; the nightly jobs catch up anyway).
 QUEUED_FOR = 300
+#: A follow-up queued once waits this long (seconds) for the deals that come meanwhile.
+FOLLOW_AFTER = 1.0
 
 
 def _queued_key(task_name: str, args: tuple) -> str:
     return f"queued:{task_name}:{json.dumps(args, separators=(',', ':'))}"
 
 
-def enqueue_once_on_commit(task_name: str, *args: Any) -> None:
-    """``enqueue_on_commit``, unless the same task with the same arguments is queued and not yet
-    started (marked in the cache, one round trip): the one queued will see this transaction's
-    rows, since it starts after this commit (``queued_task_started``, first thing in the task).
-    Every deal of a busy club queued a ratings follow-up each, which the worker then ran one by
-    one. With the cache down, it is queued as ``enqueue_on_commit`` would."""
+def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFTER) -> None:
+    """``enqueue_on_commit`` ``after`` seconds, unless the same task with the same arguments is
+    queued and not yet started (marked in the cache, one round trip): the one queued will see
+    this transaction's rows, since it starts after this commit (``queued_task_started``, first
+    thing in the task). Every deal of a busy club queued a ratings follow-up each, which the
+    worker then ran one after another on the web's cores; now at most one a second per club.
+    With the cache down, it is queued as ``enqueue_on_commit`` would."""
 
     def publish() -> None:
         try:
@@ -160,7 +163,7 @@ def enqueue_once_on_commit(task_name: str, *args: Any) -> None:
         except Exception as exc:  # noqa: BLE001 - the cache is down: queue it anyway
             logger.info("Queued %s%s not marked: %s", task_name, args, exc)
         try:
-            current_app.tasks[task_name].delay(*args)
+            current_app.tasks[task_name].apply_async(args, countdown=after or None)
         except Exception as exc:  # noqa: BLE001 - any broker failure; the write is already committed
             logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
             try:

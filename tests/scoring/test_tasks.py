@@ -105,8 +105,9 @@ def test_a_busy_clubs_deals_queue_one_ratings_follow_while_it_waits(jie_long, se
 
     sent = []
 
-    def count(sender=None, body=None, **kwargs):
+    def count(sender=None, body=None, headers=None, **kwargs):
         sent.append((sender, tuple(body[0])))
+        assert headers["eta"] is not None   # it waits a second for the deals that come meanwhile
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "queued"}}
     before_task_publish.connect(count)
