@@ -29,8 +29,9 @@ the points level) with the body the scorer page sends (``leader``, ``points``, `
 Prints deals/s, p50/p99, the ratio to the ceiling and the load average before each pair; then
 checks that the standings equal a recomputation from scratch and that the deals stored are
 exactly the distinct keys sent (none lost, none twice). ``--nodes 2`` serves the site as two
-nodes (each its own gunicorn as above, ``-w 2``) behind haproxy on the same machine, to compare
-with one node.
+nodes (each its own gunicorn as above, ``-w 2``) behind haproxy on the same machine, and runs
+one node reached directly beside them in each round (one node, the nodes, the ceiling): the
+ratio of the two is what a second node costs on the same cores.
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
@@ -294,7 +295,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="deal/ceiling pairs, alternating")
     parser.add_argument("--ceiling", choices=("plain", "asgi"), default="plain",
                         help="plain: gunicorn -w 2 sync (default); asgi: through the site's gunicorn config")
-    parser.add_argument("--nodes", type=int, default=1, help="site nodes (gunicorn -w 2 each); 2+: behind haproxy")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="site nodes (gunicorn -w 2 each); 2+: behind haproxy, with one node run beside them")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile N deals in this process instead of the load")
     args = parser.parse_args()
@@ -321,6 +323,9 @@ def main() -> None:
         waits = list(zip(node_ports, procs))
         procs.append(haproxy(port, node_ports, work, log))
         waits.append((port, procs[-1]))
+        one_port = free_port()   # and one node reached directly, run beside them for the ratio
+        procs.append(site_node(one_port, ENV, log))
+        waits.append((one_port, procs[-1]))
     bare = ceiling_server(args.ceiling, bare_port, log)
     worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "-c", "1",
                                "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
@@ -334,9 +339,13 @@ def main() -> None:
         # was slower than the others when this was 3 s.
         run_wrk(port, deals_lua, 10, args.connections)
         run_wrk(bare_port, ceiling_lua, 10, args.connections)
-        deals, ceiling = [], []
+        deals, ceiling, one = [], [], []
+        if args.nodes > 1:
+            run_wrk(one_port, deals_lua, 10, args.connections)
         for _ in range(args.rounds):
             load.append(os.getloadavg()[0])
+            if args.nodes > 1:
+                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections))
             deals.append(run_wrk(port, deals_lua, args.seconds, args.connections))
             ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections))
         time.sleep(2)
@@ -357,6 +366,11 @@ def main() -> None:
         print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}  {c['socket_errors']}")
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
+    for i, o in enumerate(one, start=1):
+        print(f"one node {i:<1} {o['rate']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}  {o['socket_errors']}")
+    if one:
+        gains = [d["rate"] / o["rate"] for d, o in zip(deals, one)]
+        print(f"{args.nodes} nodes behind haproxy / one node: {', '.join(f'{g:.2f}' for g in gains)}")
     print(f"after the load: standings exact: {after['standings_exact']}; deals stored {after['rounds']}, "
           f"distinct keys answered 201 {after['distinct_keys']}, deals in the standings {after['deals_counted']}")
     print(f"(logs and wrk scripts in {work})")
