@@ -63,6 +63,8 @@ ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG=
                 # requests, which the ceiling, answering more, would pay more often).
                 GUNICORN_MAX_REQUESTS="1000000")
 PG = ENV["DATABASE_URL"]
+#: The role ``--site-role`` makes and connects as (``manage.py site_role``).
+SITE_ROLE, SITE_ROLE_PASSWORD = "gupai_bench_site", "bench-site-secret"
 #: The ceiling's process: the same, with the bare app's own settings.
 BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
 
@@ -297,12 +299,20 @@ def main() -> None:
                         help="plain: gunicorn -w 2 sync (default); asgi: through the site's gunicorn config")
     parser.add_argument("--nodes", type=int, default=1,
                         help="site nodes (gunicorn -w 2 each); 2+: behind haproxy, with one node run beside them")
+    parser.add_argument("--site-role", action="store_true",
+                        help="the site and its worker connect as the site's role (manage.py site_role), bound by "
+                             "row-level security, rather than as the database's owner, whom it does not bind")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile N deals in this process instead of the load")
     args = parser.parse_args()
     if not args.profile and not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install wrk")
     prepare_database(ENV, BARE_ENV)
+    site_env = ENV
+    if args.site_role:   # the site and its worker connect as the site's role, bound by row security
+        subprocess.run([sys.executable, "manage.py", "site_role", SITE_ROLE], cwd=ROOT, check=True,
+                       env=dict(ENV, SITE_DB_PASSWORD=SITE_ROLE_PASSWORD), stdout=subprocess.DEVNULL)
+        site_env = dict(ENV, DATABASE_URL=re.sub(r"//[^@/]*@", f"//{SITE_ROLE}:{SITE_ROLE_PASSWORD}@", PG))
     tables, tournament_id = prepare_tournament(args.tables, deals_per_table=200)
     if args.profile:
         profile(tables, args.profile)
@@ -315,20 +325,20 @@ def main() -> None:
     log = open(work / "server.log", "w")
     procs = []
     if args.nodes == 1:
-        procs.append(site_node(port, ENV, log))
+        procs.append(site_node(port, site_env, log))
         waits = [(port, procs[0])]
     else:   # haproxy on ``port`` in front of the nodes, each its own gunicorn (-w 2)
         node_ports = [free_port() for _ in range(args.nodes)]
-        procs += [site_node(p, ENV, log) for p in node_ports]
+        procs += [site_node(p, site_env, log) for p in node_ports]
         waits = list(zip(node_ports, procs))
         procs.append(haproxy(port, node_ports, work, log))
         waits.append((port, procs[-1]))
         one_port = free_port()   # and one node reached directly, run beside them for the ratio
-        procs.append(site_node(one_port, ENV, log))
+        procs.append(site_node(one_port, site_env, log))
         waits.append((one_port, procs[-1]))
     bare = ceiling_server(args.ceiling, bare_port, log)
     worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "-c", "1",
-                               "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+                               "--loglevel=WARNING"], cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT)
     procs += [bare, worker]
     load = []
     try:
