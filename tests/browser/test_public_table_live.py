@@ -36,6 +36,7 @@ def test_new_corrected_and_voided_deals_come_in_by_key(live_server, make_page, d
     assert _shown(older) == list(range(DEALS - TABLE_PAGE_SIZE, DEALS - 2 * TABLE_PAGE_SIZE, -1))
     expect(page.get_by_text("Page 1 of 3").first).to_be_visible()
     older_link = page.get_by_role("navigation", name="Pages of deals", exact=True).get_by_role("link", name="Older deals")
+    expect(older_link).to_be_visible()
     assert older_link.bounding_box()["height"] >= 44
     page.evaluate("window.notReloaded = true")
 

@@ -95,7 +95,9 @@ def request(port: int, method: str, path: str, body=None, headers: dict | None =
 
 
 def ready(c) -> bool:
-    return wait_for(lambda: request(c.haproxy_port, "GET", "/readyz")[0] == 200, timeout=60)
+    # After a part came back, a queue is ready again at its worker's next heartbeat (every 30 s,
+    # once the worker has reconnected): on a busy machine, a minute or two.
+    return wait_for(lambda: request(c.haproxy_port, "GET", "/readyz")[0] == 200, timeout=150)
 
 
 class Spectator:
@@ -244,7 +246,7 @@ def test_readyz_names_the_part_that_stopped(cluster, part):
             subprocess.run([*pg_ctl, "-l", str(cluster.log("replica")), "-w", "start"], check=True, capture_output=True)
         else:
             cluster.redis.start()   # the same port
-    assert wait_for(lambda: request(node, "GET", "/readyz")[0] == 200, timeout=30)
+    assert wait_for(lambda: request(node, "GET", "/readyz")[0] == 200, timeout=150)
 
 
 def busiest_node(spectators, cluster) -> int:
