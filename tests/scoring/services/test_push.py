@@ -210,3 +210,26 @@ def test_a_bad_subscription_is_refused_and_nothing_kept(vapid, tournament, subsc
         push_subscribe(actor=Actor.system(), entry=tournament.entries.first(), subscription=subscription)
     assert refused.value.errors[0]["path"] == path
     assert not PushSubscription.objects.exists()
+
+
+def test_a_phone_allowed_in_one_tournament_hears_of_the_clubs_next(vapid, push_service, tournament, club,
+                                                                   director_actor, django_capture_on_commit_callbacks):
+    """The subscription is the club's Player's: the next tournament's seating and (public)
+    standings reach the same phone."""
+    anna = allow(tournament, "Anna", push_service)
+    later = tournament_create(actor=director_actor, club=club, name="Autumn open", game="jie_long", public=True)
+    for player in club.players.filter(name__in=NAMES[:4]):
+        entry_create(actor=director_actor, tournament=later, player=player)
+    tournament_start(actor=director_actor, tournament=later)
+    seat(director_actor, later, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_finish(actor=director_actor, tournament=later)
+    later.refresh_from_db()
+    seated, released = (anna.read(r) for r in push_service.to("Anna"))
+    assert seated["title"] == "Autumn open" and seated["body"].startswith("Session 1: Table ")
+    assert released["body"] == "Autumn open: standings released" and released["url"] == f"/t/{later.slug}/"
+
+
+def test_beat_looks_for_the_last_five_minutes_every_20_seconds(settings):
+    assert settings.CELERY_BEAT_SCHEDULE["push-clock-warnings"] == {"task": "scoring.push_clock_warnings",
+                                                                    "schedule": 20.0}
