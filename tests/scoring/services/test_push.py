@@ -233,3 +233,14 @@ def test_a_phone_allowed_in_one_tournament_hears_of_the_clubs_next(vapid, push_s
 def test_beat_looks_for_the_last_five_minutes_every_20_seconds(settings):
     assert settings.CELERY_BEAT_SCHEDULE["push-clock-warnings"] == {"task": "scoring.push_clock_warnings",
                                                                     "schedule": 20.0}
+
+
+def test_a_table_made_by_hand_sends_nothing(vapid, push_service, tournament, director_actor,
+                                            django_capture_on_commit_callbacks):
+    from scoring.services.tables import table_create
+
+    allow(tournament, "Anna", push_service)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_create(actor=director_actor, tournament=tournament, name="Extra",
+                     entries=list(tournament.entries.all()[:4]))
+    assert push_service.received == [] and not PushNotice.objects.exists()
