@@ -18,6 +18,7 @@
 - ``row_security`` (each PostgreSQL statement sent within its request's or task's row scope, and
   the site's database role, made by the ``site_role`` command)
 - ``operations`` (the settings of the replica, the probes, the metrics and the backups),
+  ``push_settings`` (Web Push's VAPID keys),
   ``health`` (``/healthz`` and ``/readyz``), ``metrics`` (``/metrics``), ``tasks`` (the queues'
   heartbeats and the nightly backup), ``backups`` (backup, restore, the restore drill) and
   ``management`` (their commands: ``backup``, ``restore``, ``restore_drill``,

@@ -75,6 +75,9 @@ CELERY_BEAT_SCHEDULE = {
     # Paper sheets' PDFs carry live scorer links: deleted once past their time (the download
     # refuses them from then on anyway).
     "paper-sheets-expire": {"task": "scoring.paper_sheets_expire", "schedule": 300.0},
+    # Web Push's "5 minutes left": the sessions between 5 and 4 minutes from their clock's end
+    # (scoring.services.push), once each.
+    "push-clock-warnings": {"task": "scoring.push_clock_warnings", "schedule": 20.0},
     # The database and the stored files, nightly (gupai_site.backups; docs/reliability.md, Backups).
     "backup-nightly": {"task": "gupai_site.backup", "schedule": crontab(hour=1, minute=30)},
 }

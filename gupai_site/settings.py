@@ -29,7 +29,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS / SECURE_HSTS_PRELOAD   (default 1 / 0)
 SECURE_COOKIES       session and CSRF cookies over https only (default 1)
 STATIC_ROOT          where collectstatic writes (default: staticfiles/ in the project)
 LOG_LEVEL            root log level (default INFO)
-The replica, the probes, the metrics and the backups: gupai_site/operations.py.
+The replica, the probes, the metrics and the backups: gupai_site/operations.py; Web Push (VAPID_*):
+gupai_site/push_settings.py.
 """
 
 from __future__ import annotations
@@ -191,9 +192,8 @@ DATABASES |= replica_databases(DATABASE_REPLICA_URL, testing=TESTING)  # noqa: F
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Wait for a busy writer instead of failing at once (concurrent scorers on a laptop).
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-    # BEGIN IMMEDIATE: a transaction takes the write lock when it starts (waiting up to the
-    # timeout), so two writers queue instead of one failing with "database is locked" when both
-    # read first and then try to write (SQLite's lock-upgrade deadlock).
+    # BEGIN IMMEDIATE: writers queue instead of failing with "database is locked" (SQLite's
+    # lock-upgrade deadlock, when both read first and then write).
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 
 #: PostgreSQL cancels any statement that runs longer (seconds; 0: never). A web request is
@@ -255,8 +255,7 @@ LOGOUT_REDIRECT_URL = "/"
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    # Redis may go down mid-event: everything that talks to it gives up within a second or two
-    # (and the site goes on: deals and standings never wait for it).
+    # Redis may go down mid-event: all that talks to it gives up within a second or two (the site goes on).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
     CELERY_BROKER_URL = REDIS_URL
@@ -397,4 +396,5 @@ if not REDIS_URL:
     # The in-memory broker has no host; kombu warns about that on every connection.
     LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 
+from gupai_site.push_settings import *  # noqa: E402, F403 - VAPID keys
 from gupai_site.queues import *  # noqa: E402, F403 - Celery's queues, routes, limits and beat (its __all__)

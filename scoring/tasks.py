@@ -21,12 +21,13 @@ from celery.signals import task_postrun, task_prerun, worker_ready
 from django.db import connection
 
 from scoring.domain import row_scope
-from scoring.models import Audit, Club, PaperSheetJob, Tournament, TournamentImport
+from scoring.models import Audit, Club, PaperSheetJob, Session, Tournament, TournamentImport
 from scoring.services import audits as audits_services
 from scoring.services import auth as auth_services
 from scoring.services import idempotency as idempotency_services
 from scoring.services import imports as imports_services
 from scoring.services import paper_sheets as paper_sheets_services
+from scoring.services import push as push_services
 from scoring.services import ratings as ratings_services
 from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
@@ -120,6 +121,34 @@ def paper_sheets_expire() -> int:
     return paper_sheets_services.paper_sheets_expire()
 
 
+# --- Web Push (scoring/services/push.py) ----------------------------------------------------------
+
+@shared_task(name="scoring.push_session_seated")
+def push_session_seated(session_id: int) -> int:
+    """Tell each seated player of a session where they sit. Returns how many phones it was sent to."""
+    session = Session.objects.select_related("tournament").filter(pk=session_id).first()
+    if session is None:
+        return 0
+    notice = push_services.push_session_seated(session=session)
+    return notice.sent if notice is not None else 0
+
+
+@shared_task(name="scoring.push_clock_warnings")
+def push_clock_warnings() -> int:
+    """"5 minutes left" to the sessions whose clock calls for it (Celery beat runs it every 20 s)."""
+    return push_services.push_clock_warnings()
+
+
+@shared_task(name="scoring.push_standings_released")
+def push_standings_released(tournament_id: int) -> int:
+    """Tell a finished tournament's players its standings are out. Returns how many phones."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return 0
+    notice = push_services.push_standings_released(tournament=tournament)
+    return notice.sent if notice is not None else 0
+
+
 # --- Replay audits (scoring/services/audits.py tells the whole story) ----------------------------
 
 @shared_task(name="scoring.audit_plan")
@@ -187,6 +216,8 @@ _CLUB_OF = {
     "scoring.audit_plan": (Audit, "audit_id", "tournament__club_id"),
     "scoring.audit_chunk": (Audit, "audit_id", "tournament__club_id"),
     "scoring.audit_finish": (Audit, "audit_id", "tournament__club_id"),
+    "scoring.push_session_seated": (Session, "session_id", "tournament__club_id"),
+    "scoring.push_standings_released": (Tournament, "tournament_id", "club_id"),
 }
 _scopes: dict = {}
 

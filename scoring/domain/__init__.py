@@ -19,4 +19,5 @@ session was open recorded late, the link's allowance counted by drawn minute, wh
 heard), ``paging`` (a long list a page at a time),
 ``player_stats`` (a player's figures from their deals), ``substitutions`` (who sat where at
 which deal once players were substituted), ``ratings`` (the club ratings,
-Plackett–Luce), ``row_scope`` (whose rows a request or task may reach: the row-level security's scope) and ``seasons`` (a season's standings, weighted and summed)."""
+Plackett–Luce), ``push`` (Web Push: a subscription checked, the messages, when a clock calls for "5 minutes
+left", a push service's answer), ``row_scope`` (whose rows a request or task may reach: the row-level security's scope) and ``seasons`` (a season's standings, weighted and summed)."""

@@ -17,8 +17,9 @@ the deals), ``seasons`` (tournaments grouped with weights),
 ``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
 ``action_log`` (every change a service makes), ``idempotency`` (stored answers to repeated
 requests), ``auth`` (directors' API tokens), ``jobs`` (what every long job has), ``audits``
-(replay audits), ``imports`` (uploaded documents being imported) and ``paper_sheets`` (paper
-score sheets rendered by a worker).
+(replay audits), ``imports`` (uploaded documents being imported), ``paper_sheets`` (paper
+score sheets rendered by a worker) and ``push`` (players' phones that allowed Web Push, and
+what was sent to them).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
 from scoring.models.imports import TournamentImport
 from scoring.models.paper_sheets import PaperSheetJob
+from scoring.models.push import PushNotice, PushSubscription
 from scoring.models.ratings import PlayerRating, RatedDeal, RatingChange
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.seasons import Season, SeasonTournament
@@ -55,6 +57,8 @@ __all__ = [
     "PaperSheetJob",
     "Player",
     "PlayerRating",
+    "PushNotice",
+    "PushSubscription",
     "RatedDeal",
     "RatingChange",
     "Round",

@@ -64,6 +64,9 @@ class ActionLog(models.Model):
         CLUB_RATINGS_UPDATE = "club_ratings_update"
         ADJUSTMENT_CREATE = "adjustment_create"
         ADJUSTMENT_DELETE = "adjustment_delete"
+        PUSH_SUBSCRIBE = "push_subscribe"
+        PUSH_UNSUBSCRIBE = "push_unsubscribe"
+        PUSH_NOTICE_SEND = "push_notice_send"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -16,5 +16,6 @@ lists, model objects), no writes.
 - ``exports`` (a tournament as one document), ``imports`` and ``paper_sheets`` (their jobs),
   ``jobs`` (whether a club has a long job under way, whatever its kind),
   ``audits`` (the hash chain checked, and the replay audits' reads)
+- ``push`` (whether notifications are on, whose phones a message goes to, the counts)
 - ``replica`` (which database a read goes to: the public pages' to the streaming replica)
 """

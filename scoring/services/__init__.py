@@ -29,4 +29,5 @@ The modules:
 - ``exports`` (a document imported into a new tournament), ``imports`` (an upload imported off
   the request path), ``paper_sheets`` (paper sheets rendered by a worker), ``audits`` (replay
   audits)
+- ``push`` (a phone allowing notifications, and the messages sent by Web Push)
 """

@@ -32,9 +32,10 @@ from scoring.domain.errors import Conflict, IdempotencyKeyReused, ValidationFail
 from scoring.domain.inputs import MAX_INT32, id_list_problems, is_int
 from scoring.models import ActionLog, Entry, IdempotencyKey, Seat, Session, Table, Tournament
 from scoring.selectors.access import require_director_of
+from scoring.selectors.push import push_enabled
 from scoring.selectors.seating import seating_history, session_sheet_tables
 from scoring.selectors.standings import standings_for
-from scoring.services.common import action_log, optional_text
+from scoring.services.common import action_log, enqueue_on_commit, optional_text
 from scoring.services.events import event_publish, session_data
 from scoring.services.idempotency import check_idempotency_key, idempotency_request_hash, insert_key
 from scoring.services.lifecycle import require_not_finished
@@ -225,4 +226,6 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
         "closed": out.closed, "table_ids": [t.pk for t in tables]})
     event_publish(tournament=tournament, kind="session_seated",
                   data=session_data(session, tables=len(out.tables), closed=out.closed))
+    if push_enabled():   # each seated player's table and seat, to the phones that allowed it
+        enqueue_on_commit("scoring.push_session_seated", session.pk)
     return out

@@ -31,6 +31,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors.access import require_director_of
+from scoring.selectors.push import push_enabled
 from scoring.selectors.tournaments import tournament_awaits_publishing
 from scoring.services.common import action_log, checked_settings, enqueue_on_commit, require_text, unique_slug
 from scoring.services.lifecycle import require_not_finished
@@ -266,6 +267,8 @@ def _tournament_move(*, actor: Actor, tournament: Tournament, action: str) -> To
         if move.target == Tournament.Status.FINISHED:
             # A last check of the kept standings, in the background; they are exact already.
             enqueue_on_commit("scoring.standings_refresh", t.pk)
+            if push_enabled():   # "standings released", to the phones that allowed it
+                enqueue_on_commit("scoring.push_standings_released", t.pk)
     tournament.status, tournament.slug = t.status, t.slug
     setattr(tournament, move.stamp, getattr(t, move.stamp))
     return t

@@ -31,6 +31,7 @@ from scoring.domain.errors import DomainError, IdempotencyKeyReused, NotFound, V
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE, parse_whole_number, whole_number_or_text
 from scoring.domain.lifecycle import SESSION_CLOSED
 from scoring.domain.outbox import drawn_while_open
+from scoring.selectors.push import push_public_key
 from scoring.selectors.rounds import round_of_table, round_rows, table_round_preview
 from scoring.selectors.sessions import seats_now
 from scoring.selectors.tables import round_defaults, table_by_scorer_token, table_running_totals, table_seats
@@ -147,6 +148,8 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
         # The phone draws its deals' times by the server's clock (static/js: the outbox).
         "server_now": server_now_ms(),
         **proof_context(request, table, seats, who),
+        # Web Push's key, when the site has one: a proven player may allow notifications (push.js).
+        "push_key": push_public_key(),
     }, status=status)
 
 

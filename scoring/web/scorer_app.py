@@ -32,6 +32,8 @@ PRECACHED_STATIC = (
     # IndexedDB, the outbox, the worker's registration and the phone's tables page
     "vendor/idb/umd.js", "js/gupai-db.js", "js/outbox.js", "js/outbox-view.js",
     "js/sw-register.js", "js/scorer-home.js",
+    # a proven player's "Allow notifications" (Web Push)
+    "js/push.js",
     "img/favicon.ico", "img/favicon.svg", "img/apple-touch-icon.png",
     "icons/app-192.png", "icons/app-512.png",
 )

@@ -22,6 +22,9 @@
      the API, other pages) is left to the network.
    - message {keep: path}: a scorer page that loaded without this worker (the first visit) is
      fetched into the pages' cache, so that it opens offline from then on.
+   - push: a message of the site (scoring/services/push.py: JSON {title, body, url, tag}, sent
+     encrypted through the phone's push service) shown as a notification; notificationclick
+     opens its url (a window of the site already open is focused and taken there).
    - sync: the tag "gupai-outbox" sends the outbox (static/js/outbox.js, the page's own code).
      The worker loads its scripts as it starts: a browser lets a worker import only the scripts
      it imported before it was installed. */
@@ -183,5 +186,29 @@ self.addEventListener("message", function (event) {
 
 self.addEventListener("sync", function (event) {
   if (event.tag === SYNC_TAG && self.GupaiOutbox) event.waitUntil(self.GupaiOutbox.drainAll());
+});
+
+self.addEventListener("push", function (event) {
+  var message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(self.registration.showNotification(message.title || "Gupai Club", {
+    body: message.body || "", tag: message.tag || "gupai", data: { url: message.url || HOME },
+    icon: PRECACHE.filter(function (url) { return /app-192/.test(url); })[0]
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = new URL((event.notification.data && event.notification.data.url) || HOME, self.location).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      if (windows[i].url === target && "focus" in windows[i]) return windows[i].focus();
+    }
+    return self.clients.openWindow(target);
+  }));
 });
 {% endautoescape %}

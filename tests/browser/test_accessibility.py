@@ -180,3 +180,25 @@ def test_the_quick_levels_have_no_axe_violations(live_server, make_page, make_se
     small = page.evaluate(SMALL_TARGETS)
     assert not small, small
     assert not violations, _readable({game: violations})
+
+
+def test_the_notifications_section_has_no_axe_violations(live_server, make_page, make_setup, settings):
+    """The scorer page of a proven player where the site has VAPID keys: "Allow notifications"
+    (static/js/push.js shows the section where the browser can push; Chromium can)."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci --no-audit --no-fund` (Node.js and npm needed)")
+    from scoring.domain.push import new_key_pair
+
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = new_key_pair()
+    s = make_setup("jie_long", require_proof=True)
+    page = make_page("phone390", bypass_csp=True)
+    page.goto(f"{live_server.url}/s/{s.token}/")
+    page.select_option("#who-seat", label="1. Anna (new code)")
+    page.fill("#who-code", "4821")
+    page.fill("#who-code-again", "4821")
+    page.click("#who button[type=submit]")
+    expect(page.locator("#notifications-status")).to_have_text("Notifications are off for this phone.")
+    violations = _violations(page)
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, small
+    assert not violations, _readable({"notifications": violations})

@@ -21,3 +21,21 @@ def test_create_director_refusals(director):
         call_command("create_director", "alice", "--password", "alice-secret-2")
     with pytest.raises(CommandError):
         call_command("create_director", "erin", "--password", "erin-secret-1", "--club", "nope")
+
+
+def test_vapid_keys_prints_a_pair_that_signs_and_subscribes():
+    """``manage.py vapid_keys``: a P-256 pair, the public key as a browser's applicationServerKey
+    takes it (65 bytes), the private key as pywebpush signs with it."""
+    import base64
+    from io import StringIO
+
+    from django.core.management import call_command
+    from py_vapid import Vapid
+
+    out = StringIO()
+    call_command("vapid_keys", stdout=out)
+    lines = dict(line.split("=", 1) for line in out.getvalue().split())
+    public, private = lines["VAPID_PUBLIC_KEY"], lines["VAPID_PRIVATE_KEY"]
+    assert len(base64.urlsafe_b64decode(public + "=" * (-len(public) % 4))) == 65
+    headers = Vapid.from_string(private_key=private).sign({"sub": "mailto:a@example.org", "aud": "https://p.example"})
+    assert headers["Authorization"].endswith(f"k={public}")

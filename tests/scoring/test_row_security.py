@@ -36,6 +36,8 @@ from scoring.models import (
     Club,
     IdempotencyKey,
     PaperSheetJob,
+    PushNotice,
+    PushSubscription,
     RatingChange,
     Substitution,
     Tournament,
@@ -115,6 +117,9 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     PaperSheetJob.objects.create(session=table.session, languages="en", base_url="http://testserver",
                                  requested_label=username, updated_at=now)
     TournamentImport.objects.create(club=club, requested_label=username, updated_at=now)
+    PushSubscription.objects.create(player=entries[0].player, endpoint=f"https://push.example.org/{username}",
+                                    p256dh="k", auth="a")
+    PushNotice.objects.create(tournament=t, session=table.session, kind="seated", sent=1, delivered=1)
     return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token}
 
 

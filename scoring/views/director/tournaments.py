@@ -19,6 +19,7 @@ from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, MAX_INT32, MAX_NOTE
 from scoring.models import Player
 from scoring.selectors.adjustments import adjustments_panel
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
+from scoring.selectors.push import push_counts, push_enabled
 from scoring.selectors.tournaments import (
     players_not_entered,
     tournament_awaits_publishing,
@@ -111,6 +112,8 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
         "settings_errors": {},
     }
     ctx["audit"] = audit_panel(tournament)
+    # Web Push's counts (director/_push_counts.html), only where the site sends notifications.
+    ctx["push_counts"] = push_counts(tournament) if push_enabled() else None
     ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
     ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
     ctx.update(adjustments_panel(tournament))
