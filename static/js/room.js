@@ -9,7 +9,10 @@
    seconds (data-room-every, 8 s unless it says) the next ones, round and round; "Page 2 of 3"
    says where it is (hidden when all fit). When live.js brings a new list (a new seating) or the
    window changes size, the pages are counted again and the page shown stays where it was when
-   there are still that many. */
+   there are still that many.
+
+   The standings' rows and the latest deals ([data-room-fit]) show as many of their items as fit
+   whole in the column ([data-room-fit-in]), the rest hidden: never a row cut in half. */
 (function () {
   "use strict";
 
@@ -40,8 +43,20 @@
     return rows * columns(ol);
   }
 
+  function fit() {
+    document.querySelectorAll("[data-room-fit]").forEach(function (el) {
+      var box = el.closest("[data-room-fit-in]");
+      var items = Array.prototype.slice.call(el.children);
+      items.forEach(function (item) { item.hidden = false; });
+      if (!box) return;
+      var bottom = box.getBoundingClientRect().bottom;
+      items.forEach(function (item) { item.hidden = item.getBoundingClientRect().bottom > bottom + 0.5; });
+    });
+  }
+
   function show() {
     window.clearTimeout(timer);
+    fit();
     var ol = list();
     if (!ol) return;
     var items = Array.prototype.slice.call(ol.children);
