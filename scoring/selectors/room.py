@@ -13,7 +13,6 @@ from scoring.domain.actors import Actor
 from scoring.domain.errors import NotFound
 from scoring.domain.records import nets_by_position
 from scoring.models import Round, Seat, Session, Tournament
-from scoring.selectors.public import public_tournament
 from scoring.selectors.standings import standings_for
 from scoring.selectors.substitutions import seatings
 
@@ -23,15 +22,12 @@ TOP_ROWS = 8
 LATEST_DEALS = 4
 
 
-def room_tournament(slug: Any, actor: Actor) -> Tournament:
-    """The tournament anyone may see (as its public pages: ``public_tournament``) or, for a
-    director of its club, any of that club's tournaments with this slug (private or not started).
-    NotFound otherwise: the same answer for a private tournament as for none."""
-    try:
-        return public_tournament(slug)
-    except NotFound:
-        if not (actor.is_system or actor.is_director):
-            raise
+def directed_tournament(slug: Any, actor: Actor) -> Tournament:
+    """For a director of its club, that club's tournament with this slug, private or not started
+    (one query; none for anyone else). NotFound otherwise: the same answer as for no tournament.
+    The room display asks ``public.public_tournament`` first."""
+    if not (actor.is_system or actor.is_director):
+        raise NotFound(gettext("No such tournament."))
     found = Tournament.objects.select_related("club").filter(slug=str(slug))
     if not (actor.is_system or actor.user.is_superuser):
         found = found.filter(club__directors=actor.user)

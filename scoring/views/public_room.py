@@ -24,7 +24,7 @@ from scoring.domain.errors import NotFound
 from scoring.selectors.events import feed_version
 from scoring.selectors.public import public_tournament, tournament_version
 from scoring.selectors.replica import reading
-from scoring.selectors.room import room_display, room_tournament
+from scoring.selectors.room import directed_tournament, room_display
 from scoring.views.public import LIVE_EVERY_MS, live_answer
 from scoring.web.auth import actor_from_request
 
@@ -45,7 +45,7 @@ def room_view(view):
         except NotFound:
             pass
         try:
-            tournament = room_tournament(slug, actor_from_request(request))
+            tournament = directed_tournament(slug, actor_from_request(request))
         except NotFound as e:
             raise Http404(e.message) from None
         return view(request, tournament)

@@ -121,3 +121,12 @@ def test_the_directors_console_links_to_it(jie_long, client, director):
     client.force_login(director)
     html = client.get(f"/director/tournaments/{jie_long.tournament.pk}/").content.decode()
     assert f'href="/t/{jie_long.tournament.slug}/room/"' in html
+
+
+def test_the_room_display_in_chinese(jie_long, client):
+    session_clock_start(actor=jie_long.director_actor, session=jie_long.table.session, minutes=4)
+    html = client.get(room(jie_long.tournament), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "第 1 轮 · 座位安排" in html and "Table 1 · 2 号座" in html and "还剩 5 分钟" in html
+    assert "剩余时间" in html and "最新牌局" in html
+    html = client.get(room(jie_long.tournament), HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+    assert "第 1 輪 · 座位安排" in html and "還剩 5 分鐘" in html
