@@ -130,3 +130,22 @@ def test_the_room_display_in_chinese(jie_long, client):
     assert "剩余时间" in html and "最新牌局" in html
     html = client.get(room(jie_long.tournament), HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert "第 1 輪 · 座位安排" in html and "還剩 5 分鐘" in html
+
+
+def test_the_top_eight_rows_and_a_page_of_seats_every_8_seconds(make_setup, client):
+    """As docs/director-guide.md#the-room-display and docs/features/public-pages.md say."""
+    s = make_setup("jie_long", names=[f"P{i:02d}" for i in range(4)])
+    from scoring.services.clubs import player_create
+    from scoring.services.tables import table_create
+    from scoring.services.tournaments import entry_create
+
+    actor, t = s.director_actor, s.tournament
+    entries = [entry_create(actor=actor, tournament=t, player=player_create(actor=actor, club=t.club, name=f"Q{i}"))
+               for i in range(8)]
+    table_create(actor=actor, tournament=t, name="Table 2", entries=entries[:4])
+    table_create(actor=actor, tournament=t, name="Table 3", entries=entries[4:])
+    html = client.get(room(t)).content.decode()
+    standings = html[html.index('class="room-table"'):html.index("</table>", html.index('class="room-table"'))]
+    assert standings.count("<tr data-entry=") == 8
+    assert html.count('<span class="room-where">') == 12   # every seated player
+    assert 'data-room-every="8000"' in html
