@@ -107,13 +107,15 @@ def test_the_room_display_is_live_within_a_second_and_warns(asgi_site, make_page
     page.screenshot(path=shot.replace(".png", "-time-is-up.png"))
 
 
-def test_the_scorer_page_warns_and_says_when_time_is_up(live_server, make_page, jie_long):
+def test_the_scorer_page_warns_and_says_when_time_is_up(live_server, make_page, jie_long, tmp_path):
     _clock_ends_in(jie_long, timedelta(minutes=4))
     page = make_page("phone")
     page.goto(f"{live_server.url}/s/{jie_long.token}/")
     alert = page.locator("[data-clock-alert]")
     expect(alert).to_have_text("5 minutes left")
     expect(alert).to_be_visible()
+    shot = os.environ.get("ROOM_SCREENSHOT") or str(tmp_path / "room.png")
+    page.screenshot(path=shot.replace(".png", "-scorer.png"))
     _clock_ends_in(jie_long, timedelta(seconds=3))
     page.reload()
     expect(alert).to_have_text("5 minutes left")
