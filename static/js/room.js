@@ -7,7 +7,7 @@
    The list fills the height it is given (site.css: .room-seat-list), in as many columns as its
    grid has, top to bottom then the next column. The players that fit are shown; every few
    seconds (data-room-every, 8 s unless it says) the next ones, round and round; "Page 2 of 3"
-   says where it is (hidden when all fit). When live.js brings a new list (a new seating) or the
+   says where it is (empty when all fit). When live.js brings a new list (a new seating) or the
    window changes size, the pages are counted again and the page shown stays where it was when
    there are still that many.
 
@@ -69,8 +69,9 @@
     ol.setAttribute("data-room-pages", String(pages));
     var label = document.querySelector("[data-room-page]");
     if (label) {
-      label.textContent = label.getAttribute("data-text").replace("%(page)s", page + 1).replace("%(pages)s", pages);
-      label.hidden = pages < 2;
+      // Its line is always there (empty for one page): showing it does not shrink the list.
+      label.textContent = pages < 2 ? "" : label.getAttribute("data-text").replace("%(page)s", page + 1)
+        .replace("%(pages)s", pages);
     }
     if (pages > 1) {
       timer = window.setTimeout(function () { page = (page + 1) % pages; show(); }, every());
