@@ -42,7 +42,9 @@ def test_a_private_tournament_is_404_for_the_public_and_shown_to_its_director(
     client.force_login(other_director)       # a director of another club: as the public
     assert client.get(room(t)).status_code == 404
     client.force_login(director)
-    assert client.get(room(t)).status_code == 200
+    page = client.get(room(t))
+    assert page.status_code == 200
+    assert f"/t/{t.slug}/</span>" not in page.content.decode()   # no address of a page nobody else sees
     assert client.get(room(t) + "live/").status_code == 200
 
 
