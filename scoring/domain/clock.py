@@ -6,6 +6,10 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
+#: From this many seconds left a clock that warns (the scorer page, the room display) says
+#: "5 minutes left".
+WARN_SECONDS = 5 * 60
+
 
 def seconds_left(ends_at: datetime | None, now: datetime) -> int | None:
     """Whole seconds until ``ends_at`` (rounded up, so "0" means the time is up), never below 0;
@@ -16,12 +20,14 @@ def seconds_left(ends_at: datetime | None, now: datetime) -> int | None:
 
 
 def clock_state(started_at: datetime | None, ends_at: datetime | None, now: datetime) -> dict | None:
-    """``{"started_at", "ends_at", "seconds_left", "ended"}`` of a clock at ``now``; None
-    without one."""
+    """``{"started_at", "ends_at", "seconds_left", "ended", "warn"}`` of a clock at ``now``
+    (``warn``: ``WARN_SECONDS`` or less left, not yet up); None without one."""
     if ends_at is None:
         return None
     left = seconds_left(ends_at, now)
-    return {"started_at": started_at, "ends_at": ends_at, "seconds_left": left, "ended": now >= ends_at}
+    ended = now >= ends_at
+    return {"started_at": started_at, "ends_at": ends_at, "seconds_left": left, "ended": ended,
+            "warn": not ended and left <= WARN_SECONDS}
 
 
 def still_playing(ends_at: datetime | None, last_deal_at: datetime | None, now: datetime) -> bool:

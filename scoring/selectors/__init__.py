@@ -11,7 +11,8 @@ lists, model objects), no writes.
   list), ``seasons``, ``seating`` (what seating the next session needs, a session's sheet)
 - ``ratings`` (the deals and results the ratings count), ``rating_pages`` (the ratings as the
   pages show them), ``player_stats`` (a player's statistics), ``report`` (the tournament report)
-- ``dashboards`` (the director's console), ``public`` (what the public pages read), ``events``
+- ``dashboards`` (the director's console), ``public`` (what the public pages read), ``room`` (the room
+  display's clock, seats, top rows and latest deals), ``events``
   (the live feed's missed events or a snapshot)
 - ``exports`` (a tournament as one document), ``imports`` and ``paper_sheets`` (their jobs),
   ``jobs`` (whether a club has a long job under way, whatever its kind),

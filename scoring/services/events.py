@@ -1,7 +1,8 @@
 """The live feed: each committed change the live pages show becomes one event of its tournament.
 
 Every write service that changes what a live page shows (a deal recorded, corrected, confirmed,
-voided, disputed or settled; a session seated, closed or reopened) calls ``event_publish`` at the
+voided, disputed or settled; a session seated, closed or reopened, its clock started or
+stopped) calls ``event_publish`` at the
 END of its transaction. It takes the tournament's next version (``UPDATE … RETURNING`` on its
 feed row: the row lock, held till commit, makes versions commit in order, so a client that has
 seen version N can never miss N-1 later), stores the event (the stream's backlog, the last

@@ -5,7 +5,9 @@ director may still record a late deal there. Closing erases the links' kept secr
 (``Table.scorer_token_secret``): a closed session's sheet shows no links, even reopened. Seating the next session closes the open earlier
 ones (``services.seating.session_seat``, through ``session_close``) unless the director keeps
 them open. The clock is two times on the session, set here from the server's clock: the pages
-count down from them, and a deal recorded after the end is marked ``after_time``.
+count down from them, and a deal recorded after the end is marked ``after_time``. Starting or
+stopping it is a live event (``session_clock_started``, ``session_clock_stopped``): the room
+display and the public pages show the new clock at once.
 """
 
 from __future__ import annotations
@@ -101,6 +103,8 @@ def session_clock_start(*, actor: Actor, session: Session, minutes: Any) -> Sess
         locked.save(update_fields=["clock_started_at", "clock_ends_at", "changed_at"])
         action_log(actor, ActionLog.Action.SESSION_CLOCK_START, locked, tournament=locked.tournament,
                    data={"number": locked.number, "minutes": minutes, "ends_at": locked.clock_ends_at})
+        event_publish(tournament=locked.tournament, kind="session_clock_started",
+                      data=session_data(locked, ends_at=locked.clock_ends_at))
     return locked
 
 
@@ -117,4 +121,6 @@ def session_clock_stop(*, actor: Actor, session: Session) -> Session:
         locked.save(update_fields=["clock_started_at", "clock_ends_at", "changed_at"])
         action_log(actor, ActionLog.Action.SESSION_CLOCK_STOP, locked, tournament=locked.tournament,
                    data={"number": locked.number, "ends_at": ended})
+        event_publish(tournament=locked.tournament, kind="session_clock_stopped",
+                      data=session_data(locked, ends_at=None))
     return locked

@@ -93,6 +93,11 @@ def clock_words() -> tuple[str, str]:
     return _("Time left: %(time)s"), _("Time is up")
 
 
+def clock_alert_words() -> str:
+    """What a clock that warns says once ``WARN_SECONDS`` are left (``scoring.domain.clock``)."""
+    return _("5 minutes left")
+
+
 def clock_text(seconds: int) -> str:
     """What a session's clock says with ``seconds`` left."""
     left, over = clock_words()

@@ -9,7 +9,13 @@
    (the offset), and the count runs from the phone's clock plus that offset. A phone whose clock
    is minutes wrong shows the same time left as any other. When the page is shown again (a phone
    that slept, a tab brought back) the offset is measured again from data-time-src (half the
-   round trip counted), so a clock changed meanwhile does not drift the count. */
+   round trip counted), so a clock changed meanwhile does not drift the count.
+
+   A clock that warns (the scorer page, the room display: {% session_clock session alerts=True %})
+   also has data-warn-at="seconds" and data-text-warn="5 minutes left", and holds a
+   [data-clock-alert] banner (role="alert"): it says data-text-warn from data-warn-at seconds
+   left (the clock gets the class "warn"), data-text-over once the time is up ("ended"), and is
+   hidden before. */
 (function () {
   "use strict";
 
@@ -55,6 +61,15 @@
       var span = el.querySelector("[data-clock-text]");
       if (span && span.textContent !== text) span.textContent = text;
       el.classList.toggle("ended", seconds === 0);
+      var warnAt = parseInt(el.getAttribute("data-warn-at"), 10);
+      var alert = el.querySelector("[data-clock-alert]");
+      if (warnAt > 0 && alert) {
+        var warn = seconds > 0 && seconds <= warnAt;
+        el.classList.toggle("warn", warn);
+        var said = seconds === 0 ? el.getAttribute("data-text-over") : warn ? el.getAttribute("data-text-warn") : "";
+        if (alert.textContent !== said) alert.textContent = said;
+        alert.hidden = !said;
+      }
       if (left > 0) next = Math.min(next, (left % 1000) || 1000);
     });
     // Just past the next whole second of the nearest clock.

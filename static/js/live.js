@@ -44,6 +44,7 @@
   // The stream's event names (scoring/services/events.py); any of them means "ask again".
   var EVENTS = ["deal_recorded", "deal_corrected", "deal_confirmed", "deal_voided", "deal_disputed",
                 "dispute_resolved", "session_seated", "session_closed", "session_reopened",
+                "session_clock_started", "session_clock_stopped",
                 "table_substituted", "adjustment_recorded", "adjustment_deleted", "snapshot"];
   var watchers = [];
 

@@ -125,6 +125,7 @@ def test_main_pages_have_no_axe_violations(live_server, browser, played, draft, 
         check("payouts", f"/t/{t.slug}/payouts/")
         check("player", f"/t/{t.slug}/players/{player.pk}/")
         check("public table", f"/t/{t.slug}/tables/{s.table.pk}/")
+        check("room display", f"/t/{t.slug}/room/")
         check("scorer page", f"/s/{s.token}/")
         for i, points in enumerate(DING_NIU_DEALS[0]):
             page.get_by_role("group", name=f"{i + 1}. {s.names[i]}", exact=True).get_by_label(

@@ -102,8 +102,8 @@ def test_a_public_tournaments_pages_chart_and_replay(live_server, watched, ding_
     round_record(actor=ding_niu.scorer_actor, table=ding_niu.table, body=DING_NIU_FULL_LOG)
     page, seen = watched("phone")
     slug = ding_niu.tournament.slug
-    for path in (f"/t/{slug}/", f"/t/{slug}/payouts/", f"/t/{slug}/players/{ding_niu.entries[0].player_id}/",
-                 f"/t/{slug}/tables/{ding_niu.table.pk}/"):
+    for path in (f"/t/{slug}/", f"/t/{slug}/room/", f"/t/{slug}/payouts/",
+                 f"/t/{slug}/players/{ding_niu.entries[0].player_id}/", f"/t/{slug}/tables/{ding_niu.table.pk}/"):
         page.goto(live_server.url + path)
     # the replay's buttons (replay.js) and the chart's colours (site.css, classes only)
     page.get_by_role("button", name="Start").click()

@@ -75,6 +75,15 @@ LIVE_NOT_MODIFIED = 2
 #: (with their current revisions) + seats + every deal's status, change time and nets + the seats'
 #: substitutions.
 TABLE_LIVE_CHANGES = 7
+#: The room display (/t/<slug>/room/): tournament + the newest session with tables + its seats (with
+#: players and tables) + the kept standings (with entries and players) + the latest deals + their
+#: tables' seats and substitutions (the players of each deal).
+ROOM_PAGE = 7
+#: Its live parts unchanged: tournament + the deals' count and latest change + the feed's version.
+ROOM_LIVE_NOT_MODIFIED = 3
+#: A director's private tournament: the public look-up first (none), the login's session and user,
+#: the club's tournament by slug.
+ROOM_PAGE_DIRECTOR = ROOM_PAGE + 3
 
 
 
@@ -285,3 +294,30 @@ def test_a_tables_live_changes_cost_the_same_whatever_the_deals(client, jie_long
         _grow(jie_long, JIE_LONG, grown)
         with django_assert_num_queries(TABLE_LIVE_CHANGES):
             assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("tables", [1, 12])
+def test_the_room_display_costs_the_same_whatever_the_tables_and_deals(make_setup, client, director,
+                                                                      django_assert_num_queries, monkeypatch, tables):
+    from scoring.services.tournaments import tournament_update
+
+    s = make_setup("jie_long")
+    actor, t = s.director_actor, s.tournament
+    for i in range(1, tables):
+        entries = [entry_create(actor=actor, tournament=t, player=player_create(actor=actor, club=t.club,
+                                                                                 name=f"R{i}-{n}"))
+                   for n in range(4)]
+        table_create(actor=actor, tournament=t, name=f"Table {i + 1}", entries=entries)
+    _grow(s, JIE_LONG, 6)
+    url = f"/t/{t.slug}/room/"
+    with django_assert_num_queries(ROOM_PAGE):
+        assert client.get(url).status_code == 200
+    moment = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    tag = client.get(url + "live/")["ETag"]
+    with django_assert_num_queries(ROOM_LIVE_NOT_MODIFIED):
+        assert client.get(url + "live/", HTTP_IF_NONE_MATCH=tag).status_code == 304
+    tournament_update(actor=actor, tournament=t, public=False)
+    client.force_login(director)
+    with django_assert_num_queries(ROOM_PAGE_DIRECTOR):
+        assert client.get(url).status_code == 200

@@ -22,8 +22,16 @@ def test_clock_state():
     start = END - timedelta(minutes=90)
     assert clock_state(None, None, END) is None
     assert clock_state(start, END, END - timedelta(seconds=30)) == {
-        "started_at": start, "ends_at": END, "seconds_left": 30, "ended": False}
+        "started_at": start, "ends_at": END, "seconds_left": 30, "ended": False, "warn": True}
     assert clock_state(start, END, END)["ended"] is True
+
+
+def test_the_warning_comes_five_minutes_before_the_end_and_goes_when_time_is_up():
+    start = END - timedelta(minutes=90)
+    assert clock_state(start, END, END - timedelta(seconds=301))["warn"] is False
+    assert clock_state(start, END, END - timedelta(seconds=300))["warn"] is True
+    assert clock_state(start, END, END - timedelta(seconds=1))["warn"] is True
+    assert clock_state(start, END, END)["warn"] is False       # "Time is up" instead
 
 
 def test_still_playing():

@@ -19,7 +19,7 @@ from scoring.services.rounds import (
     round_void,
 )
 from scoring.services.seating import session_seat
-from scoring.services.sessions import session_close, session_reopen
+from scoring.services.sessions import session_clock_start, session_clock_stop, session_close, session_reopen
 
 from ..bodies import JIE_LONG
 
@@ -122,3 +122,15 @@ def test_older_events_are_pruned_and_a_late_client_needs_a_snapshot(jie_long, mo
     assert version == 6 and [e["id"] for e in events] == [4, 5, 6]
     assert events_after(jie_long.tournament.pk, 6) == (6, [])
     assert events_after(jie_long.tournament.pk, 9)[1] is None          # ahead of the feed: a snapshot
+
+
+def test_a_clock_started_or_stopped_is_an_event_with_its_end(jie_long):
+    """The room display and the public pages show a new clock at once (issue 30)."""
+    session = jie_long.table.session
+    started = session_clock_start(actor=jie_long.director_actor, session=session, minutes=30)
+    session_clock_stop(actor=jie_long.director_actor, session=session)
+    assert kinds(jie_long.tournament) == [(1, "session_clock_started"), (2, "session_clock_stopped")]
+    data = [e.data for e in TournamentEvent.objects.filter(tournament=jie_long.tournament).order_by("version")]
+    assert data[0]["session"] == 1 and data[0]["status"] == "open" and data[0]["ends_at"].startswith(
+        started.clock_ends_at.isoformat()[:19])
+    assert data[1] == {"session": 1, "status": "open", "ends_at": None}
