@@ -20,7 +20,7 @@ from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.inputs import MAX_USERNAME, text_problem
 from scoring.models import ActionLog, ApiToken, Club
-from scoring.selectors.access import require_director
+from scoring.selectors.access import is_referee, require_director
 from scoring.services.common import action_log, require_text
 
 #: Directors are staff users in this group. It grants no model permissions: every change goes
@@ -52,7 +52,7 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
 
 
 def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) -> str:
-    """A new API token for a director (each call makes one; each lives ``API_TOKEN_TTL``).
+    """A new API token for a director or a referee (it reaches what their pages do; each call makes one; each lives ``API_TOKEN_TTL``).
     Returns the plain token: only its hash is stored, so it cannot be shown again."""
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
         raise ValidationFailed(gettext("Send a username and a password."), path="", code="required")
@@ -63,8 +63,8 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     if user is None or not user.is_active:
         raise ValidationFailed(gettext("Wrong username or password."), path="", code="bad_credentials")
     actor = Actor(user=user, ip=ip)
-    if not actor.is_director:
-        raise PermissionDenied(gettext("Only directors get an API token."))
+    if not actor.is_director and not is_referee(actor):
+        raise PermissionDenied(gettext("Only directors and referees get an API token."))
     row_scope.admit_user(user)   # proven by the password: the request reaches the director's rows
     token = secrets.token_urlsafe(32)
     expires_at = timezone.now() + settings.API_TOKEN_TTL

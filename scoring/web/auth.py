@@ -117,7 +117,7 @@ class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "A director's API token from `POST /api/v1/auth/token/`: `Authorization: Token "
+                "description": "A director's (or a referee's) API token from `POST /api/v1/auth/token/`: `Authorization: Token "
                                "<token>`. It expires; `POST /api/v1/auth/token/revoke/` ends every token at once."}
 
 
