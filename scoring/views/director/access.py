@@ -69,9 +69,10 @@ def visible_tournament(actor, pk):
 
 
 def refereed_tournament(actor, pk):
-    """A tournament for the referee's pages: its directors' and its referees' (else 404)."""
+    """A tournament for the referee's pages: its directors' and its referees' (else 404); the
+    actor's role in it comes along (``role_here``: "director" or "referee")."""
     t = tournament_get(pk)
-    require_role(actor, t, "round_dispute_resolve")
+    t.role_here = require_role(actor, t, "round_dispute_resolve")
     return t
 
 

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, MAX_TYPED, parse_whole_number
 from scoring.models import Adjustment, Entry, Round, Table
-from scoring.selectors.access import tournament_role
 from scoring.selectors.adjustments import adjustments_panel
 from scoring.selectors.dashboards import tournament_disputes
 from scoring.selectors.referees import referee_tables
@@ -43,7 +42,7 @@ def render_referee_page(request, actor, tournament, *, status=200, failed=None, 
         if d.get("at_dispute"):
             d["at_dispute"]["described"] = describe_deal(tournament.game, d["at_dispute"]["players"],
                                                          d["at_dispute"]["outcome"])
-    ctx = {"tournament": tournament, "role": tournament_role(actor, tournament), "disputed": disputed,
+    ctx = {"tournament": tournament, "role": tournament.role_here, "disputed": disputed,
            "max_note": MAX_NOTE, "entries": [e for e in entry_list(tournament) if not e.is_withdrawn],
            "tables": referee_tables(tournament), "referee": True, **adjustments_panel(tournament)}
     ctx.update(extra)
