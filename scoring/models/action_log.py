@@ -66,6 +66,7 @@ class ActionLog(models.Model):
         ADJUSTMENT_DELETE = "adjustment_delete"
         REFEREE_ADD = "referee_add"
         REFEREE_REMOVE = "referee_remove"
+        REFEREE_ACCOUNT_CREATE = "referee_account_create"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

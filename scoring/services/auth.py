@@ -51,6 +51,24 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
     return user
 
 
+def referee_account_create(*, username: str, password: str, email: str = "", actor: Actor | None = None) -> Any:
+    """A referee's account: a user who is no staff and directs no club. It opens nothing until a
+    director names it a tournament's referee (``services.referees.referee_add``)."""
+    actor = actor or Actor.system()
+    require_director(actor)
+    username = require_text(username, "username", "A username", max_length=MAX_USERNAME)
+    if not isinstance(password, str) or len(password) < 8:
+        raise ValidationFailed(gettext("The password needs at least 8 characters."), path="password", code="too_short")
+    User = get_user_model()
+    with transaction.atomic():
+        if User.objects.filter(username=username).exists():
+            raise Conflict(gettext("A user named %(name)s already exists.") % {"name": repr(username)}, path="username",
+                           code="exists")
+        user = User.objects.create_user(username=username, password=password, email=email, is_staff=False)
+        action_log(actor, ActionLog.Action.REFEREE_ACCOUNT_CREATE, user, data={"username": username})
+    return user
+
+
 def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) -> str:
     """A new API token for a director or a referee (it reaches what their pages do; each call makes one; each lives ``API_TOKEN_TTL``).
     Returns the plain token: only its hash is stored, so it cannot be shown again."""

@@ -44,9 +44,9 @@ from scoring.domain.actors import Actor
 from scoring.models import PaperSheetJob, TournamentImport
 from scoring.services.adjustments import adjustment_create
 from scoring.services.audits import audit_start
-from scoring.services.referees import referee_add
 from scoring.services.auth import auth_token_obtain, director_create
 from scoring.services.clubs import club_create, player_create
+from scoring.services.referees import referee_add
 from scoring.services.rounds import round_record
 from scoring.services.seasons import season_create, season_tournament_add
 from scoring.services.tables import table_create

@@ -1,2 +1,3 @@
-"""``manage.py`` commands: ``create_director`` (a director user, with their clubs) and
+"""``manage.py`` commands: ``create_director`` (a director user, with their clubs), ``create_referee``
+(a referee's account: no staff, no club) and
 ``load_demo`` (a small demo club and tournaments, written through the services)."""
