@@ -73,6 +73,8 @@ class ApiView(APIView):
     scorer_auth: bool | tuple[str, ...] = False
     #: The methods a tournament's referee (a signed-in user who directs no club) may call here;
     #: the others answer them 403 before any look-up (``scoring.selectors.access``: the roles).
+    #: A view open to anyone (``AllowAny``: public reads, the token's own endpoint) answers a
+    #: referee as it answers anyone who directs nothing.
     referee_auth: tuple[str, ...] = ()
     #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
     #: view that answers a plain list sets None.
@@ -86,7 +88,7 @@ class ApiView(APIView):
         super().initial(request, *args, **kwargs)
         actor = self.actor
         if (request.method not in self.referee_auth and not actor.is_director and not actor.is_scorer
-                and is_referee(actor)):
+                and not any(isinstance(p, AllowAny) for p in self.get_permissions()) and is_referee(actor)):
             raise PermissionDenied(referee_refusal())
 
     # Objects by id. One the caller may not see answers 404 like an unknown id, so that ids of
