@@ -96,8 +96,9 @@ def auth_tokens_revoke(*, actor: Actor, keep_session: str | None = None) -> int:
     """Log out everywhere: every API token of the acting director stops working at once, and
     every browser session of theirs ends, but ``keep_session`` (the session key of the browser
     that asked, which stays logged in). Returns how many tokens were revoked; the log row says
-    how many sessions ended too."""
-    require_director(actor)
+    how many sessions ended too. A referee revokes their own too."""
+    if not is_referee(actor):
+        require_director(actor)
     if actor.user_or_none is None:
         raise PermissionDenied(gettext("Only a director's own tokens can be revoked."))
     with transaction.atomic():

@@ -134,8 +134,14 @@ def test_a_referees_token_reaches_no_other_tournament(rita_api, make_setup):
         == 404
 
 
+def test_a_referee_revokes_their_own_tokens(rita_api):
+    r = rita_api.post("/api/v1/auth/token/revoke/")
+    assert r.status_code == 200 and r.json()["revoked"] == 1
+    assert rita_api.client.get("/api/v1/tournaments/").status_code == 401
+
+
 #: The API's routes a referee's token may call, and with which methods.
-REFEREE_API = {"api-round-resolve": {"POST"}, "api-tournament-adjustments": {"GET", "POST"},
+REFEREE_API = {"api-auth-token-revoke": {"POST"}, "api-round-resolve": {"POST"}, "api-tournament-adjustments": {"GET", "POST"},
                "api-adjustment": {"DELETE"}, "api-table-substitutions": {"GET", "POST"}}
 #: Routes that answer before authentication (the events stream) or make tokens.
 OPEN_API = {"api-auth-token", "api-tournament-events"}
