@@ -2,8 +2,9 @@
 
 ``Authorization: Scorer <token>`` authenticates as the scorer of one table: ``request.user`` is
 a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Table.
-``Authorization: Token <token>`` authenticates a director by an API token (stored hashed, with
-an expiry; ``services.auth.auth_token_obtain``); directors' pages use the session.
+``Authorization: Token <token>`` authenticates a director (or a tournament's referee) by an API
+token (stored hashed, with an expiry; ``services.auth.auth_token_obtain``); directors' pages use
+the session.
 
 A token is looked up first: a valid one always passes. Only unknown ones count against the
 sender's address (``throttling``), past the limit answered 429 instead of 401: at a venue every
