@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import ActionLog, TournamentReferee
 from scoring.services.auth import auth_token_obtain
-from scoring.services.referees import referee_add
+from scoring.services.referees import referee_add, referee_remove
 from scoring.services.rounds import round_dispute, round_record
 from scoring.services.tournaments import entry_create
 from tests.scoring.bodies import JIE_LONG
@@ -132,6 +132,13 @@ def test_a_referees_token_reaches_no_other_tournament(rita_api, make_setup):
     assert rita_api.get(f"/api/v1/tournaments/{other.tournament.pk}/adjustments/").status_code == 404
     assert rita_api.post(f"/api/v1/tables/{other.table.pk}/substitutions/", {"seat": 0, "player": 1}).status_code \
         == 404
+
+
+def test_a_referee_taken_away_reaches_the_tournament_no_more(rita_api, jie_long, referee_user):
+    adjustments = f"/api/v1/tournaments/{jie_long.tournament.pk}/adjustments/"
+    assert rita_api.get(adjustments).status_code == 200
+    referee_remove(actor=jie_long.director_actor, tournament=jie_long.tournament, user_id=referee_user.pk)
+    assert rita_api.client.get(adjustments).status_code == 404
 
 
 def test_a_referee_revokes_their_own_tokens(rita_api):

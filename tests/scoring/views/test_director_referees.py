@@ -26,6 +26,7 @@ from scoring.services.clubs import player_create
 from scoring.services.referees import referee_add
 from scoring.services.rounds import round_dispute, round_record
 from scoring.services.seasons import season_create
+from scoring.services.sessions import session_close
 from scoring.services.tournaments import entry_create
 from tests.scoring.bodies import JIE_LONG
 from tests.scoring.test_hostile_parameters import ROUTES
@@ -144,6 +145,16 @@ def test_a_referee_substitutes_a_player(client, jie_long, rita):
     assert client.post(table_url, {"seat": "0", "player": str(eve.pk)}).status_code == 302
     assert Substitution.objects.get().entry_in == eve
     assert ActionLog.objects.get(action="table_substitute").actor_user == rita
+
+
+def test_only_the_tables_of_open_sessions_are_listed(client, jie_long, rita):
+    client.force_login(rita)
+    table_url = f"/director/tournaments/{jie_long.tournament.pk}/referee/tables/{jie_long.table.pk}/"
+    assert f'href="{table_url}"' in client.get(page_url(jie_long)).content.decode()
+    session_close(actor=jie_long.director_actor, session=jie_long.table.session)
+    page = client.get(page_url(jie_long)).content.decode()
+    assert f'href="{table_url}"' not in page and "No table of an open session." in page
+    assert "no substitution" in client.get(table_url).content.decode()
 
 
 def test_a_referee_of_one_tournament_finds_no_other(client, jie_long, rita, make_setup):
