@@ -66,7 +66,7 @@ def referee_remove(*, actor: Actor, tournament: Tournament, user_id: Any) -> Non
     require_official_of(actor, tournament, "referee_remove")
     with transaction.atomic():
         referee = (TournamentReferee.objects.select_for_update().select_related("user")
-                   .filter(tournament=tournament, user_id=user_id).first()) if is_int(user_id) else None
+                   .filter(tournament=tournament, user_id=user_id).first()) if is_int(user_id, 1, MAX_ID) else None
         if referee is None:
             raise NotFound("No such referee.")
         action_log(actor, ActionLog.Action.REFEREE_REMOVE, referee, tournament=tournament,

@@ -119,3 +119,9 @@ def test_a_referee_of_one_tournament_is_nobody_in_another(jie_long, rita, make_s
     with pytest.raises(PermissionDenied):
         adjustment_create(actor=rita, tournament=other.tournament, entry=other.entries[0], amount=-5, reason="x")
     assert tournament_role(rita, other.tournament) is None
+
+
+@pytest.mark.parametrize("user_id", [0, -1, 2**63, 10**400, "1", None])
+def test_removing_by_an_id_no_row_can_have_is_not_found(jie_long, user_id):
+    with pytest.raises(NotFound):
+        referee_remove(actor=jie_long.director_actor, tournament=jie_long.tournament, user_id=user_id)
