@@ -21,6 +21,7 @@ from scoring.models import (
     Table,
     Tournament,
     TournamentImport,
+    TournamentReferee,
 )
 
 
@@ -162,3 +163,8 @@ class PaperSheetJobAdmin(ReadOnlyAdmin):
     list_display = ("session", "languages", "status", "reason", "done", "total", "requested_label", "created_at")
     list_filter = ("status",)
     exclude = ("pdf",)   # it carries the tables' scorer links: a secret, never shown
+
+
+@admin.register(TournamentReferee)
+class TournamentRefereeAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "user", "added_by", "created_at")

@@ -133,6 +133,13 @@ def other_director(db):
     return user
 
 
+@pytest.fixture
+def referee_user(db):
+    """A user who directs no club (not staff): a referee once a director adds them."""
+    from django.contrib.auth import get_user_model
+    return get_user_model().objects.create_user(username="rita", password="rita-secret-1")
+
+
 @dataclass
 class Setup:
     tournament: Tournament

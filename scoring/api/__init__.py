@@ -1,7 +1,7 @@
 """The REST API (``/api/v1/``), one module per domain: tokens, clubs (clubs and players),
 tournaments (tournaments, entries), tables, substitutions (another player in a seat), rounds,
 sessions (status and clock), standings (standings, payouts), adjustments (fines and bonuses
-outside the deals), seating, seasons, ratings (the ladder, a player's history, a rebuild),
+outside the deals), referees (a tournament's referees), seating, seasons, ratings (the ladder, a player's history, a rebuild),
 exports, audits, evaluate, and events (the events stream when Django itself answers it).
 
 Where a serializer lives: **in the view module of its domain**, above the views that use it

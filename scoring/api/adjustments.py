@@ -1,6 +1,6 @@
 """Adjustments (a fine, a bonus, a chip correction outside the deals): ``GET`` / ``POST
 /api/v1/tournaments/{id}/adjustments/`` and ``DELETE /api/v1/adjustments/{id}/``. Directors of
-the club only; the services say what counts and what is refused (``services.adjustments``)."""
+the club and the tournament's referees only; the services say what counts and what is refused (``services.adjustments``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scoring.api.fields import IdField, InputSerializer, OutputModelSerializer, 
 from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY, MAX_NOTE, MAX_TYPED, NON_BLANK
 from scoring.models import Adjustment, Entry
-from scoring.selectors.access import require_club_visible
+from scoring.selectors.access import require_role
 from scoring.selectors.adjustments import adjustment_get, adjustment_list
 from scoring.services.adjustments import adjustment_create, adjustment_create_once, adjustment_delete
 
@@ -42,12 +42,13 @@ class AdjustmentSerializer(OutputModelSerializer):
 
 
 class TournamentAdjustmentsView(ApiView):
+    referee_auth = ("GET", "POST")
     @extend_schema(operation_id="tournaments_adjustments_list", summary="The adjustments in force",
                    description="Fines, bonuses and chip corrections outside the deals, oldest first (deleted ones "
                                "are left out: the audit log keeps them).",
                    responses={200: AdjustmentSerializer(many=True), **LIST_ERRORS}, tags=["tournaments"])
     def get(self, request, pk: int):
-        return self.paginated(adjustment_list(self.tournament(pk)), AdjustmentSerializer)
+        return self.paginated(adjustment_list(self.tournament(pk, "adjustment_create")), AdjustmentSerializer)
 
     @extend_schema(
         operation_id="tournaments_adjustments_create", summary="Record a fine, a bonus or a chip correction",
@@ -73,7 +74,7 @@ class TournamentAdjustmentsView(ApiView):
                                  value={"player": 7, "amount": -10, "reason": "Late arrival"})],
         tags=["tournaments"])
     def post(self, request, pk: int):
-        t = self.tournament(pk)
+        t = self.tournament(pk, "adjustment_create")
         data = self.parse(AdjustmentInputSerializer)
         entry = Entry.objects.select_related("player").filter(tournament=t, player_id=data["player"]).first()
         if entry is None:
@@ -90,6 +91,7 @@ class TournamentAdjustmentsView(ApiView):
 
 
 class AdjustmentDetailView(ApiView):
+    referee_auth = ("DELETE",)
     @extend_schema(operation_id="adjustments_delete", summary="Delete an adjustment (kept in the audit log)",
                    description="It stops counting at once (the standings and payouts move back); its row stays, "
                                "marked deleted, and the audit log keeps the whole adjustment. A running tournament "
@@ -98,6 +100,6 @@ class AdjustmentDetailView(ApiView):
                    request=None, responses={204: None, **WRITE_ERRORS}, tags=["tournaments"])
     def delete(self, request, pk: int):
         adjustment = adjustment_get(pk)
-        require_club_visible(self.actor, adjustment.tournament.club, "adjustment")
+        require_role(self.actor, adjustment.tournament, "adjustment_delete", what="adjustment")
         adjustment_delete(actor=self.actor, adjustment=adjustment)
         return Response(status=status.HTTP_204_NO_CONTENT)

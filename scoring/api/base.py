@@ -23,9 +23,9 @@ from rest_framework.views import APIView
 from scoring.api.fields import ErrorsSerializer
 from scoring.api.parsers import SafeJSONParser
 from scoring.api.schema import ApiAutoSchema
-from scoring.domain.errors import NotFound
+from scoring.domain.errors import NotFound, PermissionDenied
 from scoring.models import Club, Round, Session, Table, Tournament
-from scoring.selectors.access import directed_club, require_club_visible, require_table_visible
+from scoring.selectors.access import directed_club, is_referee, referee_refusal, require_role, require_table_visible
 from scoring.selectors.rounds import round_get
 from scoring.selectors.sessions import session_get
 from scoring.selectors.tables import table_get
@@ -71,6 +71,11 @@ class ApiView(APIView):
     #: rather than 401; the schema shows the scorer scheme only where it can succeed. True: every
     #: method of the view; a tuple of methods ("GET",): those only.
     scorer_auth: bool | tuple[str, ...] = False
+    #: The methods a tournament's referee (a signed-in user who directs no club) may call here;
+    #: the others answer them 403 before any look-up (``scoring.selectors.access``: the roles).
+    #: A view open to anyone (``AllowAny``: public reads, the token's own endpoint) answers a
+    #: referee as it answers anyone who directs nothing.
+    referee_auth: tuple[str, ...] = ()
     #: The schema shows the page envelope for every GET documented as a list (``many=True``), so a
     #: view that answers a plain list sets None.
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
@@ -78,6 +83,13 @@ class ApiView(APIView):
     @property
     def actor(self):
         return actor_from_request(self.request)
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        actor = self.actor
+        if (request.method not in self.referee_auth and not actor.is_director and not actor.is_scorer
+                and not any(isinstance(p, AllowAny) for p in self.get_permissions()) and is_referee(actor)):
+            raise PermissionDenied(referee_refusal())
 
     # Objects by id. One the caller may not see answers 404 like an unknown id, so that ids of
     # other clubs and tables cannot be told apart from ids that do not exist.
@@ -88,28 +100,37 @@ class ApiView(APIView):
             raise NotFound("No such club.")
         return club
 
-    def tournament(self, pk) -> Tournament:
+    def tournament(self, pk, action: str | None = None) -> Tournament:
+        """``action``: one of ``REFEREE_MAY``, for a view its referees may use too; a referee of
+        the tournament is refused (403) where there is none."""
         t = tournament_get(pk)
-        require_club_visible(self.actor, t.club, "tournament")
+        require_role(self.actor, t, action)
         return t
 
     def session(self, pk) -> Session:
         s = session_get(pk)
-        require_club_visible(self.actor, s.tournament.club, "session")
+        require_role(self.actor, s.tournament, what="session")
         return s
 
-    def table(self, pk) -> Table:
-        """A scorer link's own table comes with its authentication, unread again."""
+    def table(self, pk, action: str | None = None) -> Table:
+        """A scorer link's own table comes with its authentication, unread again. ``action``: the
+        table's referees may use it for that (``REFEREE_MAY``)."""
         own = self.request.auth
         if isinstance(own, Table) and str(own.pk) == str(pk):
             return own
         table = table_get(pk)
-        require_table_visible(self.actor, table)
+        if action is not None and self.actor.user_or_none is not None:
+            require_role(self.actor, table.session.tournament, action, what="table")
+        else:
+            require_table_visible(self.actor, table)
         return table
 
-    def round(self, pk) -> Round:
+    def round(self, pk, action: str | None = None) -> Round:
         rnd = round_get(pk)
-        require_table_visible(self.actor, rnd.table, "round")
+        if action is not None and self.actor.user_or_none is not None:
+            require_role(self.actor, rnd.table.session.tournament, action, what="round")
+        else:
+            require_table_visible(self.actor, rnd.table, "round")
         return rnd
 
     def parse(self, serializer_class):

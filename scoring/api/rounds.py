@@ -28,7 +28,6 @@ from scoring.domain.errors import ValidationFailed
 from scoring.domain.inputs import MAX_INT32, MAX_NOTE
 from scoring.domain.proof import PlayerProof, code_shape_message, is_code
 from scoring.models import Round
-from scoring.selectors.access import require_director_of
 from scoring.selectors.audits import round_verify_chain
 from scoring.selectors.rounds import round_detail, round_get, round_revisions
 from scoring.services.rounds import round_confirm, round_correct, round_dispute, round_dispute_resolve, round_void
@@ -324,11 +323,12 @@ class RoundDisputeView(ApiView):
 
 
 class RoundResolveView(ApiView):
-    @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors)", request=ResolveInputSerializer,
+    referee_auth = ("POST",)
+
+    @extend_schema(operation_id="rounds_resolve", summary="Settle a dispute (directors and the tournament's referees)", request=ResolveInputSerializer,
                    **ROUND_CHANGED)
     def post(self, request, pk: int):
-        rnd = self.round(pk)
-        require_director_of(self.actor, rnd.table.session.tournament.club)
+        rnd = self.round(pk, "round_dispute_resolve")
         data = self.parse(ResolveInputSerializer)
         return round_response(round_dispute_resolve(actor=self.actor, round=rnd, note=data.get("note", "")))
 

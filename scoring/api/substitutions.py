@@ -45,11 +45,13 @@ SUBSTITUTE_DOC = (
 
 class TableSubstitutionsView(ApiView):
     pagination_class = None   # a table has a handful
+    referee_auth = ("GET", "POST")
 
     @extend_schema(operation_id="tables_substitutions_list", summary="A table's substitutions, oldest first",
                    responses={200: SubstitutionSerializer(many=True), **READ_ERRORS}, tags=["tables"])
     def get(self, request, pk: int):
-        return Response(SubstitutionSerializer(table_substitutions(self.table(pk)), many=True).data)
+        return Response(SubstitutionSerializer(table_substitutions(self.table(pk, "table_substitute")),
+                                               many=True).data)
 
     @extend_schema(operation_id="tables_substitutions_create", summary="Substitute a player from the next deal on",
                    description=SUBSTITUTE_DOC, request=SubstitutionInputSerializer,
@@ -57,7 +59,7 @@ class TableSubstitutionsView(ApiView):
                                             request_only=True)],
                    responses={201: SubstitutionSerializer, **WRITE_ERRORS}, tags=["tables"])
     def post(self, request, pk: int):
-        table = self.table(pk)
+        table = self.table(pk, "table_substitute")
         data = self.parse(SubstitutionInputSerializer)
         sub = table_substitute(actor=self.actor, table=table, seat=data["seat"], entry=data["player"])
         return Response(SubstitutionSerializer(substitution_row(sub)).data, status=status.HTTP_201_CREATED)

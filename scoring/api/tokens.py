@@ -68,6 +68,7 @@ class AuthTokenView(APIView):
 
 
 class AuthTokenRevokeView(ApiView):
+    referee_auth = ("POST",)   # a referee logs out everywhere too
     @extend_schema(operation_id="auth_token_revoke", summary="Log out everywhere",
                    description="Every API token of the calling director stops working at once, and every "
                                "browser session of theirs ends (the director's pages ask for a login again), "

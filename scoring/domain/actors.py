@@ -1,4 +1,4 @@
-"""Who is acting: a director (a Django user), the scorer link of one table, or the system.
+"""Who is acting: a director or a referee (a Django user), the scorer link of one table, or the system.
 
 Services take an ``Actor`` so that the audit row records who did what from where, and so that
 the same permission checks (``scoring.selectors.access``) serve the API and the pages. Build one with
@@ -49,7 +49,8 @@ class Actor:
         if self.is_system:
             return "system"
         if self.user is not None and getattr(self.user, "is_authenticated", False):
-            return f"director {self.user.get_username()}"
+            # A signed-in user who is not staff can act as a tournament's referee only.
+            return f"{'director' if self.is_director else 'referee'} {self.user.get_username()}"
         if self.table is not None:
             return f"scorer of table {self.table.name} (#{self.table.pk})"
         return "anonymous"

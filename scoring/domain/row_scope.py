@@ -4,7 +4,8 @@ Every club-owned table has policies (migration 0033) keyed on three settings of 
 transaction: ``gupai.all`` (``on``: the system — a management command, a housekeeping task),
 ``gupai.clubs`` (the club ids a worker's job or a scorer link belong to) and ``gupai.user``
 (a signed-in director: the policies read their clubs from ``scoring_club_directors`` themselves,
-so a director's request costs no query to learn them). With none of them, only what the public
+so a director's request costs no query to learn them; a referee's, the clubs of the tournaments
+they referee, from ``scoring_tournamentreferee``: migration 0034). With none of them, only what the public
 pages show is readable.
 
 The scope lives in a context variable, per request or task; ``sql()`` is the statement that

@@ -13,7 +13,7 @@ migration 0010 names it ``scoring.models.default_tie_breaks``.
 The modules: ``clubs`` (clubs and players), ``tournaments`` (tournaments, entries, sessions),
 ``tables`` (tables, seats and substitutions), ``rounds`` (deals and their hash-chained revisions),
 ``standings`` (each entry's kept figures), ``adjustments`` (penalties, fines and bonuses outside
-the deals), ``seasons`` (tournaments grouped with weights),
+the deals), ``seasons`` (tournaments grouped with weights), ``referees`` (a tournament's referees),
 ``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
 ``action_log`` (every change a service makes), ``idempotency`` (stored answers to repeated
 requests), ``auth`` (directors' API tokens), ``jobs`` (what every long job has), ``audits``
@@ -36,6 +36,7 @@ from scoring.models.imports import TournamentImport
 from scoring.models.paper_sheets import PaperSheetJob
 from scoring.models.push import PushNotice, PushSubscription
 from scoring.models.ratings import PlayerRating, RatedDeal, RatingChange
+from scoring.models.referees import TournamentReferee
 from scoring.models.rounds import Round, RoundRevision
 from scoring.models.seasons import Season, SeasonTournament
 from scoring.models.standings import Standing
@@ -74,6 +75,7 @@ __all__ = [
     "TournamentEvent",
     "TournamentFeed",
     "TournamentImport",
+    "TournamentReferee",
     "default_tie_breaks",
     "game_name",
 ]

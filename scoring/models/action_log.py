@@ -67,6 +67,9 @@ class ActionLog(models.Model):
         PUSH_SUBSCRIBE = "push_subscribe"
         PUSH_UNSUBSCRIBE = "push_unsubscribe"
         PUSH_NOTICE_SEND = "push_notice_send"
+        REFEREE_ADD = "referee_add"
+        REFEREE_REMOVE = "referee_remove"
+        REFEREE_ACCOUNT_CREATE = "referee_account_create"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

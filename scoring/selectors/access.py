@@ -1,6 +1,16 @@
 """Who may do what: the permission checks shared by services, API views and page views. They ask
-the database (a club's directors), so they live with the reads; they raise ``PermissionDenied``,
-or ``NotFound`` where what the actor may not see must look as if it did not exist."""
+the database (a club's directors, a tournament's referees), so they live with the reads; they
+raise ``PermissionDenied``, or ``NotFound`` where what the actor may not see must look as if it
+did not exist.
+
+Roles, per tournament (``tournament_role``): a director of its club (or the system, or a
+superuser) is its ``DIRECTOR``; a user named its referee (``TournamentReferee``) is its
+``REFEREE``. A referee may do what ``REFEREE_MAY`` names, in that tournament only: settle its
+disputes, record and delete its adjustments, substitute its players. Everything else a
+director does is refused to a referee with 403 (``require_role``), on the pages and over the
+API alike; another tournament of theirs stays invisible (404), as another club's is to a
+director.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +19,11 @@ from django.utils.translation import gettext
 from scoring.domain.actors import Actor
 from scoring.domain.errors import NotFound, PermissionDenied
 from scoring.domain.inputs import MAX_ID
-from scoring.models import Club, Table, Tournament
+from scoring.models import Club, Table, Tournament, TournamentReferee
+
+DIRECTOR, REFEREE = "director", "referee"
+#: What a tournament's referee may do there (the services name the one they do).
+REFEREE_MAY = frozenset({"round_dispute_resolve", "adjustment_create", "adjustment_delete", "table_substitute"})
 
 
 def is_director_of(actor: Actor, club: Club) -> bool:
@@ -82,3 +96,69 @@ def require_tournament_readable(actor: Actor, tournament: Tournament) -> None:
     its club: a draft's standings are no more the public's over the API than on the pages."""
     if not tournament.publicly_visible:
         require_club_visible(actor, tournament.club, "tournament")
+
+
+# ---------------------------------------------------------------------------------------------
+# Roles in a tournament: director or referee.
+
+def is_signed_in_user(actor: Actor) -> bool:
+    """A signed-in, active user (a director, a referee, or neither yet)."""
+    u = actor.user_or_none
+    return bool(u is not None and u.is_active and getattr(u, "pk", None) is not None)
+
+
+def is_referee_of(actor: Actor, tournament: Tournament) -> bool:
+    if not is_signed_in_user(actor):
+        return False
+    return TournamentReferee.objects.filter(tournament_id=tournament.pk, user_id=actor.user.pk).exists()
+
+
+def refereed_tournament_ids(actor: Actor) -> list[int]:
+    """The ids of the tournaments ``actor`` referees (none for a scorer link or nobody)."""
+    if not is_signed_in_user(actor):
+        return []
+    return list(TournamentReferee.objects.filter(user_id=actor.user.pk).values_list("tournament_id", flat=True))
+
+
+def is_referee(actor: Actor) -> bool:
+    """Whether the actor referees any tournament: what lets a user who directs nothing sign in
+    to the director's pages (their referee pages) and get an API token."""
+    return is_signed_in_user(actor) and TournamentReferee.objects.filter(user_id=actor.user.pk).exists()
+
+
+def tournament_role(actor: Actor, tournament: Tournament) -> str | None:
+    """``DIRECTOR`` (a director of its club), ``REFEREE`` (named its referee) or None. A director
+    costs one query, as before roles; a referee two."""
+    if is_director_of(actor, tournament.club):
+        return DIRECTOR
+    return REFEREE if is_referee_of(actor, tournament) else None
+
+
+def require_role(actor: Actor, tournament: Tournament, action: str | None = None, *, what: str = "tournament") -> str:
+    """The actor's role in ``tournament``, or a refusal: NotFound ("No such <what>.") with no role,
+    PermissionDenied for a referee unless ``action`` is one of ``REFEREE_MAY`` (None: directors
+    only)."""
+    role = tournament_role(actor, tournament)
+    if role is None:
+        raise NotFound(f"No such {what}.")
+    if role == REFEREE and action not in REFEREE_MAY:
+        raise PermissionDenied(referee_refusal())
+    return role
+
+
+def require_official_of(actor: Actor, tournament: Tournament, action: str) -> str:
+    """For a service: a director of the tournament's club, or its referee for ``action`` (one of
+    ``REFEREE_MAY``); else PermissionDenied (the thing was already found, so 403, not 404)."""
+    role = tournament_role(actor, tournament)
+    if role == DIRECTOR or (role == REFEREE and action in REFEREE_MAY):
+        return role
+    if role == REFEREE:
+        raise PermissionDenied(referee_refusal())
+    if action in REFEREE_MAY:
+        raise PermissionDenied(gettext("Only a director of this club or the tournament's referee may do this."))
+    raise PermissionDenied(gettext("Only a director of this club may do this."))
+
+
+def referee_refusal() -> str:
+    return gettext("A referee may settle disputes, record adjustments and substitute players of their tournament, "
+                   "nothing else.")

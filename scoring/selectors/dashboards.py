@@ -238,3 +238,10 @@ def action_log_for(tournament: Tournament, *, limit: int | None = None) -> Query
     """The tournament's log, newest first (at most ``limit`` lines)."""
     qs = ActionLog.objects.filter(tournament=tournament).order_by("-created_at", "-id")
     return qs if limit is None else qs[:limit]
+
+
+def tournament_disputes(tournament: Tournament, *, page: int | None = None) -> Page:
+    """The open disputes alone, a page as the console shows them (``_disputes_page``): the
+    referee's page. One query more for the count."""
+    count = disputed_rounds(tournament).count()
+    return _disputes_page(tournament, count, page)

@@ -20,7 +20,8 @@ The modules:
 - ``tournaments`` (create, settings, start, finish; entries), ``roster`` (withdraw, re-enter,
   deletions), ``seating`` (the next session, its tables and links), ``sessions`` (close,
   reopen, the clock), ``tables`` (tables, seats, scorer links), ``substitutions`` (another
-  player in a seat from the next deal on)
+  player in a seat from the next deal on), ``referees`` (a tournament's referees named and
+  taken away)
 - ``rounds`` (record, correct, confirm, void, dispute, resolve), ``round_rows`` (how a deal's
   rows are written beneath them), ``paper_sheet_entry`` (a paper sheet typed in, all or none),
   ``confirm_shown`` (the paper-sheet and late deals a table page showed, confirmed at once)

@@ -10,7 +10,7 @@ not zero-sum: a fine goes to the house and a bonus comes from it (``selectors.pa
 
 Deleting one keeps its row (``deleted_at``, ``deleted_by``), as a voided deal stays in the
 history: the director's list still shows it, struck through, and the audit log holds both rows
-with the whole adjustment. Directors only; refused outside a running tournament
+with the whole adjustment. Directors and the tournament's referees only; refused outside a running tournament
 (``domain.lifecycle.adjustment_refusal``). Each write publishes a live event on commit.
 
 Exactly once with an ``Idempotency-Key`` (as seating is): the key row, per tournament, is
@@ -31,7 +31,7 @@ from scoring.domain.errors import Conflict, IdempotencyKeyReused, ValidationFail
 from scoring.domain.inputs import MAX_ACTOR_LABEL, MAX_NOTE, MAX_TYPED, blank, is_int, text_problem
 from scoring.domain.lifecycle import adjustment_refusal
 from scoring.models import ActionLog, Adjustment, Entry, IdempotencyKey, Standing, Tournament
-from scoring.selectors.access import require_director_of
+from scoring.selectors.access import require_official_of
 from scoring.selectors.standings import place_count
 from scoring.services.common import action_log
 from scoring.services.events import STANDING_COLUMNS, event_publish, standing_row
@@ -111,7 +111,7 @@ def _create_locked(actor: Actor, tournament: Tournament, entry: Entry, amount: i
 
 
 def _checked(actor: Actor, tournament: Tournament, entry: Entry, amount: Any, reason: Any) -> tuple[int, str]:
-    require_director_of(actor, tournament.club)
+    require_official_of(actor, tournament, "adjustment_create")
     if entry.tournament_id != tournament.pk:
         raise ValidationFailed(gettext("No such player in this tournament."), path="player", code="not_found")
     return checked_amount(amount), checked_reason(reason)
@@ -155,7 +155,7 @@ def adjustment_delete(*, actor: Actor, adjustment: Adjustment) -> Adjustment:
     marked deleted; the audit log keeps the whole adjustment. Refusals: not a director (403);
     409 ``already_deleted``, ``tournament_not_running`` or ``tournament_finished``."""
     tournament = adjustment.tournament
-    require_director_of(actor, tournament.club)
+    require_official_of(actor, tournament, "adjustment_delete")
     with transaction.atomic():
         locked = Adjustment.objects.select_for_update(of=("self",)).select_related("entry__player").get(
             pk=adjustment.pk)

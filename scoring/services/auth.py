@@ -20,7 +20,7 @@ from scoring.domain.chain import sha256_hex
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.inputs import MAX_USERNAME, text_problem
 from scoring.models import ActionLog, ApiToken, Club
-from scoring.selectors.access import require_director
+from scoring.selectors.access import is_referee, require_director
 from scoring.services.common import action_log, require_text
 
 #: Directors are staff users in this group. It grants no model permissions: every change goes
@@ -51,8 +51,26 @@ def director_create(*, username: str, password: str, email: str = "", clubs: Ite
     return user
 
 
+def referee_account_create(*, username: str, password: str, email: str = "", actor: Actor | None = None) -> Any:
+    """A referee's account: a user who is no staff and directs no club. It opens nothing until a
+    director names it a tournament's referee (``services.referees.referee_add``)."""
+    actor = actor or Actor.system()
+    require_director(actor)
+    username = require_text(username, "username", "A username", max_length=MAX_USERNAME)
+    if not isinstance(password, str) or len(password) < 8:
+        raise ValidationFailed(gettext("The password needs at least 8 characters."), path="password", code="too_short")
+    User = get_user_model()
+    with transaction.atomic():
+        if User.objects.filter(username=username).exists():
+            raise Conflict(gettext("A user named %(name)s already exists.") % {"name": repr(username)}, path="username",
+                           code="exists")
+        user = User.objects.create_user(username=username, password=password, email=email, is_staff=False)
+        action_log(actor, ActionLog.Action.REFEREE_ACCOUNT_CREATE, user, data={"username": username})
+    return user
+
+
 def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) -> str:
-    """A new API token for a director (each call makes one; each lives ``API_TOKEN_TTL``).
+    """A new API token for a director or a referee (it reaches what their pages do; each call makes one; each lives ``API_TOKEN_TTL``).
     Returns the plain token: only its hash is stored, so it cannot be shown again."""
     if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
         raise ValidationFailed(gettext("Send a username and a password."), path="", code="required")
@@ -63,8 +81,8 @@ def auth_token_obtain(*, username: Any, password: Any, ip: str | None = None) ->
     if user is None or not user.is_active:
         raise ValidationFailed(gettext("Wrong username or password."), path="", code="bad_credentials")
     actor = Actor(user=user, ip=ip)
-    if not actor.is_director:
-        raise PermissionDenied(gettext("Only directors get an API token."))
+    if not actor.is_director and not is_referee(actor):
+        raise PermissionDenied(gettext("Only directors and referees get an API token."))
     row_scope.admit_user(user)   # proven by the password: the request reaches the director's rows
     token = secrets.token_urlsafe(32)
     expires_at = timezone.now() + settings.API_TOKEN_TTL
@@ -78,8 +96,9 @@ def auth_tokens_revoke(*, actor: Actor, keep_session: str | None = None) -> int:
     """Log out everywhere: every API token of the acting director stops working at once, and
     every browser session of theirs ends, but ``keep_session`` (the session key of the browser
     that asked, which stays logged in). Returns how many tokens were revoked; the log row says
-    how many sessions ended too."""
-    require_director(actor)
+    how many sessions ended too. A referee revokes their own too."""
+    if not is_referee(actor):
+        require_director(actor)
     if actor.user_or_none is None:
         raise PermissionDenied(gettext("Only a director's own tokens can be revoked."))
     with transaction.atomic():

@@ -31,7 +31,7 @@ from scoring.domain.proof import PROOF_REQUIRED, SELF_CONFIRMATION, PlayerProof
 from scoring.domain.records import RoundPreview, is_seat
 from scoring.domain.standings import counts_round
 from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Table, Tournament
-from scoring.selectors.access import require_director_of, require_table_access
+from scoring.selectors.access import require_director_of, require_official_of, require_table_access
 from scoring.selectors.players import proven_entry
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
@@ -380,8 +380,9 @@ def round_dispute(*, actor: Actor, round: Round, message: Any = "") -> Round:
 
 
 def round_dispute_resolve(*, actor: Actor, round: Round, note: Any = "") -> Round:
-    """A director settles a dispute (correct or void the deal first if needed)."""
-    require_director_of(actor, round.table.session.tournament.club)
+    """A director or the tournament's referee settles a dispute (correct or void the deal first
+    if needed: a director's)."""
+    require_official_of(actor, round.table.session.tournament, "round_dispute_resolve")
     note = _note(note, "note", gettext("The note has at most %(max)s characters."))
     with transaction.atomic():
         rnd, tournament = _locked_round(round)

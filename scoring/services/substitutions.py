@@ -18,7 +18,7 @@ from scoring.domain.errors import Conflict, ValidationFailed
 from scoring.domain.inputs import MAX_INT32, is_int
 from scoring.domain.records import is_seat
 from scoring.models import ActionLog, Entry, PaperSheetJob, Round, Seat, Substitution, Table
-from scoring.selectors.access import require_director_of
+from scoring.selectors.access import require_official_of
 from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log
 from scoring.services.events import event_publish
@@ -42,14 +42,14 @@ def _entry_of(table: Table, entry: Any) -> Entry:
 
 def table_substitute(*, actor: Actor, table: Table, seat: Any, entry: Any) -> Substitution:
     """Put ``entry`` in ``seat`` (a table position) of ``table`` from the next deal on; the
-    deals before keep their players. Directors only. Refused: a finished tournament (409
+    deals before keep their players. Directors and the tournament's referees only. Refused: a finished tournament (409
     ``tournament_finished``), one not started (409 ``tournament_not_running``), a closed session (409 ``session_closed``), no such seat (400
     ``bad_seat`` at ``seat``), no such entry (400 ``not_found`` at ``player``), a withdrawn
     entry (400 ``withdrawn``), an entry already seated at a table of this session (400
     ``already_seated``) and, where only confirmed deals count, a deal at the table still
     unconfirmed (409 ``round_unconfirmed``: it must be confirmed by the players who played it)."""
     tournament = table.session.tournament
-    require_director_of(actor, tournament.club)
+    require_official_of(actor, tournament, "table_substitute")
     require_not_finished(tournament)
     newcomer = _entry_of(table, entry)
     with transaction.atomic():

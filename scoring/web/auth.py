@@ -2,8 +2,9 @@
 
 ``Authorization: Scorer <token>`` authenticates as the scorer of one table: ``request.user`` is
 a ``ScorerPrincipal`` (authenticated, not staff) and ``request.auth`` is the Table.
-``Authorization: Token <token>`` authenticates a director by an API token (stored hashed, with
-an expiry; ``services.auth.auth_token_obtain``); directors' pages use the session.
+``Authorization: Token <token>`` authenticates a director (or a tournament's referee) by an API
+token (stored hashed, with an expiry; ``services.auth.auth_token_obtain``); directors' pages use
+the session.
 
 A token is looked up first: a valid one always passes. Only unknown ones count against the
 sender's address (``throttling``), past the limit answered 429 instead of 401: at a venue every
@@ -117,7 +118,7 @@ class DirectorTokenAuthenticationScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "A director's API token from `POST /api/v1/auth/token/`: `Authorization: Token "
+                "description": "A director's (or a referee's) API token from `POST /api/v1/auth/token/`: `Authorization: Token "
                                "<token>`. It expires; `POST /api/v1/auth/token/revoke/` ends every token at once."}
 
 

@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from scoring.models import ActionLog
+
 pytestmark = pytest.mark.django_db
 
 
@@ -14,6 +16,20 @@ def test_create_director(club):
     user = get_user_model().objects.get(username="dora")
     assert user.is_staff and user.check_password("dora-secret-1")
     assert club.directors.filter(pk=user.pk).exists()
+
+
+def test_create_referee_makes_a_user_who_directs_nothing_and_reaches_nothing_yet(client, director):
+    call_command("create_referee", "rita", "--password", "rita-secret-1")
+    user = get_user_model().objects.get(username="rita")
+    assert not user.is_staff and not user.is_superuser and user.check_password("rita-secret-1")
+    assert not user.clubs.exists()
+    assert ActionLog.objects.get(action="referee_account_create").data == {"username": "rita"}
+    client.force_login(user)
+    assert client.get("/director/").status_code == 403   # a referee of nothing yet
+    with pytest.raises(CommandError):
+        call_command("create_referee", "alice", "--password", "alice-secret-2")
+    with pytest.raises(CommandError):
+        call_command("create_referee", "rex", "--password", "short")
 
 
 def test_create_director_refusals(director):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.signals import got_request_exception
 from django.db import transaction
 from django.http import QueryDict
@@ -45,6 +46,7 @@ from scoring.services.adjustments import adjustment_create
 from scoring.services.audits import audit_start
 from scoring.services.auth import auth_token_obtain, director_create
 from scoring.services.clubs import club_create, player_create
+from scoring.services.referees import referee_add
 from scoring.services.rounds import round_record
 from scoring.services.seasons import season_create, season_tournament_add
 from scoring.services.tables import table_create
@@ -295,10 +297,12 @@ def world(django_db_setup, django_db_blocker):
         job = PaperSheetJob.objects.create(session=session, languages="en", base_url="https://club.example",
                                            requested_by=director, requested_label="alice", updated_at=now)
         api_token = auth_token_obtain(username="alice", password="alice-secret-1")
+        referee = get_user_model().objects.create_user(username="rita", password="rita-secret-1")
+        referee_add(actor=actor, tournament=t, user="rita")
         ids = {"club": club.pk, "tournament": t.pk, "table": table.pk, "round": rnd.pk, "season": season.pk,
                "audit": audit.pk, "session": session.pk, "import": imported.pk, "job": job.pk,
                "entry": entries[0].pk, "player": entries[0].player_id, "number": session.number,
-               "adjustment": adjustment.pk}
+               "adjustment": adjustment.pk, "user": referee.pk}
         yield World(ids, t.slug, token, director, api_token)
         transaction.set_rollback(True)
 
@@ -307,7 +311,7 @@ def world(django_db_setup, django_db_blocker):
 PARAM_KIND = {"club_id": "club", "player_id": "player", "table_id": "table", "round_id": "round",
               "season_id": "season", "tournament_id": "tournament", "import_id": "import", "entry_id": "entry",
               "number": "number", "job_id": "job", "session_id": "session", "audit_id": "audit",
-              "adjustment_id": "adjustment"}
+              "adjustment_id": "adjustment", "user_id": "user"}
 PK_KIND = [("api-club", "club"), ("api-player", "player"), ("api-season", "season"), ("public-season", "season"),
            ("api-tournament", "tournament"), ("api-import", "import"), ("api-session", "session"),
            ("api-table", "table"), ("api-round", "round"), ("api-audit", "audit"),

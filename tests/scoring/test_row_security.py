@@ -22,6 +22,7 @@ import pytest
 from celery.signals import task_postrun, task_prerun
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections, models
 from django.test import Client
 from django.urls import reverse
@@ -47,6 +48,7 @@ from scoring.services.adjustments import adjustment_create
 from scoring.services.audits import audit_start
 from scoring.services.auth import director_create
 from scoring.services.clubs import club_create, player_create
+from scoring.services.referees import referee_add
 from scoring.services.rounds import round_record
 from scoring.services.seasons import season_create, season_tournament_add
 from scoring.services.tables import table_create
@@ -120,7 +122,10 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     PushSubscription.objects.create(player=entries[0].player, endpoint=f"https://push.example.org/{username}",
                                     p256dh="k", auth="a")
     PushNotice.objects.create(tournament=t, session=table.session, kind="seated", sent=1, delivered=1)
-    return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token}
+    referee = get_user_model().objects.create_user(username=f"{username}-referee", password="referee-secret-1")
+    referee_add(actor=actor, tournament=t, user=referee.username)
+    return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token,
+            "referee": referee}
 
 
 @pytest.fixture
@@ -184,6 +189,17 @@ def test_club_a_sees_none_of_club_b_in_any_table(two_clubs, as_site_role):
                 assert visible(as_site_role, model, a_rows) == a_rows, model.__name__
         with row_scope.within(row_scope.system()):
             assert visible(as_site_role, model, b_rows) == b_rows, model.__name__
+
+
+def test_a_referee_reaches_the_club_of_their_tournament_only(two_clubs, as_site_role):
+    """A referee (``gupai.user``, directing no club) reaches their tournament's club's rows, as its
+    directors do (the services keep them to the one tournament), and none of club B's."""
+    a, b = two_clubs
+    with row_scope.within(row_scope.Scope(user=a["referee"].pk)):
+        for model in club_owned_models():
+            a_rows, b_rows = rows_of(model, a["club"]), rows_of(model, b["club"])
+            assert visible(as_site_role, model, b_rows) == set(), model.__name__
+            assert visible(as_site_role, model, a_rows) == a_rows, model.__name__
 
 
 def test_club_a_cannot_write_into_club_b(two_clubs, as_site_role):

@@ -22,7 +22,9 @@ substituted at a table), ``table_deals`` (a deal's revisions when asked, "Confir
 ``rounds`` (deals: late, void, dispute, confirm,
 correct), ``paper_sheets`` (printable sheets), ``paper_sheet_entry`` (a paper sheet typed in),
 ``audits`` (the audit box), ``adjustments`` (fines and bonuses outside the deals), ``imports`` (download and upload of a tournament document),
-``ratings`` (the ladder and its settings), ``report`` (the tournament report) and ``seasons``.
+``ratings`` (the ladder and its settings), ``report`` (the tournament report), ``seasons``,
+``referees`` (a tournament's referees added and taken away) and ``referee`` (the referee's page:
+disputes, adjustments, substitutions).
 """
 
 from scoring.views.director.adjustments import adjustment_add, adjustment_remove
@@ -38,6 +40,14 @@ from scoring.views.director.paper_sheets import (
 )
 from scoring.views.director.players import player_card, player_cards, player_code_reset
 from scoring.views.director.ratings import ratings_page, ratings_rebuild, ratings_settings
+from scoring.views.director.referee import (
+                                           referee_adjustment_add,
+                                           referee_adjustment_delete,
+                                           referee_page,
+                                           referee_resolve,
+                                           referee_table,
+)
+from scoring.views.director.referees import referees_add, referees_remove
 from scoring.views.director.report import tournament_report_page, tournament_report_pdf
 from scoring.views.director.roster import (
                                            entry_late,
@@ -83,4 +93,6 @@ __all__ = [
     "seasons_page", "season_page", "season_tournament_add", "season_tournament_remove",
     "paper_sheets_start", "paper_sheets_box", "paper_sheets_download", "table_substitute",
     "round_revisions", "round_revisions_part", "table_confirm_shown",
+    "referees_add", "referees_remove", "referee_page", "referee_resolve", "referee_adjustment_add",
+    "referee_adjustment_delete", "referee_table",
 ]

@@ -9,9 +9,10 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import games
-from scoring.domain.errors import DomainError
+from scoring.domain.errors import DomainError, PermissionDenied
 from scoring.selectors.clubs import club_list_for_user, player_list
 from scoring.selectors.imports import imports_under_way
+from scoring.selectors.referees import tournaments_refereed_by
 from scoring.selectors.tournaments import tournament_list_for_club, tournament_list_for_director
 from scoring.services import clubs as clubs_services
 from scoring.services import tournaments as tournaments_services
@@ -20,17 +21,24 @@ from scoring.web import tournament_form
 from scoring.web.http import status_of
 
 
-@director_required
+@director_required(referees=True)
 @require_GET
 def home(request, actor):
+    """A director's clubs and tournaments, and the tournaments they referee; a referee who directs
+    nothing sees those only (a signed-in user who is neither: 403)."""
     return _home(request, actor)
 
 
 def _home(request, actor, *, club_errors=None, club_name="", status=200):
+    refereed = list(tournaments_refereed_by(request.user))
+    if not actor.is_director:
+        if not refereed:
+            raise PermissionDenied(gettext("Only tournament directors may open these pages."))
+        return render(request, "director/home.html", {"refereed": refereed, "director": False}, status=status)
     return render(request, "director/home.html", {
         "clubs": club_list_for_user(request.user),
         "tournaments": tournament_list_for_director(request.user),
-        "club_errors": club_errors or {}, "club_name": club_name,
+        "club_errors": club_errors or {}, "club_name": club_name, "refereed": refereed, "director": True,
     }, status=status)
 
 

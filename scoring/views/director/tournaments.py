@@ -20,6 +20,7 @@ from scoring.models import Player
 from scoring.selectors.adjustments import adjustments_panel
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
 from scoring.selectors.push import push_counts, push_enabled
+from scoring.selectors.referees import referee_list
 from scoring.selectors.tournaments import (
     players_not_entered,
     tournament_awaits_publishing,
@@ -117,6 +118,7 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
     ctx["imported"] = tournament_imported(tournament)   # marked on the page (director/_import_export.html)
     ctx["publishable"] = tournament_awaits_publishing(tournament, imported=ctx["imported"])   # a finished import, still private
     ctx.update(adjustments_panel(tournament))
+    ctx.update(referees=list(referee_list(tournament)), referee_username="", referee_errors=[])
     ctx["trial_copy"] = ctx["imported"] and not tournament_ever_published(tournament)   # may be deleted
     ctx.update(extra)
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
