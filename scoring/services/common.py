@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models, transaction
 from django.utils.text import slugify
@@ -134,6 +136,53 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
             logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
 
     transaction.on_commit(publish)
+
+
+#: How long a queued follow-up stands for the next ones (seconds): past it, one more is queued
+#: (a worker down or far behind; the nightly jobs catch up anyway).
+QUEUED_FOR = 300
+#: A follow-up queued once waits this long (seconds) for the deals that come meanwhile.
+FOLLOW_AFTER = 1.0
+
+
+def _queued_key(task_name: str, args: tuple) -> str:
+    prefix = getattr(settings, "QUEUED_TASKS_CACHE_PREFIX", "queued:")   # the tests' own per test
+    return f"{prefix}{task_name}:{json.dumps(args, separators=(',', ':'))}"
+
+
+def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFTER) -> None:
+    """``enqueue_on_commit`` ``after`` seconds, unless the same task with the same arguments is
+    queued and not yet started (marked in the cache, one round trip): the one queued will see
+    this transaction's rows, since it starts after this commit (``queued_task_started``, first
+    thing in the task). Every deal of a busy club queued a ratings follow-up each, which the
+    worker then ran one after another on the web's cores; now at most one a second per club.
+    With the cache down, it is queued as ``enqueue_on_commit`` would."""
+
+    def publish() -> None:
+        try:
+            if not cache.add(_queued_key(task_name, args), 1, QUEUED_FOR):
+                return
+        except Exception as exc:  # noqa: BLE001 - the cache is down: queue it anyway
+            logger.info("Queued %s%s not marked: %s", task_name, args, exc)
+        try:
+            current_app.tasks[task_name].apply_async(args, countdown=after or None)
+        except Exception as exc:  # noqa: BLE001 - any broker failure; the write is already committed
+            logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
+            try:
+                cache.delete(_queued_key(task_name, args))
+            except Exception:  # noqa: BLE001, S110 - the cache is down as well: its mark expires
+                pass
+
+    transaction.on_commit(publish)
+
+
+def queued_task_started(task_name: str, *args: Any) -> None:
+    """A task queued by ``enqueue_once_on_commit`` starts: the next commit queues another (called
+    before the task reads anything, so that nothing committed after this is missed)."""
+    try:
+        cache.delete(_queued_key(task_name, args))
+    except Exception as exc:  # noqa: BLE001 - the cache is down: its mark expires
+        logger.info("Queued %s%s not unmarked: %s", task_name, args, exc)
 
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:
