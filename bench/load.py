@@ -47,6 +47,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench import cpu  # noqa: E402
 from bench.stack import bench_env, free_port, prepare_database, wait_port  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG="-",
@@ -145,7 +147,15 @@ def lua_tables(tables: list[dict], key: str) -> str:
     return "{" + ",\n".join(items) + "}"
 
 
-def run_wrk(port: int, script: Path, seconds: int, connections: int) -> dict:
+def wrk_cpu() -> float:
+    """CPU seconds of this script's finished children (each wrk run, once it has exited)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_wrk(port: int, script: Path, seconds: int, connections: int, meter: cpu.Meter | None = None) -> dict:
+    if meter:
+        meter.start()
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script),
                           f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -156,8 +166,22 @@ def run_wrk(port: int, script: Path, seconds: int, connections: int) -> dict:
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     errors = re.search(r"Socket errors:.*", out)
+    answered = int(re.search(r"(\d+) requests in", out).group(1))
+    # CPU milliseconds per request answered, by part (meter's names), while this run lasted
+    used = {name: seconds * 1000 / max(answered, 1) for name, seconds in meter.stop().items()} if meter else {}
     return {"rate": rate, "p50": ms(lat["50"]), "p99": ms(lat["99"]), "non2xx": int(bad.group(1)) if bad else 0,
-            "socket_errors": errors.group(0) if errors else "", "raw": out}
+            "socket_errors": errors.group(0) if errors else "", "raw": out, "cpu": used}
+
+
+def busy(run: dict) -> float:
+    """CPU milliseconds a request cost the stack (not wrk)."""
+    return sum(ms for name, ms in run["cpu"].items() if name != "wrk")
+
+
+def cpu_line(run: dict) -> str:
+    c = run["cpu"]
+    parts = " + ".join(f"{c[name]:.2f}" for name in ("site", "postgresql", "worker") if name in c)
+    return f"{parts} = {busy(run):.2f} (+ {c.get('wrk', 0):.2f})"
 
 
 def check_after(tournament_id: int) -> dict:
@@ -340,6 +364,13 @@ def main() -> None:
     worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "-c", "1",
                                "--loglevel=WARNING"], cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT)
     procs += [bare, worker]
+    database = PG.rsplit("/", 1)[1]
+    # the site measured: its node, or its nodes and haproxy; then the node run beside them
+    site_pids = [proc.pid for proc in procs[:1 if args.nodes == 1 else args.nodes + 1]]
+    site_meter = cpu.Meter(site=lambda: sum(cpu.tree(p) for p in site_pids), postgresql=lambda: cpu.backends(database), worker=lambda: cpu.tree(worker.pid), wrk=wrk_cpu)
+    one_meter = cpu.Meter(site=lambda: cpu.tree(procs[args.nodes + 1].pid), postgresql=lambda: cpu.backends(database),
+                          worker=lambda: cpu.tree(worker.pid), wrk=wrk_cpu)
+    bare_meter = cpu.Meter(site=lambda: cpu.tree(bare.pid), postgresql=lambda: cpu.backends(database), wrk=wrk_cpu)
     load = []
     try:
         for p, proc in waits:
@@ -355,9 +386,9 @@ def main() -> None:
         for _ in range(args.rounds):
             load.append(os.getloadavg()[0])
             if args.nodes > 1:
-                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections))
-            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections))
-            ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections))
+                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections, one_meter))
+            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections, site_meter))
+            ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections, bare_meter))
         time.sleep(2)
         after = check_after(tournament_id)
     finally:
@@ -370,14 +401,20 @@ def main() -> None:
           + ("gunicorn -w 2 sync" if args.ceiling == "plain" else "the site's gunicorn config (uvicorn, -w 2)")
           + f"; PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
           f"load average before each pair: {', '.join(f'{x:.1f}' for x in load)}")
-    print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
+    print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}   CPU ms a request: server + PostgreSQL"
+          " + worker (+ wrk)")
     for i, (d, c) in enumerate(zip(deals, ceiling), start=1):
-        print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}  {d['socket_errors']}")
-        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}  {c['socket_errors']}")
+        print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}   {cpu_line(d)}"
+              f"  {d['socket_errors']}")
+        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}   {cpu_line(c)}"
+              f"  {c['socket_errors']}")
+    print("CPU a deal / CPU a ceiling request (server + PostgreSQL + worker): "
+          + ", ".join(f"{busy(d) / busy(c):.2f}" for d, c in zip(deals, ceiling)))
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
     for i, o in enumerate(one, start=1):
-        print(f"one node {i:<1} {o['rate']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}  {o['socket_errors']}")
+        print(f"one node {i:<1} {o['rate']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}   {cpu_line(o)}"
+              f"  {o['socket_errors']}")
     if one:
         gains = [d["rate"] / o["rate"] for d, o in zip(deals, one)]
         print(f"{args.nodes} nodes behind haproxy / one node: {', '.join(f'{g:.2f}' for g in gains)}")
