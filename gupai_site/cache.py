@@ -1,19 +1,11 @@
-"""The site's cache backends.
-
-- ``DatabaseCache``: the cache kept in the database, for a site served by several processes
-  without Redis (``make club`` on a laptop: gunicorn's workers). Each process's own memory would
-  count every guessing limit once per process — 39 wrong passwords were checked against an
-  allowance of 10 with four workers; a table all of them read counts once.
-- ``RedisCache``: Django's, with one client (its connection pools) per process.
-"""
+"""The cache kept in the database, for a site served by several processes without Redis (``make
+club`` on a laptop: gunicorn's workers). Each process's own memory would count every guessing
+limit once per process — 39 wrong passwords were checked against an allowance of 10 with four
+workers; a table all of them read counts once."""
 
 from __future__ import annotations
 
-import threading
-from functools import cached_property
-
 from django.core.cache.backends import db
-from django.core.cache.backends import redis as redis_backend
 from django.db import connections, router, transaction
 
 #: Keys kept before the table is culled: more than a club night makes (a culled count would start
@@ -40,25 +32,3 @@ class DatabaseCache(db.DatabaseCache):
                     cursor.execute(f"SELECT cache_key FROM {table} WHERE cache_key = %s FOR UPDATE",  # noqa: S608
                                    [self.make_and_validate_key(key, version=version)])
             return super().incr(key, delta, version)
-
-
-_clients: dict[tuple, redis_backend.RedisCacheClient] = {}
-_clients_lock = threading.Lock()
-
-
-class RedisCache(redis_backend.RedisCache):
-    """Django's Redis cache whose client — and so its connection pools — is shared by the whole
-    process. Django keeps a cache object per context (asgiref's ``Local``), and under the ASGI
-    router (``gupai_site.asgi``) every request runs in a fresh copy of the event loop's context:
-    each request made a new client, a new pool and a new connection to Redis (a TCP connect and
-    a handshake on every deal, the old pool left to the garbage collector). redis-py's pools are
-    thread-safe and start afresh in a forked child."""
-
-    @cached_property
-    def _cache(self):
-        key = (tuple(self._servers), repr(sorted(self._options.items())))
-        with _clients_lock:
-            client = _clients.get(key)
-            if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options)
-        return client

@@ -127,3 +127,40 @@ def test_a_busy_clubs_deals_queue_one_ratings_follow_while_it_waits(jie_long, se
     finally:
         current_app.conf.task_always_eager = True
         before_task_publish.disconnect(count)
+
+
+def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests(
+        jie_long, settings, django_capture_on_commit_callbacks):
+    """A Redis that refuses: each deal's follow-up is queued (unmarked), and the cache is asked
+    once, not again by the next deals within ``CACHE_PAUSE`` (a deal must not pay a failed
+    round trip each time)."""
+    from celery import current_app
+    from celery.signals import before_task_publish
+
+    from scoring.services import common
+
+    sent, asked = [], []
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0",   # the discard port: refused
+                                   "OPTIONS": {"socket_connect_timeout": 0.5}}}
+
+    def count(sender=None, **kwargs):
+        sent.append(sender)
+
+    def refusing(*args):
+        asked.append(args)
+        raise ConnectionError("refused")
+
+    before_task_publish.connect(count)
+    current_app.conf.task_always_eager = False
+    common._cache_down_until = 0.0   # noqa: SLF001 - a fresh process's state
+    try:
+        for _ in range(3):
+            with django_capture_on_commit_callbacks(execute=True):
+                round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+        assert sent == ["scoring.ratings_follow"] * 3
+        assert common.cache_call(refusing) is None and asked == []   # resting: not asked
+    finally:
+        common._cache_down_until = 0.0   # noqa: SLF001
+        current_app.conf.task_always_eager = True
+        before_task_publish.disconnect(count)
