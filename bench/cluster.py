@@ -17,7 +17,10 @@ kept; their folder is printed).
 
 Sets up, through the services, in that database: ``--clubs`` clubs (one director for all of them:
 a director each would cost a password hash each), and in the first ``--tournaments`` of them a
-public Jie Long tournament at the points level, started, with a seated session of enough tables
+public Jie Long tournament at the points level — its players, entries and their standing rows
+inserted in bulk with the ORM as bench/seating.py does (no audit rows for them; one by one
+through the services with ``--players-through-services``: 20,000 calls at the full size) —
+started through the services, with a seated session (``session_seat``) of enough tables
 that no scorer link goes over its allowance of 30 deals a minute at ``--rate`` deals/s (25 tables
 at 10 deals/s: 0.4 a table a second), and a scorer link per table; the deals' bodies are
 ``games.simulate``'s, as bench/load.py's scorers send them (``scorer_bodies``).
@@ -28,11 +31,13 @@ noting which node holds each (haproxy's ``X-Gupai-Node``) and every ``deal_recor
 round id and the time it came (reconnecting with ``Last-Event-ID`` if cut). Once all are held,
 this process posts deals through haproxy open-loop — each at its time on a schedule
 (``--rate`` a second per tournament, phases spread), never waiting for an earlier answer: a
-connection from an idle pool or a new one — with ``Authorization: Scorer …`` and an
+connection from an idle pool or a new one, up to ``--connections`` — with ``Authorization: Scorer …`` and an
 Idempotency-Key, for ``--seconds``, then waits ``--drain`` seconds for the last events.
 
-Prints: deals offered and answered a second, the answers' p50/p99 and their statuses, how late
-the client itself sent (its lag behind the schedule); for every (deal answered 201, spectator of
+Prints: deals offered and answered a second, the answers' p50/p99 from the send and from the
+schedule (a deal the cluster made wait counts from when it was due, not from when a free
+connection let it go) and their statuses, how late the client itself sent (its lag behind the
+schedule); for every (deal answered 201, spectator of
 its tournament) the delay from the 201 answer and from the send to the event's arrival
 (p50/p95/p99; negative from the answer when the event came first), events missed (expected vs
 received per spectator) and duplicated; the CPU each part used over the deals and the drain
@@ -146,7 +151,8 @@ def percentile(values: list[float], p: float) -> float:
 class Deal:
     tournament: int
     key: str
-    sent: float                 # time.monotonic(): the same clock in every process of the machine
+    scheduled: float            # time.monotonic(): the same clock in every process of the machine
+    sent: float = 0.0
     answered: float = 0.0
     status: int = 0             # 0: no answer (the connection failed)
     round: int | None = None
@@ -305,12 +311,20 @@ def spectators_main(port: int, tournaments: list[int], n: int, pipe) -> None:
 # --- Scorers (this process): open-loop ------------------------------------------------------------
 
 class Pool:
-    """Keep-alive connections to haproxy: an idle one taken, a new one opened when none is."""
+    """Keep-alive connections to haproxy: an idle one taken, a new one opened when none is, at
+    most ``most`` at once (past that a deal waits for one: its send is late, which the lag and
+    the answer time from the schedule show)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, most: int) -> None:
         self.port, self.idle, self.opened = port, [], 0
+        self.slots = asyncio.Semaphore(most)
 
-    async def post(self, path: str, headers: str, body: bytes) -> tuple[int, dict, bytes]:
+    async def post(self, path: str, headers: str, body: bytes, deal: Deal) -> tuple[int, dict, bytes]:
+        async with self.slots:
+            return await self._post(path, headers, body, deal)
+
+    async def _post(self, path: str, headers: str, body: bytes, deal: Deal) -> tuple[int, dict, bytes]:
+        deal.sent = time.monotonic()
         if self.idle:
             reader, writer = self.idle.pop()
         else:
@@ -334,7 +348,7 @@ class Pool:
 async def post_deal(pool: Pool, deal: Deal, table: dict, body: bytes) -> None:
     try:
         deal.status, head, answer = await pool.post(table["path"], f"Authorization: {table['auth']}\r\n"
-                                                    f"Idempotency-Key: {deal.key}\r\n", body)
+                                                    f"Idempotency-Key: {deal.key}\r\n", body, deal)
         deal.node = head.get("x-gupai-node", "")
         if deal.status == 201:
             deal.round = json.loads(answer)["id"]
@@ -343,10 +357,11 @@ async def post_deal(pool: Pool, deal: Deal, table: dict, body: bytes) -> None:
     deal.answered = time.monotonic()
 
 
-async def post_deals(port: int, tournaments: list[dict], rate: float, seconds: float, run: str) -> tuple[list, list]:
-    """Every deal of the schedule posted at its time (never waiting for an earlier answer);
-    returns the deals and the client's lag behind the schedule (seconds, one per deal)."""
-    pool, deals, lags, tasks = Pool(port), [], [], []
+async def post_deals(port: int, tournaments: list[dict], rate: float, seconds: float, run: str,
+                     connections: int) -> list[Deal]:
+    """Every deal of the schedule posted at its time (never waiting for an earlier answer, on at
+    most ``connections`` connections); returns the deals."""
+    pool, deals, tasks = Pool(port, connections), [], []
     plan = schedule(len(tournaments), rate, seconds)
     t0 = time.monotonic() + 0.5
     for at, i, k in plan:
@@ -356,14 +371,13 @@ async def post_deals(port: int, tournaments: list[dict], rate: float, seconds: f
         t = tournaments[i]
         table = t["tables"][k % len(t["tables"])]
         body = table["bodies"][(k // len(t["tables"])) % len(table["bodies"])]
-        deal = Deal(tournament=t["id"], key=f"{run}-{t['id']}-{k}", sent=time.monotonic())
-        lags.append(deal.sent - (t0 + at))
+        deal = Deal(tournament=t["id"], key=f"{run}-{t['id']}-{k}", scheduled=t0 + at)
         deals.append(deal)
         tasks.append(asyncio.ensure_future(post_deal(pool, deal, table, body)))
     await asyncio.gather(*tasks)
     for _, writer in pool.idle:
         writer.close()
-    return deals, lags
+    return deals
 
 
 # --- The cluster, the clubs -----------------------------------------------------------------------
@@ -417,8 +431,10 @@ def check_after(tournament_id: int) -> dict:
     return check(tournament_id)
 
 
-def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float) -> tuple[list[dict], float]:
-    """The clubs and the live tournaments, through the services (see the module); returns the
+def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float,
+            through_services: bool = False) -> tuple[list[dict], float]:
+    """The clubs and the live tournaments, through the services, but for the players and their
+    entries (``through_services``: those too, one by one; see the module); returns the
     tournaments (id, tables: path, Authorization, bodies as bytes) and the seconds it took."""
     import django
 
@@ -426,6 +442,7 @@ def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float) -> tu
     from django.db import connections
 
     from scoring.domain.actors import Actor
+    from scoring.models import Entry, Player, Standing
     from scoring.services.auth import director_create
     from scoring.services.clubs import club_create, player_create
     from scoring.services.seating import session_seat
@@ -442,14 +459,22 @@ def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float) -> tu
     tournaments = []
     for i, club in enumerate(clubs[:n_tournaments]):
         t = tournament_create(actor=actor, club=club, name=f"Live {i + 1}", game="jie_long", public=True)
-        for p in range(4 * n_tables):
-            entry_create(actor=actor, tournament=t, player=player_create(actor=actor, club=club, name=f"Player {p + 1}"))
+        if through_services:
+            for p in range(4 * n_tables):
+                entry_create(actor=actor, tournament=t,
+                             player=player_create(actor=actor, club=club, name=f"Player {p + 1}"))
+        else:   # as bench/seating.py: the rows entry_create writes (the entry, its standing), less its log
+            players = Player.objects.bulk_create([Player(club=club, name=f"Player {p + 1}") for p in range(4 * n_tables)])
+            entries = Entry.objects.bulk_create([Entry(tournament=t, player=p) for p in players])
+            Standing.objects.bulk_create([Standing(tournament=t, entry=e) for e in entries])
         seated = session_seat(actor=actor, tournament=t, method="random", table_size=4, leftovers="sit_out")
         tournament_start(actor=actor, tournament=t)
         tables = [{"path": f"/api/v1/tables/{table.pk}/rounds/", "auth": f"Scorer {token}",
                    "bodies": [json.dumps(b).encode() for b in scorer_bodies(i * 100 + j, deals_a_table)]}
                   for j, (table, token) in enumerate(seated.tables)]
         tournaments.append({"id": t.pk, "tables": tables})
+    with connections["default"].cursor() as cursor:   # the fresh tables' statistics
+        cursor.execute("ANALYZE")
     connections.close_all()
     took = time.monotonic() - began
     print(f"{len(tournaments)} tournaments of {n_tables} tables ({4 * n_tables} players each) started; "
@@ -487,11 +512,13 @@ def ms(seconds: float) -> str:
     return "n/a" if math.isnan(seconds) else f"{seconds * 1000:.0f}"
 
 
-def report(args, deals: list[Deal], lags: list[float], spectators: list[Watched], refused: dict, used: dict,
+def report(args, deals: list[Deal], spectators: list[Watched], refused: dict, used: dict,
            wall: float, connected: tuple[int, float]) -> dict:
     answered = [d for d in deals if d.status]
     ok = [d for d in deals if d.status == 201]
     times = [d.answered - d.sent for d in answered]
+    late = [d.answered - d.scheduled for d in answered]
+    lags = [d.sent - d.scheduled for d in deals]
     statuses = Counter(d.status for d in deals)
     a = account(deals, spectators)
     nodes_s = Counter(s.node for s in spectators)
@@ -507,9 +534,11 @@ def report(args, deals: list[Deal], lags: list[float], spectators: list[Watched]
     print(f"deals offered {len(deals)} ({len(deals) / args.seconds:.1f}/s), answered {len(answered)} "
           f"({len(answered) / span:.1f}/s from the first send to the last answer, {span:.1f} s), 201: {len(ok)}; "
           f"statuses {dict(sorted(statuses.items()))} (0: no answer); non-2xx {sum(n for st, n in statuses.items() if not 200 <= st < 300)}")
-    print(f"deal answers: p50 {ms(percentile(times, 50))} ms, p99 {ms(percentile(times, 99))} ms, max "
-          f"{ms(max(times, default=float('nan')))} ms; by node {dict(sorted(nodes_d.items()))}; the client's lag "
-          f"behind its schedule p50 {ms(percentile(lags, 50))} ms, p99 {ms(percentile(lags, 99))} ms")
+    print(f"deal answers from the send: p50 {ms(percentile(times, 50))} ms, p99 {ms(percentile(times, 99))} ms, max "
+          f"{ms(max(times, default=float('nan')))} ms; from the schedule: p50 {ms(percentile(late, 50))} ms, p99 "
+          f"{ms(percentile(late, 99))} ms; by node {dict(sorted(nodes_d.items()))}")
+    print(f"the client's sends behind its schedule (its own lag, and waits for one of its {args.connections} "
+          f"connections): p50 {ms(percentile(lags, 50))} ms, p99 {ms(percentile(lags, 99))} ms")
     fa, fs = a["from_answer"], a["from_send"]
     print(f"spectator delay ({len(fa)} deliveries): from the 201 answer p50 {ms(percentile(fa, 50))} ms, p95 "
           f"{ms(percentile(fa, 95))} ms, p99 {ms(percentile(fa, 99))} ms; from the send p50 {ms(percentile(fs, 50))} ms, "
@@ -533,11 +562,14 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=5000)
     parser.add_argument("--rate", type=float, default=10.0, help="deals a second per tournament")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--connections", type=int, default=512, help="the scorers' connections at most")
     parser.add_argument("--drain", type=float, default=5.0, help="seconds waited after the last answer")
     parser.add_argument("--database", default="gupai_clusterbench")
     parser.add_argument("--reuse-database", action="store_true", help="keep the database (and its clubs) of a run before")
     parser.add_argument("--redis-url", default="", help="a Redis to use (default: a redis-server of this run's own)")
     parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--players-through-services", action="store_true",
+                        help="players and entries one by one through the services (default: in bulk, as bench/seating.py)")
     args = parser.parse_args()
     if args.tournaments > args.clubs:
         raise SystemExit("--tournaments: at most one a club")
@@ -565,7 +597,8 @@ def main() -> None:
         env = script.site_env(c)
         env.pop("DATABASE_REPLICA_URL")
         os.environ.update(env)   # the site's settings and keys (its scorer links), straight to the primary
-        tournaments, _ = prepare(args.clubs, args.tournaments, args.rate, args.seconds)
+        tournaments, _ = prepare(args.clubs, args.tournaments, args.rate, args.seconds,
+                                 args.players_through_services)
         here, there = multiprocessing.Pipe()
         child = multiprocessing.get_context("fork").Process(
             target=spectators_main, args=(c.haproxy_port, [t["id"] for t in tournaments], args.spectators, there))
@@ -574,8 +607,8 @@ def main() -> None:
         parts = meter(script, c, redis, child)
         parts.start()
         t0 = time.monotonic()
-        deals, lags = asyncio.run(post_deals(c.haproxy_port, tournaments, args.rate, args.seconds,
-                                             f"cb{int(time.time())}"))
+        deals = asyncio.run(post_deals(c.haproxy_port, tournaments, args.rate, args.seconds, f"cb{int(time.time())}",
+                                       args.connections))
         time.sleep(args.drain)
         wall = time.monotonic() - t0
         used = parts.stop()
@@ -583,7 +616,7 @@ def main() -> None:
         _, watched, refused = here.recv()
         child.join(30)
         spectators = [Watched(tournament=t, node=node, connects=n, receipts=r) for t, node, n, r in watched]
-        report(args, deals, lags, spectators, refused, used, wall, (n_connected, took))
+        report(args, deals, spectators, refused, used, wall, (n_connected, took))
         checks = [check_after(t["id"]) for t in tournaments]
         stored = sum(x["rounds"] for x in checks)
         print(f"after: standings exact in {sum(x['standings_exact'] for x in checks)}/{len(checks)} tournaments; "
