@@ -168,16 +168,19 @@ class Watched:
     receipts: list[tuple[int, float]] = field(default_factory=list)
 
 
-def account(deals: list[Deal], spectators: list[Watched]) -> dict:
+def account(deals: list[Deal], spectators: list[Watched], published: dict[int, float] | None = None) -> dict:
     """For every (deal answered 201, spectator of its tournament): the delay from the answer and
     from the send to the event's arrival; per spectator the deals expected but not received
     (missed), received more than once (duplicated), and received though never answered 201
-    (unexpected: a deal whose answer was lost). Delays by the spectator's node too."""
+    (unexpected: a deal whose answer was lost). Delays by the spectator's node too. With
+    ``published`` (round → when a subscriber of Redis saw its event): the delay from there to
+    each spectator, and from there to the deal's answer reaching the scorer."""
+    published = published or {}
     by_round = {d.round: d for d in deals if d.status == 201 and d.round is not None}
     expected: dict[int, set[int]] = defaultdict(set)
     for d in by_round.values():
         expected[d.tournament].add(d.round)
-    from_answer, from_send = [], []
+    from_answer, from_send, from_redis = [], [], []
     by_node: dict[str, list[float]] = defaultdict(list)
     missed = duplicated = unexpected = 0
     for s in spectators:
@@ -193,8 +196,12 @@ def account(deals: list[Deal], spectators: list[Watched]) -> dict:
             if d is not None and d.tournament == s.tournament:
                 from_answer.append(at - d.answered)
                 from_send.append(at - d.sent)
+                if r in published:
+                    from_redis.append(at - published[r])
                 by_node[s.node].append(at - d.answered)
-    return {"from_answer": from_answer, "from_send": from_send, "by_node": dict(by_node),
+    redis_to_answer = [d.answered - published[r] for r, d in by_round.items() if r in published]
+    return {"from_answer": from_answer, "from_send": from_send, "from_redis": from_redis,
+            "redis_to_answer": redis_to_answer, "by_node": dict(by_node),
             "expected": sum(len(expected[s.tournament]) for s in spectators), "missed": missed,
             "duplicated": duplicated, "unexpected": unexpected}
 
@@ -277,7 +284,34 @@ async def spectate(port: int, s: Watched, path: str, state: dict) -> None:
             await asyncio.sleep(random.uniform(0, 3))   # the stream's retry: 3000
 
 
-def spectators_main(port: int, tournaments: list[int], n: int, pipe) -> None:
+PUBLISHED = re.compile(rb'"event":"deal_recorded","data":\{"round":(\d+)')
+
+
+async def watch_redis(redis_url: str, published: dict, state: dict) -> None:
+    """A subscriber of the events' channels on Redis beside the nodes' hubs: when each deal's
+    event was published (the first time it is seen), to split the spectators' delay in two."""
+    host, _, port = redis_url.split("//", 1)[1].split("/", 1)[0].rpartition("@")[2].partition(":")
+    try:
+        reader, writer = await asyncio.open_connection(host, int(port or 6379))
+    except (OSError, ValueError):
+        return
+    pattern = b"gupai:events:*"
+    writer.write(b"*2\r\n$10\r\nPSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(pattern), pattern))
+    buffer = b""
+    while not state["stop"]:
+        data = await reader.read(262144)
+        if not data:
+            return
+        now = time.monotonic()
+        buffer += data
+        end = 0
+        for m in PUBLISHED.finditer(buffer):
+            published.setdefault(int(m.group(1)), now)
+            end = m.end()
+        buffer = buffer[max(end, len(buffer) - 100):]
+
+
+def spectators_main(port: int, tournaments: list[int], n: int, pipe, redis_url: str = "") -> None:
     try:
         import uvloop
         uvloop.install()
@@ -287,7 +321,8 @@ def spectators_main(port: int, tournaments: list[int], n: int, pipe) -> None:
     async def main():
         watched = [Watched(tournament=tournaments[i % len(tournaments)]) for i in range(n)]
         state = {"stop": False, "connected": 0, "refused": Counter()}
-        tasks = []
+        published: dict[int, float] = {}
+        tasks = [asyncio.ensure_future(watch_redis(redis_url, published, state))] if redis_url else []
         started = time.monotonic()
         for i in range(0, n, 200):     # in batches: the listen backlogs
             tasks += [asyncio.ensure_future(spectate(port, s, f"/api/v1/tournaments/{s.tournament}/events/", state))
@@ -303,7 +338,7 @@ def spectators_main(port: int, tournaments: list[int], n: int, pipe) -> None:
         for t in tasks:
             t.cancel()
         pipe.send(("watched", [(s.tournament, s.node, s.connects, s.receipts) for s in watched],
-                   dict(state["refused"])))
+                   dict(state["refused"]), published))
 
     asyncio.run(main())
 
@@ -483,6 +518,18 @@ def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float,
 
 
 
+def no_delay(script, c) -> None:
+    """haproxy restarted with ``option http-no-delay`` in the events' backend: by default it tells
+    the kernel more is coming after a small chunk (MSG_MORE), which may hold an event up to the
+    peer's delayed ACK (~200 ms). An experiment beside the topology as ``make cluster`` has it."""
+    made = script.haproxy_config
+    script.haproxy_config = lambda c: made(c).replace("backend events\n", "backend events\n    option http-no-delay\n")
+    script.stop_process(c, "haproxy")
+    script.haproxy_start(c)
+    script.wait_until(lambda: script.http_status(f"{c.url}/readyz") == 200, 90, "haproxy did not come back")
+    print("haproxy restarted with option http-no-delay for the events' backend", flush=True)
+
+
 def meter(script, c, redis: subprocess.Popen | None, child: multiprocessing.Process) -> cpu.Meter:
     """The CPU of each part of the run (bench/cpu.py), read from /proc."""
     def of(*names: str):
@@ -513,14 +560,14 @@ def ms(seconds: float) -> str:
 
 
 def report(args, deals: list[Deal], spectators: list[Watched], refused: dict, used: dict,
-           wall: float, connected: tuple[int, float]) -> dict:
+           wall: float, connected: tuple[int, float], published: dict) -> dict:
     answered = [d for d in deals if d.status]
     ok = [d for d in deals if d.status == 201]
     times = [d.answered - d.sent for d in answered]
     late = [d.answered - d.scheduled for d in answered]
     lags = [d.sent - d.scheduled for d in deals]
     statuses = Counter(d.status for d in deals)
-    a = account(deals, spectators)
+    a = account(deals, spectators, published)
     nodes_s = Counter(s.node for s in spectators)
     nodes_d = Counter(d.node for d in answered)
     last_answer = max((d.answered for d in answered), default=0.0)
@@ -543,6 +590,11 @@ def report(args, deals: list[Deal], spectators: list[Watched], refused: dict, us
     print(f"spectator delay ({len(fa)} deliveries): from the 201 answer p50 {ms(percentile(fa, 50))} ms, p95 "
           f"{ms(percentile(fa, 95))} ms, p99 {ms(percentile(fa, 99))} ms; from the send p50 {ms(percentile(fs, 50))} ms, "
           f"p95 {ms(percentile(fs, 95))} ms, p99 {ms(percentile(fs, 99))} ms")
+    fr, ra = a["from_redis"], a["redis_to_answer"]
+    print(f"  split at Redis (a subscriber beside the hubs saw {len(published)} deals' events): from the publish to "
+          f"the spectator p50 {ms(percentile(fr, 50))} ms, p95 {ms(percentile(fr, 95))} ms, p99 {ms(percentile(fr, 99))} "
+          f"ms; from the publish to the 201 reaching the scorer p50 {ms(percentile(ra, 50))} ms, p99 "
+          f"{ms(percentile(ra, 99))} ms")
     print("  from the answer, by the spectator's node: " + "; ".join(
         f"{node} p50 {ms(percentile(v, 50))} ms p95 {ms(percentile(v, 95))} ms" for node, v in sorted(a["by_node"].items())))
     print(f"events expected {a['expected']}, missed {a['missed']}, duplicated {a['duplicated']}, unexpected "
@@ -568,6 +620,8 @@ def main() -> None:
     parser.add_argument("--reuse-database", action="store_true", help="keep the database (and its clubs) of a run before")
     parser.add_argument("--redis-url", default="", help="a Redis to use (default: a redis-server of this run's own)")
     parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--haproxy-no-delay", action="store_true",
+                        help="haproxy restarted with `option http-no-delay` for the events (an A/B of its default)")
     parser.add_argument("--players-through-services", action="store_true",
                         help="players and entries one by one through the services (default: in bulk, as bench/seating.py)")
     args = parser.parse_args()
@@ -594,6 +648,8 @@ def main() -> None:
         c = script.Cluster(**{**json.loads((run_dir / "cluster.json").read_text()), "run_dir": run_dir})
         print(f"cluster started in {time.monotonic() - began:.0f} s (haproxy {c.url}, nodes {c.node_ports}; "
               f"logs in {run_dir})", flush=True)
+        if args.haproxy_no_delay:
+            no_delay(script, c)
         env = script.site_env(c)
         env.pop("DATABASE_REPLICA_URL")
         os.environ.update(env)   # the site's settings and keys (its scorer links), straight to the primary
@@ -601,7 +657,7 @@ def main() -> None:
                                  args.players_through_services)
         here, there = multiprocessing.Pipe()
         child = multiprocessing.get_context("fork").Process(
-            target=spectators_main, args=(c.haproxy_port, [t["id"] for t in tournaments], args.spectators, there))
+            target=spectators_main, args=(c.haproxy_port, [t["id"] for t in tournaments], args.spectators, there, redis_url))
         child.start()
         _, n_connected, took = here.recv()
         parts = meter(script, c, redis, child)
@@ -613,10 +669,10 @@ def main() -> None:
         wall = time.monotonic() - t0
         used = parts.stop()
         here.send("finish")
-        _, watched, refused = here.recv()
+        _, watched, refused, published = here.recv()
         child.join(30)
         spectators = [Watched(tournament=t, node=node, connects=n, receipts=r) for t, node, n, r in watched]
-        report(args, deals, spectators, refused, used, wall, (n_connected, took))
+        report(args, deals, spectators, refused, used, wall, (n_connected, took), published)
         checks = [check_after(t["id"]) for t in tournaments]
         stored = sum(x["rounds"] for x in checks)
         print(f"after: standings exact in {sum(x['standings_exact'] for x in checks)}/{len(checks)} tournaments; "

@@ -77,3 +77,13 @@ def test_the_accounting_counts_missed_duplicated_and_unexpected_deliveries():
     assert sorted(round(x, 3) for x in a["from_answer"]) == [-0.1, 0.1, 0.2, 0.4]   # the event may beat the answer
     assert sorted(round(x, 3) for x in a["from_send"]) == [0.0, 0.3, 0.6, 0.7]
     assert sorted(round(x, 3) for x in a["by_node"]["node2"]) == [0.4]
+
+
+def test_the_delay_splits_at_redis_when_the_publish_was_seen():
+    deals = [Deal(tournament=1, key="a", scheduled=0.0, sent=10.0, answered=10.2, status=201, round=100),
+             Deal(tournament=1, key="b", scheduled=0.0, sent=11.0, answered=11.1, status=201, round=101)]
+    spectators = [Watched(tournament=1, receipts=[(100, 10.3), (101, 11.4)])]
+    a = account(deals, spectators, published={100: 10.15})   # 101's publish not seen
+    assert [round(x, 3) for x in a["from_redis"]] == [0.15]
+    assert [round(x, 3) for x in a["redis_to_answer"]] == [0.05]
+    assert account(deals, spectators)["from_redis"] == []
