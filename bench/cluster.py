@@ -4,6 +4,7 @@ the production topology that ``make cluster`` rehearses (scripts/cluster.py).
     .venv/bin/python bench/cluster.py            # 1,000 clubs, 100 live tournaments, 10 deals/s each, 5,000 spectators, 30 s
     .venv/bin/python bench/cluster.py --clubs 20 --tournaments 5 --spectators 100 --rate 2 --seconds 10   # a small run
     .venv/bin/python bench/cluster.py --reuse-database ...   # keep the clubs of the last run (no new migrate)
+    .venv/bin/python bench/cluster.py --haproxy-no-delay ... # haproxy's events backend with option http-no-delay
 
 Starts the cluster as tests/integration/test_cluster.py does — ``scripts/cluster.py start`` on
 free ports of its own and a run directory of its own: haproxy in front of two web nodes (gunicorn,
@@ -351,23 +352,31 @@ class Pool:
     the answer time from the schedule show)."""
 
     def __init__(self, port: int, most: int) -> None:
-        self.port, self.idle, self.opened = port, [], 0
+        self.port, self.idle, self.opened, self.stale = port, [], 0, 0
         self.slots = asyncio.Semaphore(most)
 
     async def post(self, path: str, headers: str, body: bytes, deal: Deal) -> tuple[int, dict, bytes]:
         async with self.slots:
-            return await self._post(path, headers, body, deal)
-
-    async def _post(self, path: str, headers: str, body: bytes, deal: Deal) -> tuple[int, dict, bytes]:
-        deal.sent = time.monotonic()
-        if self.idle:
-            reader, writer = self.idle.pop()
-        else:
+            deal.sent = time.monotonic()
+            raw = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{headers}"
+                   f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+            while self.idle:
+                reader, writer = self.idle.pop()
+                try:
+                    return await self._exchange(reader, writer, raw)
+                except (OSError, asyncio.IncompleteReadError) as e:
+                    # Closed by haproxy while idle (its keep-alive timeout) before any answer: the
+                    # same request again on another (the same Idempotency-Key: never twice).
+                    if isinstance(e, asyncio.IncompleteReadError) and e.partial:
+                        raise
+                    self.stale += 1
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             self.opened += 1
+            return await self._exchange(reader, writer, raw)
+
+    async def _exchange(self, reader, writer, raw: bytes) -> tuple[int, dict, bytes]:
         try:
-            writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{headers}"
-                         f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            writer.write(raw)
             status, head = await read_head(reader)
             answer = await read_body(reader, head)
         except BaseException:
@@ -400,9 +409,8 @@ async def post_deals(port: int, tournaments: list[dict], rate: float, seconds: f
     plan = schedule(len(tournaments), rate, seconds)
     t0 = time.monotonic() + 0.5
     for at, i, k in plan:
-        wait = t0 + at - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
+        # (behind schedule: still a turn of the loop, so that the deals sent go on meanwhile)
+        await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))
         t = tournaments[i]
         table = t["tables"][k % len(t["tables"])]
         body = table["bodies"][(k // len(t["tables"])) % len(table["bodies"])]
@@ -412,6 +420,8 @@ async def post_deals(port: int, tournaments: list[dict], rate: float, seconds: f
     await asyncio.gather(*tasks)
     for _, writer in pool.idle:
         writer.close()
+    print(f"(the scorers' connections: {pool.opened} opened, {pool.stale} found closed while idle and the deal "
+          f"sent again on another)", flush=True)
     return deals
 
 
