@@ -4,7 +4,7 @@ the production topology that ``make cluster`` rehearses (scripts/cluster.py).
     .venv/bin/python bench/cluster.py            # 1,000 clubs, 100 live tournaments, 10 deals/s each, 5,000 spectators, 30 s
     .venv/bin/python bench/cluster.py --clubs 20 --tournaments 5 --spectators 100 --rate 2 --seconds 10   # a small run
     .venv/bin/python bench/cluster.py --reuse-database ...   # keep the clubs of the last run (no new migrate)
-    .venv/bin/python bench/cluster.py --haproxy-no-delay ... # haproxy's events backend with option http-no-delay
+    .venv/bin/python bench/cluster.py --haproxy-delay ...    # haproxy's events backend without option http-no-delay
 
 Starts the cluster as tests/integration/test_cluster.py does — ``scripts/cluster.py start`` on
 free ports of its own and a run directory of its own: haproxy in front of two web nodes (gunicorn,
@@ -528,16 +528,16 @@ def prepare(n_clubs: int, n_tournaments: int, rate: float, seconds: float,
 
 
 
-def no_delay(script, c) -> None:
-    """haproxy restarted with ``option http-no-delay`` in the events' backend: by default it tells
-    the kernel more is coming after a small chunk (MSG_MORE), which may hold an event up to the
-    peer's delayed ACK (~200 ms). An experiment beside the topology as ``make cluster`` has it."""
+def haproxy_delay(script, c) -> None:
+    """haproxy restarted without ``option http-no-delay`` in the events' backend (as ``make
+    cluster`` had it before these runs): by default it tells the kernel more is coming after a
+    small chunk (MSG_MORE), which may hold an event up to the peer's delayed ACK (~200 ms)."""
     made = script.haproxy_config
-    script.haproxy_config = lambda c: made(c).replace("backend events\n", "backend events\n    option http-no-delay\n")
+    script.haproxy_config = lambda c: "\n".join(line for line in made(c).split("\n") if "http-no-delay" not in line)
     script.stop_process(c, "haproxy")
     script.haproxy_start(c)
     script.wait_until(lambda: script.http_status(f"{c.url}/readyz") == 200, 90, "haproxy did not come back")
-    print("haproxy restarted with option http-no-delay for the events' backend", flush=True)
+    print("haproxy restarted without option http-no-delay for the events' backend", flush=True)
 
 
 def meter(script, c, redis: subprocess.Popen | None, child: multiprocessing.Process) -> cpu.Meter:
@@ -630,8 +630,8 @@ def main() -> None:
     parser.add_argument("--reuse-database", action="store_true", help="keep the database (and its clubs) of a run before")
     parser.add_argument("--redis-url", default="", help="a Redis to use (default: a redis-server of this run's own)")
     parser.add_argument("--web-workers", type=int, default=2)
-    parser.add_argument("--haproxy-no-delay", action="store_true",
-                        help="haproxy restarted with `option http-no-delay` for the events (an A/B of its default)")
+    parser.add_argument("--haproxy-delay", action="store_true",
+                        help="haproxy restarted without `option http-no-delay` for the events (haproxy's default)")
     parser.add_argument("--players-through-services", action="store_true",
                         help="players and entries one by one through the services (default: in bulk, as bench/seating.py)")
     args = parser.parse_args()
@@ -658,8 +658,8 @@ def main() -> None:
         c = script.Cluster(**{**json.loads((run_dir / "cluster.json").read_text()), "run_dir": run_dir})
         print(f"cluster started in {time.monotonic() - began:.0f} s (haproxy {c.url}, nodes {c.node_ports}; "
               f"logs in {run_dir})", flush=True)
-        if args.haproxy_no_delay:
-            no_delay(script, c)
+        if args.haproxy_delay:
+            haproxy_delay(script, c)
         env = script.site_env(c)
         env.pop("DATABASE_REPLICA_URL")
         os.environ.update(env)   # the site's settings and keys (its scorer links), straight to the primary
