@@ -1,21 +1,37 @@
-"""Deal recording under load, on the real stack, beside the framework's ceiling.
+"""Deal recording under load, on the real stack as deployed, beside the framework's ceiling.
 
     .venv/bin/python bench/load.py [--seconds 15] [--connections 16] [--tables 10] [--rounds 3]
+    .venv/bin/python bench/load.py --ceiling asgi     # the ceiling served through the site's server
     .venv/bin/python bench/load.py --profile 300      # where a deal's time goes, in one process
 
-Starts, on this machine: gunicorn (``-w 2``, the site's ``gupai_site/gunicorn.conf.py``) serving
-the site on PostgreSQL with its own settings (every middleware; ``bench/site_settings.py`` only
-raises the per-link allowance of deals), a Celery worker on Redis, and beside it a second gunicorn
-(``-w 2``, same config) serving the framework's ceiling: a bare Django + DRF app with its own
-minimal settings (``bench/baseline/``: no middleware, no authentication) that validates a small
-body and inserts one row in the same database. ``wrk`` (Debian's package) drives them in turn,
-pair by pair: simulated scorers at ``--tables`` tables of a public tournament set up as the
-director's pages set it up (players, entries, a seated session with its scorer links, started)
-post real deals (``games.simulate``, Jie Long at the points level) with the body the scorer page
-sends (``leader``, ``points``, ``entered_by``) and an Idempotency-Key, one in twenty a retry of
-the previous request. Prints deals/s, p50/p99 and the ratio to the ceiling; then checks that the
-standings equal a recomputation from scratch and that the deals stored are exactly the distinct
-keys sent (none lost, none twice).
+Starts, on this machine: the site as deployed — gunicorn with the site's
+``gupai_site/gunicorn.conf.py`` (uvicorn workers, ``-w 2``) serving ``gupai_site.asgi`` (the ASGI
+router, its head and body deadlines, Django in the router's thread pool, the access log) on
+PostgreSQL with its own settings (every middleware; ``bench/site_settings.py`` only raises the
+per-link allowance of deals) — a Celery worker on Redis, and beside it the framework's ceiling: a
+bare Django + DRF app with its own minimal settings (``bench/baseline/``: no middleware, no
+authentication) that validates a small body and inserts one row in the same database.
+
+The ceiling is served the plainest way by default: ``gunicorn -w 2`` with gunicorn's defaults
+(sync workers, one request at a time per process, no config file, no access log). ``--ceiling
+asgi`` serves the same bare app through the site's gunicorn configuration instead (uvicorn
+workers, given a WSGI app: uvicorn's own WSGI adapter and its thread pool, and the config's access
+log). The two differ a lot: a sync worker answers a request with nothing between the socket and
+Django, while uvicorn under 16 connections adds an event loop, an adapter and thread hand-offs to
+every request and serves the ceiling less well — a ratio measured against it flatters the site.
+The plain ceiling is what "the framework on this machine" means from outside.
+
+``wrk`` (Debian's package) drives them in turn, pair by pair: simulated scorers at ``--tables``
+tables of a public tournament set up as the director's pages set it up (players, entries, a
+seated session with its scorer links, started) post real deals (``games.simulate``, Jie Long at
+the points level) with the body the scorer page sends (``leader``, ``points``, ``entered_by``),
+``Authorization: Scorer …`` and an Idempotency-Key, one in twenty a retry of the previous request.
+Prints deals/s, p50/p99, the ratio to the ceiling and the load average before each pair; then
+checks that the standings equal a recomputation from scratch and that the deals stored are
+exactly the distinct keys sent (none lost, none twice). ``--nodes 2`` serves the site as two
+nodes (each its own gunicorn as above, ``-w 2``) behind haproxy on the same machine, and runs
+one node reached directly beside them in each round (one node, the nodes, the ceiling): the
+ratio of the two is what a second node costs on the same cores.
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
@@ -31,6 +47,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -40,6 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench import cpu  # noqa: E402
 from bench.stack import bench_env, free_port, prepare_database, wait_port  # noqa: E402
 
 ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG="-",
@@ -47,6 +65,8 @@ ENV = bench_env(redis="redis://127.0.0.1:6379/2", hosts="127.0.0.1", ACCESS_LOG=
                 # requests, which the ceiling, answering more, would pay more often).
                 GUNICORN_MAX_REQUESTS="1000000")
 PG = ENV["DATABASE_URL"]
+#: The role ``--site-role`` makes and connects as (``manage.py site_role``).
+SITE_ROLE, SITE_ROLE_PASSWORD = "gupai_bench_site", "bench-site-secret"
 #: The ceiling's process: the same, with the bare app's own settings.
 BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
 
@@ -127,7 +147,15 @@ def lua_tables(tables: list[dict], key: str) -> str:
     return "{" + ",\n".join(items) + "}"
 
 
-def run_wrk(port: int, script: Path, seconds: int, connections: int) -> dict:
+def wrk_cpu() -> float:
+    """CPU seconds of this script's finished children (each wrk run, once it has exited)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_wrk(port: int, script: Path, seconds: int, connections: int, meter: cpu.Meter | None = None) -> dict:
+    if meter:
+        meter.start()
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script),
                           f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -138,8 +166,22 @@ def run_wrk(port: int, script: Path, seconds: int, connections: int) -> dict:
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     errors = re.search(r"Socket errors:.*", out)
+    answered = int(re.search(r"(\d+) requests in", out).group(1))
+    # CPU milliseconds per request answered, by part (meter's names), while this run lasted
+    used = {name: seconds * 1000 / max(answered, 1) for name, seconds in meter.stop().items()} if meter else {}
     return {"rate": rate, "p50": ms(lat["50"]), "p99": ms(lat["99"]), "non2xx": int(bad.group(1)) if bad else 0,
-            "socket_errors": errors.group(0) if errors else "", "raw": out}
+            "socket_errors": errors.group(0) if errors else "", "raw": out, "cpu": used}
+
+
+def busy(run: dict) -> float:
+    """CPU milliseconds a request cost the stack (not wrk)."""
+    return sum(ms for name, ms in run["cpu"].items() if name != "wrk")
+
+
+def cpu_line(run: dict) -> str:
+    c = run["cpu"]
+    parts = " + ".join(f"{c[name]:.2f}" for name in ("site", "postgresql", "worker") if name in c)
+    return f"{parts} = {busy(run):.2f} (+ {c.get('wrk', 0):.2f})"
 
 
 def check_after(tournament_id: int) -> dict:
@@ -156,10 +198,42 @@ def check_after(tournament_id: int) -> dict:
             "deals_counted": sum(c for _, c in kept.values()) // 4}
 
 
-def gunicorn(app: str, port: int, env: dict, log) -> subprocess.Popen:
-    """The site's gunicorn (its config file, two sync workers), for the site and the ceiling alike."""
-    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", app, "-w", "2",
-                             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+def site_node(port: int, env: dict, log, workers: int = 2) -> subprocess.Popen:
+    """The site as deployed: gunicorn with the site's config (uvicorn workers) serving the ASGI router."""
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gupai_site/gunicorn.conf.py", "gupai_site.asgi",
+                             "-w", str(workers), "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log, stderr=log)
+
+
+def ceiling_server(kind: str, port: int, log) -> subprocess.Popen:
+    """The bare app: ``plain`` — ``gunicorn -w 2`` and gunicorn's defaults (sync workers); ``asgi`` —
+    through the site's gunicorn config (uvicorn workers wrapping the WSGI app)."""
+    config = ["-c", "gupai_site/gunicorn.conf.py"] if kind == "asgi" else []
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", *config, "gupai_site.wsgi", "-w", "2",
+                             "-b", f"127.0.0.1:{port}"], cwd=ROOT, env=BARE_ENV, stdout=log, stderr=log)
+
+
+def haproxy(port: int, nodes: list[int], work: Path, log) -> subprocess.Popen:
+    """Debian's haproxy in front of ``nodes``, round robin, keep-alive to the nodes (as make cluster)."""
+    servers = "\n".join(f"    server n{i} 127.0.0.1:{p}" for i, p in enumerate(nodes))
+    cfg = work / "haproxy.cfg"
+    cfg.write_text(f"""global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    option http-keep-alive
+    http-reuse always
+frontend site
+    bind 127.0.0.1:{port}
+    default_backend nodes
+backend nodes
+    balance roundrobin
+{servers}
+""")
+    tool = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    return subprocess.Popen([tool, "-db", "-f", str(cfg)], stdout=log, stderr=log)
 
 
 def profile(tables: list[dict], deals: int) -> None:
@@ -245,12 +319,24 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="deal/ceiling pairs, alternating")
+    parser.add_argument("--ceiling", choices=("plain", "asgi"), default="plain",
+                        help="plain: gunicorn -w 2 sync (default); asgi: through the site's gunicorn config")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="site nodes (gunicorn -w 2 each); 2+: behind haproxy, with one node run beside them")
+    parser.add_argument("--site-role", action="store_true",
+                        help="the site and its worker connect as the site's role (manage.py site_role), bound by "
+                             "row-level security, rather than as the database's owner, whom it does not bind")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile N deals in this process instead of the load")
     args = parser.parse_args()
     if not args.profile and not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install wrk")
     prepare_database(ENV, BARE_ENV)
+    site_env = ENV
+    if args.site_role:   # the site and its worker connect as the site's role, bound by row security
+        subprocess.run([sys.executable, "manage.py", "site_role", SITE_ROLE], cwd=ROOT, check=True,
+                       env=dict(ENV, SITE_DB_PASSWORD=SITE_ROLE_PASSWORD), stdout=subprocess.DEVNULL)
+        site_env = dict(ENV, DATABASE_URL=re.sub(r"//[^@/]*@", f"//{SITE_ROLE}:{SITE_ROLE_PASSWORD}@", PG))
     tables, tournament_id = prepare_tournament(args.tables, deals_per_table=200)
     if args.profile:
         profile(tables, args.profile)
@@ -261,39 +347,77 @@ def main() -> None:
     deals_lua.write_text(LUA % {"tables": lua_tables(tables, "path")})
     ceiling_lua.write_text(LUA % {"tables": lua_tables(tables, "baseline")})
     log = open(work / "server.log", "w")
-    web = gunicorn("gupai_site.wsgi", port, ENV, log)
-    bare = gunicorn("gupai_site.wsgi", bare_port, BARE_ENV, log)   # the wsgi module reads the settings' name
+    procs = []
+    if args.nodes == 1:
+        procs.append(site_node(port, site_env, log))
+        waits = [(port, procs[0])]
+    else:   # haproxy on ``port`` in front of the nodes, each its own gunicorn (-w 2)
+        node_ports = [free_port() for _ in range(args.nodes)]
+        procs += [site_node(p, site_env, log) for p in node_ports]
+        waits = list(zip(node_ports, procs))
+        procs.append(haproxy(port, node_ports, work, log))
+        waits.append((port, procs[-1]))
+        one_port = free_port()   # and one node reached directly, run beside them for the ratio
+        procs.append(site_node(one_port, site_env, log))
+        waits.append((one_port, procs[-1]))
+    bare = ceiling_server(args.ceiling, bare_port, log)
     worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "gupai_site", "worker", "-c", "1",
-                               "--loglevel=WARNING"], cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+                               "--loglevel=WARNING"], cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT)
+    procs += [bare, worker]
+    database = PG.rsplit("/", 1)[1]
+    # the site measured: its node, or its nodes and haproxy; then the node run beside them
+    site_pids = [proc.pid for proc in procs[:1 if args.nodes == 1 else args.nodes + 1]]
+    site_meter = cpu.Meter(site=lambda: sum(cpu.tree(p) for p in site_pids), postgresql=lambda: cpu.backends(database), worker=lambda: cpu.tree(worker.pid), wrk=wrk_cpu)
+    one_meter = cpu.Meter(site=lambda: cpu.tree(procs[args.nodes + 1].pid), postgresql=lambda: cpu.backends(database),
+                          worker=lambda: cpu.tree(worker.pid), wrk=wrk_cpu)
+    bare_meter = cpu.Meter(site=lambda: cpu.tree(bare.pid), postgresql=lambda: cpu.backends(database), wrk=wrk_cpu)
     load = []
     try:
-        wait_port(port, web)
+        for p, proc in waits:
+            wait_port(p, proc)
         wait_port(bare_port, bare)
         # Warm up both (imports, connections, the fresh tables' statistics and caches): the first pair
         # was slower than the others when this was 3 s.
         run_wrk(port, deals_lua, 10, args.connections)
         run_wrk(bare_port, ceiling_lua, 10, args.connections)
-        deals, ceiling = [], []
+        deals, ceiling, one = [], [], []
+        if args.nodes > 1:
+            run_wrk(one_port, deals_lua, 10, args.connections)
         for _ in range(args.rounds):
             load.append(os.getloadavg()[0])
-            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections))
-            ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections))
+            if args.nodes > 1:
+                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections, one_meter))
+            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections, site_meter))
+            ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections, bare_meter))
         time.sleep(2)
         after = check_after(tournament_id)
     finally:
-        for proc in (web, bare, worker):
+        for proc in procs:
             proc.terminate()
-        for proc in (web, bare, worker):
+        for proc in procs:
             proc.wait(30)
-    print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {args.tables} tables, gunicorn -w 2 (site and bare DRF "
-          f"app), PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
+    site = "the site (gunicorn.conf.py, uvicorn, -w 2" + (f", {args.nodes} nodes behind haproxy)" if args.nodes > 1 else ")")
+    print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {args.tables} tables; {site}; ceiling: bare DRF app, "
+          + ("gunicorn -w 2 sync" if args.ceiling == "plain" else "the site's gunicorn config (uvicorn, -w 2)")
+          + f"; PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
           f"load average before each pair: {', '.join(f'{x:.1f}' for x in load)}")
-    print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
+    print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}   CPU ms a request: server + PostgreSQL"
+          " + worker (+ wrk)")
     for i, (d, c) in enumerate(zip(deals, ceiling), start=1):
-        print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}  {d['socket_errors']}")
-        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}  {c['socket_errors']}")
+        print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}   {cpu_line(d)}"
+              f"  {d['socket_errors']}")
+        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}   {cpu_line(c)}"
+              f"  {c['socket_errors']}")
+    print("CPU a deal / CPU a ceiling request (server + PostgreSQL + worker): "
+          + ", ".join(f"{busy(d) / busy(c):.2f}" for d, c in zip(deals, ceiling)))
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
+    for i, o in enumerate(one, start=1):
+        print(f"one node {i:<1} {o['rate']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}   {cpu_line(o)}"
+              f"  {o['socket_errors']}")
+    if one:
+        gains = [d["rate"] / o["rate"] for d, o in zip(deals, one)]
+        print(f"{args.nodes} nodes behind haproxy / one node: {', '.join(f'{g:.2f}' for g in gains)}")
     print(f"after the load: standings exact: {after['standings_exact']}; deals stored {after['rounds']}, "
           f"distinct keys answered 201 {after['distinct_keys']}, deals in the standings {after['deals_counted']}")
     print(f"(logs and wrk scripts in {work})")

@@ -20,6 +20,7 @@ def test_haproxy_checks_readyz_and_holds_the_events_streams(tmp_path):
     assert "option forwardfor" in cfg and "option redispatch" in cfg
     events = cfg[cfg.index("backend events"):]
     assert "timeout server 1h" in events and "track nodes/node2" in events
+    assert "option http-no-delay" in events   # else each event waited about 200 ms in haproxy
     if not Path(tool("haproxy")).is_file():
         pytest.skip("needs haproxy (Debian's package) to check the configuration")
     (tmp_path / "haproxy.cfg").write_text(cfg)
