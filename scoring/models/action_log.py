@@ -64,6 +64,8 @@ class ActionLog(models.Model):
         CLUB_RATINGS_UPDATE = "club_ratings_update"
         ADJUSTMENT_CREATE = "adjustment_create"
         ADJUSTMENT_DELETE = "adjustment_delete"
+        ENTRY_CHECK_IN = "entry_check_in"
+        ENTRY_CHECK_IN_UNDO = "entry_check_in_undo"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
