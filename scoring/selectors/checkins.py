@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef
 
 from scoring.models import Entry, Session, SessionCheckIn, Table, Tournament
-from scoring.selectors.tournaments import entry_list
 
 
 def check_in_session(tournament: Tournament) -> Session | None:
@@ -36,7 +35,9 @@ def session_check_ins(session: Session) -> CheckIns:
     """Who is checked in for ``session`` and who is missing, and whether it is seated (three queries)."""
     rows = {c.entry_id: c for c in SessionCheckIn.objects.filter(session=session)}
     out = CheckIns(session=session, seated=Table.objects.filter(session=session).exists())
-    for entry in entry_list(session.tournament).filter(withdrawn_at__isnull=True):
+    entries = (Entry.objects.filter(tournament_id=session.tournament_id, withdrawn_at__isnull=True)
+               .select_related("player").order_by("player__name"))
+    for entry in entries:
         if entry.pk in rows:
             out.checked_in.append((entry, rows[entry.pk]))
         else:
