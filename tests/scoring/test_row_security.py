@@ -37,6 +37,7 @@ from scoring.models import (
     IdempotencyKey,
     PaperSheetJob,
     RatingChange,
+    SessionCheckIn,
     Substitution,
     Tournament,
     TournamentImport,
@@ -115,6 +116,8 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     PaperSheetJob.objects.create(session=table.session, languages="en", base_url="http://testserver",
                                  requested_label=username, updated_at=now)
     TournamentImport.objects.create(club=club, requested_label=username, updated_at=now)
+    SessionCheckIn.objects.create(session=table.session, entry=entries[4], checked_in_at=now, how="director",
+                                  by=director)
     return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token}
 
 
@@ -201,7 +204,8 @@ def test_the_public_sees_what_the_public_pages_show(two_clubs, as_site_role):
             assert visible(as_site_role, model, rows_of(model, b["club"])) == set(), model.__name__
     Tournament.objects.filter(pk=b["tournament"].pk).update(public=True)
     shown = {"Tournament", "Entry", "Session", "Standing", "Adjustment", "TournamentFeed", "TournamentEvent",
-             "SeasonTournament", "Table", "Seat", "Substitution", "Round", "RoundRevision", "Player"}
+             "SeasonTournament", "Table", "Seat", "Substitution", "Round", "RoundRevision", "Player",
+             "SessionCheckIn"}
     with row_scope.within(row_scope.public()):
         for model in club_owned_models():
             b_rows = rows_of(model, b["club"])
