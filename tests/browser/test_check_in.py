@@ -12,7 +12,6 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Seat, SessionCheckIn
-from scoring.services.checkins import session_open_ahead
 from scoring.services.clubs import player_create
 from scoring.services.players import entry_code_set
 from scoring.services.tournaments import entry_create, tournament_create, tournament_start
