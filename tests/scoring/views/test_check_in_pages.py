@@ -168,3 +168,14 @@ def test_query_budgets(client, dclient, tournament, director_actor, club, django
     for c, url, budget in pages:   # the same with six times the entries
         with django_assert_max_num_queries(budget):
             assert c.get(url).status_code == 200
+
+
+def test_the_console_keeps_showing_the_session_being_played(dclient, tournament, director_actor):
+    from scoring.services.seating import session_seat
+
+    session_seat(actor=director_actor, tournament=tournament, method="random", table_size=5, leftovers="sit_out")
+    session_open_ahead(actor=director_actor, tournament=tournament)   # session 2, no tables yet
+    console = dclient.get(f"/director/tournaments/{tournament.pk}/")
+    assert console.context["current"]["session"].number == 1
+    asked = dclient.get(f"/director/tournaments/{tournament.pk}/?session=2")
+    assert asked.context["current"]["session"].number == 2
