@@ -108,8 +108,8 @@ class SessionCheckInsView(ApiView):
 class SessionCheckInView(ApiView):
     @extend_schema(
         operation_id="sessions_check_ins_delete", summary="Undo an entry's check-in",
-        description=("204 whether or not it was checked in (nothing changes then). 400 `not_found` for an entry "
-                     "of another tournament; 409 `session_seated` or `session_closed`."),
+        description=("204 whether or not it was checked in (nothing changes then). 404 for an entry of another "
+                     "tournament; 409 `session_seated` or `session_closed`."),
         request=None, responses={204: None, **WRITE_ERRORS}, tags=["sessions"])
     def delete(self, request, pk: int, entry_id: int):
         entry_check_in_undo(actor=self.actor, session=self.session(pk), entry_id=entry_id)

@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 
 from scoring.domain import proof as proofs
 from scoring.domain.actors import Actor
-from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
+from scoring.domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from scoring.domain.inputs import MAX_ID, is_int
 from scoring.models import ActionLog, Entry, Session, SessionCheckIn, Table, Tournament
 from scoring.selectors.access import require_director_of
@@ -107,13 +107,14 @@ def entry_check_in(*, actor: Actor, session: Session, entry_id: Any) -> tuple[Se
 
 def entry_check_in_undo(*, actor: Actor, session: Session, entry_id: Any) -> bool:
     """A director takes entry ``entry_id``'s check-in back (a tick by mistake, a player who
-    left). True when there was one; False (nothing changed, nothing logged) when there was none."""
+    left). True when there was one; False (nothing changed, nothing logged) when there was none;
+    NotFound for an entry of another tournament."""
     require_director_of(actor, session.tournament.club)
     require_not_finished(session.tournament)
     if not is_int(entry_id, 1, MAX_ID):
         raise ValidationFailed(gettext("entry is an entry id."), path="entry", code="bad_type")
     if not Entry.objects.filter(pk=entry_id, tournament_id=session.tournament_id).exists():
-        raise ValidationFailed(gettext("No such entry in this tournament."), path="entry", code="not_found")
+        raise NotFound(gettext("No such entry in this tournament."))
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         _require_checkable(locked)

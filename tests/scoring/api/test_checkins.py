@@ -95,7 +95,7 @@ def test_refusals(director_client, tournament, club, director_actor):
         r = call(director_client, "post", url, body)
         assert (r.status_code, errors(r)) == (status, expected), body
     r = call(director_client, "delete", f"{url}{stranger.pk}/")
-    assert (r.status_code, errors(r)) == (400, [("entry", "not_found")])
+    assert (r.status_code, errors(r)) == (404, [("", "not_found")])
     for missing in (f"/api/v1/sessions/{sid + 999}/check-ins/", f"/api/v1/sessions/{2**63}/check-ins/"):
         assert call(director_client, "get", missing).status_code == 404
     assert SessionCheckIn.objects.count() == 0

@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring.domain.actors import Actor
-from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
+from scoring.domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from scoring.models import ActionLog, Seat, Session, SessionCheckIn, Table
 from scoring.selectors.checkins import check_in_session, session_check_ins
 from scoring.services.checkins import entry_check_in, entry_check_in_undo, entry_self_check_in, session_open_ahead
@@ -92,7 +92,7 @@ def test_refusals_change_nothing(tournament, club, director_actor):
         with pytest.raises(ValidationFailed) as e:
             entry_check_in(actor=director_actor, session=session, entry_id=entry_id)
         assert [(x["path"], x["code"]) for x in e.value.errors] == [("entry", code)], entry_id
-    with pytest.raises(ValidationFailed):
+    with pytest.raises(NotFound):
         entry_check_in_undo(actor=director_actor, session=session, entry_id=stranger.pk)
     assert SessionCheckIn.objects.count() == 0 and logged("entry_check_in") == 0
 
