@@ -41,7 +41,7 @@ class CheckInSerializer(MissingEntrySerializer):
 class AheadSessionSerializer(OutputSerializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["open", "closed"])
+    status = serializers.CharField(help_text="`open` or `closed` (as the session's own `status`).")
     seated = serializers.BooleanField(help_text="Whether it has tables: check-ins change only before.")
 
 
