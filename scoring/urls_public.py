@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from scoring.views import public, public_players, public_ratings, public_room, public_seasons, public_table
+from scoring.views import (
+    public,
+    public_checkin,
+    public_players,
+    public_ratings,
+    public_room,
+    public_seasons,
+    public_table,
+)
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -15,6 +23,7 @@ urlpatterns = [
     path("t/<slug:slug>/live/", public.tournament_live, name="public-tournament-live"),
     path("t/<slug:slug>/room/", public_room.room_page, name="public-room"),
     path("t/<slug:slug>/room/live/", public_room.room_live, name="public-room-live"),
+    path("t/<slug:slug>/check-in/", public_checkin.check_in_page, name="public-check-in"),
     path("t/<slug:slug>/payouts/", public.payouts_page, name="public-payouts"),
     path("t/<slug:slug>/players/<int:player_id>/", public.player_page, name="public-player"),
     path("t/<slug:slug>/tables/<int:table_id>/", public_table.table_page, name="public-table"),

@@ -1,6 +1,6 @@
 """The REST API (``/api/v1/``), one module per domain: tokens, clubs (clubs and players),
 tournaments (tournaments, entries), tables, substitutions (another player in a seat), rounds,
-sessions (status and clock), standings (standings, payouts), adjustments (fines and bonuses
+sessions (status and clock), checkins (check-in per session), standings (standings, payouts), adjustments (fines and bonuses
 outside the deals), referees (a tournament's referees), seating, seasons, ratings (the ladder, a player's history, a rebuild),
 exports, audits, evaluate, and events (the events stream when Django itself answers it).
 

@@ -12,7 +12,7 @@ the director's sheet shows them again, and so does a retry with the same ``Idemp
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -31,9 +31,9 @@ from scoring.api.fields import (
 )
 from scoring.api.sessions import SessionSerializer
 from scoring.domain import seating
-from scoring.domain.inputs import MAX_IDEMPOTENCY_KEY, NON_BLANK
+from scoring.domain.inputs import MAX_ID, MAX_IDEMPOTENCY_KEY, NON_BLANK
 from scoring.selectors.sessions import session_detail, session_list
-from scoring.services.seating import MAX_SEED, SeatedSession, session_seat
+from scoring.services.seating import CHECKED_IN, MAX_SEED, SeatedSession, session_seat
 from scoring.web import links
 
 #: Most entry ids one seating may list (a bound for the body; a club's tournament has far fewer).
@@ -41,6 +41,22 @@ MAX_ENTRIES = 1000
 #: Sessions of up to this many tables get their QR codes in the answer; larger ones draw them a
 #: page at a time on the director's sheet (or from ``scorer_url``).
 QR_IN_ANSWER = 50
+
+
+@extend_schema_field({"oneOf": [
+    {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "uniqueItems": True,
+     "minItems": 1, "maxItems": MAX_ENTRIES},
+    {"type": "string", "enum": [CHECKED_IN]}]})
+class EntriesField(serializers.Field):
+    """A list of entry ids (each once), or ``"checked_in"``."""
+
+    def to_internal_value(self, data):
+        if data == CHECKED_IN:
+            return data
+        return UniqueListField(child=IdField(), min_length=1, max_length=MAX_ENTRIES).run_validation(data)
+
+    def to_representation(self, value):
+        return value
 
 
 class SeatingInputSerializer(InputSerializer):
@@ -58,9 +74,11 @@ class SeatingInputSerializer(InputSerializer):
         "(in the answer)."))
     # Checked again by the service, which reports an entry of another tournament at its index
     # (entries[2]); how many are needed for a table depends on the game and on table_size.
-    entries = UniqueListField(child=IdField(), required=False, min_length=1, max_length=MAX_ENTRIES,
-                              help_text="Entry ids of this tournament who play this session, each once; "
-                                        "default every entry.")
+    entries = EntriesField(required=False, help_text=(
+        "Entry ids of this tournament who play this session, each once; or `\"checked_in\"`: the entries "
+        "checked in for the session opened ahead of seating (`/api/v1/sessions/{id}/check-ins/`; 400 "
+        "`no_check_in` when no session is open for check-in, `too_few_players` when too few are in). "
+        "Default: every entry not withdrawn."))
     keep_open = StrictBooleanField(required=False, default=False, help_text=(
         "Keep the earlier sessions open (a venue whose sessions overlap). By default seating closes them: "
         "their scorer links stop recording deals."))

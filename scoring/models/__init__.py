@@ -11,7 +11,8 @@ the rest of the code keeps writing ``from scoring.models import Round``. (``serv
 migration 0010 names it ``scoring.models.default_tie_breaks``.
 
 The modules: ``clubs`` (clubs and players), ``tournaments`` (tournaments, entries, sessions),
-``tables`` (tables, seats and substitutions), ``rounds`` (deals and their hash-chained revisions),
+``tables`` (tables, seats and substitutions), ``checkins``
+(who is in the room for a session), ``rounds`` (deals and their hash-chained revisions),
 ``standings`` (each entry's kept figures), ``adjustments`` (penalties, fines and bonuses outside
 the deals), ``seasons`` (tournaments grouped with weights), ``referees`` (a tournament's referees),
 ``ratings`` (ratings, their changes, the deals taken in), ``events`` (a tournament's live feed),
@@ -29,6 +30,7 @@ from scoring.models.action_log import ActionLog
 from scoring.models.adjustments import Adjustment
 from scoring.models.audits import Audit, AuditChunk, AuditFinding
 from scoring.models.auth import ApiToken
+from scoring.models.checkins import SessionCheckIn
 from scoring.models.clubs import Club, Player
 from scoring.models.events import TournamentEvent, TournamentFeed
 from scoring.models.idempotency import IdempotencyKey
@@ -68,6 +70,7 @@ __all__ = [
     "Season",
     "SeasonTournament",
     "Session",
+    "SessionCheckIn",
     "Standing",
     "Substitution",
     "Table",

@@ -70,6 +70,8 @@ class ActionLog(models.Model):
         REFEREE_ADD = "referee_add"
         REFEREE_REMOVE = "referee_remove"
         REFEREE_ACCOUNT_CREATE = "referee_account_create"
+        ENTRY_CHECK_IN = "entry_check_in"
+        ENTRY_CHECK_IN_UNDO = "entry_check_in_undo"
 
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

@@ -33,15 +33,18 @@ DISPUTES_PAGE_SIZE = 10
 
 def shown_session(sessions: list[Session], number: int | None) -> Session | None:
     """The session whose tables the console shows (``sessions`` by number): session ``number``
-    (NotFound when there is none such), else the newest open one, else the newest; None
-    before any."""
+    (NotFound when there is none such), else the newest open one that has tables (a session
+    opened for check-in, not seated yet, is shown when asked for or when no other is open), else
+    the newest open one, else the newest; None before any. ``seated``: annotated by
+    ``console_live`` (a session without it counts as seated)."""
     if number is not None:
         for s in sessions:
             if s.number == number:
                 return s
         raise NotFound(gettext("No such session."))
     open_ones = [s for s in sessions if not s.is_closed]
-    return (open_ones or sessions or [None])[-1]
+    seated = [s for s in open_ones if getattr(s, "seated", True)]
+    return (seated or open_ones or sessions or [None])[-1]
 
 
 def _table_counts(tournament: Tournament) -> dict[int, dict]:
@@ -163,7 +166,8 @@ def console_live(tournament: Tournament, *, session: int | None = None, disputes
     deals: sessions, counts by table, the shown session's tables and their seats, a page of
     disputes, the seats of the disputed tables, their revisions, the standings, the adjustments."""
     now = now or timezone.now()
-    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
+    sessions = list(Session.objects.filter(tournament=tournament)
+                    .annotate(seated=Exists(Table.objects.filter(session=OuterRef("pk")))).order_by("number"))
     current = shown_session(sessions, session)
     by_table = _table_counts(tournament)
     counts = {k: sum(row[k] for row in by_table.values()) for k in ("unconfirmed", "disputed", "unsettled")}

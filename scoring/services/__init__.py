@@ -19,7 +19,7 @@ The modules:
   (players' personal codes), ``seasons``
 - ``tournaments`` (create, settings, start, finish; entries), ``roster`` (withdraw, re-enter,
   deletions), ``seating`` (the next session, its tables and links), ``sessions`` (close,
-  reopen, the clock), ``tables`` (tables, seats, scorer links), ``substitutions`` (another
+  reopen, the clock), ``checkins`` (check-in per session, a session opened ahead of seating), ``tables`` (tables, seats, scorer links), ``substitutions`` (another
   player in a seat from the next deal on), ``referees`` (a tournament's referees named and
   taken away)
 - ``rounds`` (record, correct, confirm, void, dispute, resolve), ``round_rows`` (how a deal's

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import get_game
 from scoring.domain import seating
@@ -32,6 +32,7 @@ from scoring.domain.errors import Conflict, IdempotencyKeyReused, ValidationFail
 from scoring.domain.inputs import MAX_INT32, id_list_problems, is_int
 from scoring.models import ActionLog, Entry, IdempotencyKey, Seat, Session, Table, Tournament
 from scoring.selectors.access import require_director_of
+from scoring.selectors.checkins import check_in_session, checked_in_ids
 from scoring.selectors.push import push_enabled
 from scoring.selectors.seating import seating_history, session_sheet_tables
 from scoring.selectors.standings import standings_for
@@ -44,6 +45,8 @@ from scoring.services.tables import kept_secret, new_scorer_token, withdrawn_pro
 
 #: Longest seed worth keeping (it is shown back and written in the audit log).
 MAX_SEED = 64
+#: ``entries`` that seats the entries checked in for the session (``services.checkins``).
+CHECKED_IN = "checked_in"
 
 
 @dataclass
@@ -97,9 +100,10 @@ def _check_request(*, game: str, method: Any, table_size: Any, leftovers: Any, e
     elif leftovers == "smaller_tables" and len(counts) == 1:
         errors.append(problem("leftovers", "no_smaller_tables",
                               f"{get_game(game).name} is played by exactly {counts[0]}: the leftovers sit out."))
-    if entries is not None:
+    if entries is not None and entries != CHECKED_IN:
         if not isinstance(entries, (list, tuple)):
-            errors.append(problem("entries", "bad_type", gettext("entries is a list of entry ids.")))
+            errors.append(problem("entries", "bad_type",
+                                  gettext('entries is a list of entry ids, or "checked_in".')))
         else:
             errors += id_list_problems(list(entries), "entries", not_an_id="Each item is an entry id.",
                                        repeated="This entry is listed twice.")
@@ -115,7 +119,10 @@ def session_seat(*, actor: Actor, tournament: Tournament, method: Any, table_siz
     ``standings``), each with its seats and a new scorer link.
 
     ``entries``: the entry ids who play (default: every entry not withdrawn; a withdrawn one named
-    is refused, 400 ``withdrawn``). ``seed``: the draw (default: a
+    is refused, 400 ``withdrawn``), or ``"checked_in"``: those checked in for the session opened
+    ahead (``services.checkins``; 400 ``no_check_in`` when none is, ``too_few_players`` when too
+    few are in). A session opened ahead (open, no tables yet) is the one seated: it keeps its
+    number and check-ins. ``seed``: the draw (default: a
     fresh one, returned). ``expected_number``: the number the new session must get (a page's
     form sent twice is refused with a Conflict instead of seating another session).
     ``idempotency_key``: exactly once per (tournament, key): a retry answers the first seating
@@ -172,7 +179,8 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
     """The seating itself, inside ``session_seat``'s transaction: a constant number of queries
     whatever the number of tables (pinned in tests/scoring/services/test_seating_scale.py)."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
-    latest = tournament.sessions.aggregate(m=Max("number"))["m"] or 0
+    ahead = check_in_session(tournament)   # opened ahead of seating: this seating fills it
+    latest = ahead.number - 1 if ahead is not None else tournament.sessions.aggregate(m=Max("number"))["m"] or 0
     if expected_number is not None and latest + 1 != expected_number:
         raise Conflict(gettext("Session %(number)s is already seated (was the form sent twice?): nothing was "
                                "changed. Its scorer links are on its sheet while it is open.") % {"number": expected_number}
@@ -183,6 +191,8 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
     everyone = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     if entries is None:   # everyone still playing: a withdrawn entry is seated no more
         ids = sorted(e for e, entry in everyone.items() if entry.withdrawn_at is None)
+    elif entries == CHECKED_IN:
+        ids = _checked_in(ahead, latest + 1)
     else:
         missing = [problem(f"entries[{i}]", "not_found", gettext("No such entry in this tournament."))
                    if eid not in everyone else withdrawn_problem(f"entries[{i}]", everyone[eid])
@@ -200,9 +210,17 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
                             player_counts=get_game(tournament.game).player_counts, leftovers=leftovers,
                             seed=seed, history=history.tables, sat_out=history.sat_out)
     except seating.SeatingError as e:
+        if e.code == "too_few_players" and entries == CHECKED_IN:
+            raise ValidationFailed(ngettext(
+                "Only %(count)d player is checked in for session %(number)s: too few for a table.",
+                "Only %(count)d players are checked in for session %(number)s: too few for a table.", len(ids))
+                % {"count": len(ids), "number": latest + 1}, path="entries", code=e.code) from None
         raise ValidationFailed(e.message, path=e.path, code=e.code) from None
-    session = Session.objects.create(tournament=tournament, number=latest + 1)
-    action_log(actor, ActionLog.Action.SESSION_CREATE, session, tournament=tournament, data={"number": session.number})
+    session = ahead
+    if session is None:
+        session = Session.objects.create(tournament=tournament, number=latest + 1)
+        action_log(actor, ActionLog.Action.SESSION_CREATE, session, tournament=tournament,
+                   data={"number": session.number})
     out = SeatedSession(session=session, method=method, table_size=table_size, leftovers=leftovers, seed=seed,
                         sit_outs=[everyone[e] for e in plan.sit_outs])
     now = timezone.now()
@@ -229,3 +247,11 @@ def _seat_locked(*, actor: Actor, tournament: Tournament, method: str, table_siz
     if push_enabled():   # each seated player's table and seat, to the phones that allowed it
         enqueue_on_commit("scoring.push_session_seated", session.pk)
     return out
+
+
+def _checked_in(ahead: Session | None, number: int) -> list[int]:
+    """The entries checked in for the session opened ahead, by id; refused without one."""
+    if ahead is None:
+        raise ValidationFailed(gettext("Nobody can be checked in for session %(number)s: open it for check-in "
+                                       "first.") % {"number": number}, path="entries", code="no_check_in")
+    return sorted(checked_in_ids(ahead))

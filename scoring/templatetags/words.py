@@ -73,6 +73,7 @@ ACTION_WORDS = {
     "player_rename": _("player renamed"), "entry_withdraw": _("player withdrawn"),
     "entry_reenter": _("player entered again"), "table_delete": _("table deleted"),
     "tournament_delete": _("tournament deleted"),
+    "entry_check_in": _("player checked in"), "entry_check_in_undo": _("check-in undone"),
 }
 
 #: An audit's status and its findings' kinds.

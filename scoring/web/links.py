@@ -1,5 +1,6 @@
 """A table's scorer link: its address and its QR code (drawn only when the plain token is
-known, right after the link is made: tokens are stored hashed)."""
+known, right after the link is made: tokens are stored hashed); a tournament's check-in page
+(``check_in_url``: the room's QR code)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ def site_base(request=None) -> str:
 def scorer_url_on(base: str, token: str) -> str:
     """A table's scorer link on ``base`` (``site_base``)."""
     return base + scorer_path(token)
+
+
+def check_in_path(tournament) -> str:
+    """The players' check-in page of a tournament: ``/t/<slug>/check-in/`` (public tournaments)."""
+    return reverse("public-check-in", args=[tournament.slug])
+
+
+def check_in_url(tournament, request=None) -> str:
+    """The full address of the check-in page, as ``scorer_url`` builds it: what the room's QR code
+    (the director's check-in sheet, a room display) links to."""
+    path = check_in_path(tournament)
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
+    return request.build_absolute_uri(path) if request is not None else path
 
 
 def qr_svg(url: str, *, scale: int = 4) -> str:

@@ -239,7 +239,14 @@ def player_code_guarded(request, table: Any, seat: Any, proof: PlayerProof | Non
     entry = seat_entry(table, seat)
     if entry is None:  # no such seat: no code to guess (the service says so)
         return call()
-    key = f"entry:{entry.pk}"
+    return entry_code_guarded(request, entry.pk, call)
+
+
+def entry_code_guarded(request, entry_id: int, call: Callable[[], Any]) -> Any:
+    """``call()`` (a service checking a code typed for entry ``entry_id``) counted as
+    ``player_code_guarded`` counts it, in the same allowance: the check-in page's code and the
+    scorer page's are one player's guesses."""
+    key = f"entry:{entry_id}"
     usage = _counted(request, "player-code", key)
     if usage is None:
         return call()

@@ -54,8 +54,11 @@ PHONE_HEARD = 1
 #: the last deals, every dispute and every unsettled deal, no counts.)
 #: Disputes (issue 27): one more, the revisions of the disputed deals; adjustments: two more, the
 #: lines under the standings rows and the director's list. (Substitutions cost none without one.)
-#: Referees (issue 30): one more, the tournament's referees.
-DASHBOARD = 22
+#: Referees (issue 30): one more, the tournament's referees; check-in (issue 30): one more,
+#: whether a session is open for check-in (while one is, its check-ins, entries and tables:
+#: ``DASHBOARD_CHECKING_IN``).
+DASHBOARD = 23
+DASHBOARD_CHECKING_IN = DASHBOARD + 3
 #: The console's live parts: session, user, tournament, director check, the version (one query,
 #: as public LIVE_NOT_MODIFIED), then the sessions, deal counts by table, the shown session's tables
 #: and their seats (and whether each had a substitution), a page of disputes, the disputed tables'

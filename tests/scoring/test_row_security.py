@@ -43,6 +43,7 @@ from scoring.models import (
     PushSubscription,
     RatingChange,
     Session,
+    SessionCheckIn,
     Substitution,
     Tournament,
     TournamentImport,
@@ -127,6 +128,8 @@ def club_world(name: str, username: str, *, public: bool = False) -> dict:
     PushNotice.objects.create(tournament=t, session=table.session, kind="seated", sent=1, delivered=1)
     referee = get_user_model().objects.create_user(username=f"{username}-referee", password="referee-secret-1")
     referee_add(actor=actor, tournament=t, user=referee.username)
+    SessionCheckIn.objects.create(session=table.session, entry=entries[4], checked_in_at=now, how="director",
+                                  by=director)
     return {"club": club, "director": director, "tournament": t, "audit": audit, "table": table, "token": token,
             "referee": referee}
 
@@ -225,7 +228,8 @@ def test_the_public_sees_what_the_public_pages_show(two_clubs, as_site_role):
             assert visible(as_site_role, model, rows_of(model, b["club"])) == set(), model.__name__
     Tournament.objects.filter(pk=b["tournament"].pk).update(public=True)
     shown = {"Tournament", "Entry", "Session", "Standing", "Adjustment", "TournamentFeed", "TournamentEvent",
-             "SeasonTournament", "Table", "Seat", "Substitution", "Round", "RoundRevision", "Player"}
+             "SeasonTournament", "Table", "Seat", "Substitution", "Round", "RoundRevision", "Player",
+             "SessionCheckIn"}
     with row_scope.within(row_scope.public()):
         for model in club_owned_models():
             b_rows = rows_of(model, b["club"])

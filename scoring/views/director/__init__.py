@@ -16,7 +16,8 @@ answer with the plain link page, saying so.
 
 The modules: ``access`` (the director's checks: the thing's club, else 404), ``clubs`` (home,
 clubs, players), ``players`` (player cards and codes), ``tournaments`` (a tournament's page and
-console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closing, the clock),
+console), ``roster`` (the roster page), ``sessions`` (seating, the sheet, closing, the clock), ``checkins`` (check-in for the session about
+to be seated, the room's QR sheet),
 ``tables`` (tables and their scorer links, the table page), ``substitutions`` (a player
 substituted at a table), ``table_deals`` (a deal's revisions when asked, "Confirm all shown"),
 ``rounds`` (deals: late, void, dispute, confirm,
@@ -29,6 +30,7 @@ disputes, adjustments, substitutions).
 
 from scoring.views.director.adjustments import adjustment_add, adjustment_remove
 from scoring.views.director.audits import audit_box, audit_start
+from scoring.views.director.checkins import check_in_open, check_in_page, check_in_sheet
 from scoring.views.director.clubs import club_create, club_page, home, players_add, tournament_create
 from scoring.views.director.imports import import_box, import_page, import_upload, tournament_download
 from scoring.views.director.paper_sheet_entry import table_paper_sheet
@@ -85,7 +87,7 @@ __all__ = [
     "tournament_page", "tournament_live", "tournament_settings", "entries_add", "tournament_start", "tournament_finish",
     "session_seat", "session_sheet", "session_paper_sheets", "table_paper_sheet", "session_close", "session_reopen", "session_clock_start", "session_clock_stop", "table_create", "table_rotate", "table_link", "table_page",
     "table_deal", "round_void", "round_resolve", "round_confirm", "round_correct", "audit_start", "audit_box",
-    "adjustment_add", "adjustment_remove",
+    "adjustment_add", "adjustment_remove", "check_in_page", "check_in_open", "check_in_sheet",
     "player_cards", "player_card", "player_code_reset", "ratings_page", "ratings_rebuild", "ratings_settings",
     "roster_page", "player_rename", "entry_late", "entry_withdraw", "entry_reenter", "table_delete", "tournament_delete",
     "tournament_download", "import_upload", "import_page", "import_box",

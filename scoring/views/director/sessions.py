@@ -52,6 +52,7 @@ def session_seat(request, actor, tournament_id: int):
     p = request.POST
     form = {key: p.get(key, "") for key in ("method", "table_size", "leftovers", "seed")}
     form["keep_open"] = p.get("keep_open") == "on"
+    form["entries"] = "checked_in" if p.get("entries") == "checked_in" else "all"
     # A number that is none goes to the service as sent: it refuses it at its field (400).
     size = whole_number_or_text(form["table_size"].strip(), low=0, high=MAX_INT32)
     expected = p.get("next_session", "").strip()
@@ -59,12 +60,14 @@ def session_seat(request, actor, tournament_id: int):
         seated = seating_services.session_seat(
             actor=actor, tournament=tournament, method=form["method"], table_size=size,
             leftovers=form["leftovers"], seed=form["seed"] or None, keep_open=form["keep_open"],
+            entries=seating_services.CHECKED_IN if form["entries"] == "checked_in" else None,
             expected_number=whole_number_or_text(expected, low=1, high=MAX_INT32) if expected else None,
             idempotency_key=p.get("idempotency_key") or None)
     except DomainError as e:
         # The form is drawn again with a new key: this one may stand for another seating.
         return render_dashboard(request, actor, tournament, status=status_of(e), seat_form=form,
-                          seat_errors=errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed")))
+                          seat_errors=errors_by_field(e.errors, ("method", "table_size", "leftovers", "seed",
+                                                                "entries")))
     number = seated.session.number
     if seated.replayed:
         messages.info(request, gettext("This form was sent already: session %(number)s was seated then, "

@@ -18,6 +18,7 @@ from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_CLOCK_MINUTES, MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number
 from scoring.models import Player
 from scoring.selectors.adjustments import adjustments_panel
+from scoring.selectors.checkins import check_in_session, session_check_ins
 from scoring.selectors.dashboards import console_live, console_version, tournament_dashboard
 from scoring.selectors.push import push_counts, push_enabled
 from scoring.selectors.referees import referee_list
@@ -47,6 +48,8 @@ CONSOLE_PAGES = ("disputes_page", "deals_page", "actions_page")
 SEATING_METHODS = [("balanced", gettext_lazy("Balanced: fewest repeated opponents")),
                    ("standings", gettext_lazy("By standings: strongest together")),
                    ("random", gettext_lazy("Random draw"))]
+SEATING_ENTRIES = [("all", gettext_lazy("Every player not withdrawn")),
+                   ("checked_in", gettext_lazy("Only the players checked in"))]
 SEATING_LEFTOVERS = [("sit_out", gettext_lazy("Sit out (whoever sat out least)")),
                      ("smaller_tables", gettext_lazy("Smaller tables"))]
 
@@ -124,11 +127,15 @@ def render_dashboard(request, actor, tournament, *, status=200, failed=None, **e
     ctx["variant_fields"] = tournament_form.variant_fields(tournament.game, ctx["settings"]["variant"], ctx["settings_errors"])
     ctx["tie_break_fields"] = tournament_form.tie_break_fields(ctx["settings"]["tie_breaks"], ctx["settings_errors"])
     ctx["entry_levels"] = tournament_form.entry_level_options(tournament.game)
-    ctx["seat_form"]["next_session"] = max((s.number for s in data["sessions"]), default=0) + 1
+    ahead = check_in_session(tournament)   # opened for check-in: the seating fills it
+    ctx["check_in"] = session_check_ins(ahead) if ahead is not None else None
+    ctx["seat_form"]["next_session"] = (ahead.number if ahead is not None
+                                        else max((s.number for s in data["sessions"]), default=0) + 1)
+    ctx["seat_form"].setdefault("entries", "checked_in" if ahead is not None else "all")
     # Drawn with the form: the same form sent twice seats once (services.seating, Idempotency-Key).
     ctx["seat_form"]["idempotency_key"] = secrets.token_urlsafe(18)
     # Smaller tables only where the game allows more than one table size.
-    ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts],
+    ctx["seat_choices"] = {"method": SEATING_METHODS, "table_size": [str(c) for c in counts], "entries": SEATING_ENTRIES,
                            "leftovers": [(k, v) for k, v in SEATING_LEFTOVERS
                                          if k != "smaller_tables" or len(counts) > 1]}
     raw = ctx["table_form"].get("seats") or []

@@ -112,7 +112,10 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
     # history) for a table
     "tournaments_sessions_seat": frozenset({("table_size", "wrong_player_count"), ("leftovers", "no_smaller_tables"),
                                             ("entries", "not_found"), ("entries", "too_few_players"),
-                                            ("entries", "withdrawn"), ("leftovers", "cannot_seat_everyone")}),
+                                            ("entries", "withdrawn"), ("leftovers", "cannot_seat_everyone"),
+                                            ("entries", "no_check_in")}),
+    # check-in (issue 30): an entry of the session's tournament, not withdrawn
+    "sessions_check_ins_create": frozenset({("entry", "not_found"), ("entry", "withdrawn")}),
     # an imported document: only its shape is checked before the 202 (document_shape.check_shape);
     # what it refuses of a document the schema allows is what no schema says of one value: a day
     # no calendar has (30 February), a moment outside years 1-9999 in UTC (valid text with its

@@ -28,6 +28,8 @@ LOGGED_AS = {
     "record_locked": "round_record",                   # round_record's body, under the lock its callers hold
     "session_scorer_tokens_rotate": "table_scorer_token_rotate",  # one row per table, as for one table
     "standings_refresh": "standings_repair",           # a row only when it repairs a drift
+    "entry_self_check_in": "entry_check_in",           # the player's own check-in: the same row, how "self"
+    "session_open_ahead": "session_create",            # a session made ahead of seating (none when it exists)
     "entry_codes_issue": "entry_code_issue",           # one row per entry, as for one entry
     "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
     "rounds_confirm_shown": "round_confirm",           # one row per deal confirmed, as for one deal
