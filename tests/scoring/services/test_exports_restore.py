@@ -105,8 +105,8 @@ def evening(make_setup, director_actor) -> Evening:
     secrets = [s.token, token2, *(code for _, code in codes),
                *tables.values_list("scorer_token_hash", flat=True),
                *(x for x in tables.values_list("scorer_token_secret", flat=True) if x),
-               *(x for x in entries.values_list("code_hash", flat=True) if x),
-               *(x for x in entries.values_list("code_set_on", flat=True) if x),
+               *(x for x in entries.values_list("player__code_hash", flat=True) if x),
+               *(x for x in entries.values_list("player__code_set_on", flat=True) if x),
                *(x for x in Round.objects.filter(table__session__tournament=t).values_list("entered_on", flat=True)
                  if x)]
     assert len(secrets) >= 2 + 4 + 2 + 4   # two links, four codes, two hashes of links, four of codes
