@@ -1,5 +1,6 @@
 """Players' proof: who sits where, and whether a proof (a code typed, a phone remembering the
-player) holds for the player at a seat."""
+player) holds for the player at a seat or on his page; the codes that prove him (his own, the
+club's Player's, and an entry's legacy one: ``entry_codes``); his seats to come."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from scoring.domain import code_hashes
 from scoring.domain import proof as proofs
 from scoring.domain.errors import PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
-from scoring.models import Entry, Player, Seat, Substitution, Table
+from scoring.models import Entry, Player, Seat, Session, Substitution, Table, Tournament
 from scoring.selectors.substitutions import table_seating
 
 
@@ -165,3 +166,39 @@ def proven_entry(*, table: Table, seat: Any, proof: PlayerProof, path: str, seat
 def entries_with_codes(entries) -> list[dict]:
     """``entry, name, has_code`` of each entry, for the director's pages."""
     return [{"entry": e, "name": e.player.name, "has_code": has_code(e)} for e in entries]
+
+
+def proven_player(player: Player, code: Any, *, path: str = "code") -> Player:
+    """``player`` if ``code`` is his own code (his page: a legacy entry code proves only its
+    tournament's table), else the refusal: no code set yet (403 ``player_code_not_set``), a code
+    of the wrong shape (400 ``bad_code``), a wrong code (403 ``wrong_player_code``)."""
+    if not player.code_hash:
+        raise PermissionDenied(gettext("%(name)s has no personal code yet: set one at your table (\"Who are you?\") "
+                                       "or ask the director for a player card.") % {"name": player.name},
+                               path=path, code=proofs.CODE_NOT_SET)
+    if not proofs.is_code(code):
+        raise ValidationFailed(proofs.code_shape_message(), path=path, code="bad_code")
+    if not player_code_matches(player, code):
+        raise PermissionDenied(gettext("Wrong code for %(name)s.") % {"name": player.name}, path=path,
+                               code=proofs.WRONG_CODE)
+    return player
+
+
+def player_upcoming_seats(player: Player) -> list[dict]:
+    """Where ``player`` sits in the open sessions of his club's tournaments not finished (a
+    withdrawn entry's seats left out), tournament by tournament: ``tournament``, ``session``,
+    ``table``, ``position``, ``seats`` (how many at the table) and ``others`` (``position,
+    name`` of the players beside him). Two queries, however many seats."""
+    mine = list(Seat.objects.filter(entry__player=player, entry__withdrawn_at__isnull=True,
+                                    table__session__status=Session.Status.OPEN)
+                .exclude(table__session__tournament__status=Tournament.Status.FINISHED)
+                .select_related("table__session__tournament")
+                .order_by("table__session__tournament__created_at", "table__session__number", "table__name"))
+    at_tables: dict[int, list[tuple[int, str]]] = {}
+    for position, table_id, name in (Seat.objects.filter(table_id__in=[s.table_id for s in mine])
+                                     .order_by("position").values_list("position", "table_id", "entry__player__name")):
+        at_tables.setdefault(table_id, []).append((position, name))
+    return [{"tournament": s.table.session.tournament, "session": s.table.session.number, "table": s.table.name,
+             "position": s.position, "seats": len(at_tables.get(s.table_id, ())),
+             "others": [(p, n) for p, n in at_tables.get(s.table_id, ()) if p != s.position]}
+            for s in mine]

@@ -24,7 +24,8 @@ from django.conf import settings
 from scoring.domain.actors import Actor
 from scoring.domain.proof import PlayerProof
 from scoring.models import Entry, Player, Table
-from scoring.selectors.players import entry_seat, remembered_holds
+from scoring.selectors.players import entry_seat, player_remembered, remembered_holds
+from scoring.selectors.replica import reading
 
 SALT = "scoring.player-proof"
 #: About half a year: a club's season; a reset or a new code ends it sooner.
@@ -115,3 +116,15 @@ def remembered_player(request, table: Table) -> Me | None:
     if not remembered_holds(entry, memory):
         return None
     return Me(entry=entry, seat=seat, name=entry.player.name, proof=PlayerProof(remembered=memory))
+
+
+def phone_knows(request, player: Player) -> bool:
+    """Whether this phone remembers ``player`` (proven at a table or on his page) under his code
+    version as it stands: read on the primary, so a reset just made counts at once even on a
+    page that reads the replica."""
+    memory = remembered(request, player.club_id)
+    if memory is None or memory[0] != player.pk:
+        return False
+    with reading(replica=False):
+        fresh = Player.objects.filter(pk=player.pk).first()
+        return fresh is not None and player_remembered(fresh, memory)

@@ -239,7 +239,14 @@ def player_code_guarded(request, table: Any, seat: Any, proof: PlayerProof | Non
     entry = seat_entry(table, seat)
     if entry is None:  # no such seat: no code to guess (the service says so)
         return call()
-    key = f"player:{entry.player_id}"
+    return player_code_counted(request, entry.player_id, call)
+
+
+def player_code_counted(request, player_id: int, call: Callable[[], Any]) -> Any:
+    """``call()`` (a check of a typed code of player ``player_id``: at a table, or on his page),
+    the code counted against him before it is checked, as ``player_code_guarded`` says: one
+    allowance for the player wherever his code is typed."""
+    key = f"player:{player_id}"
     usage = _counted(request, "player-code", key)
     if usage is None:
         return call()
