@@ -100,12 +100,15 @@ def _page(request, player: Player, current: PlayerRating | None, *, prove: dict 
         g["game_name"] = games.get_game(g["game"]).name_in(language)
     for t in stats["tournaments"]:
         t["game_name"] = games.get_game(t["game"]).name_in(language)
-    return render(request, "public/club_player.html", {
+    response = render(request, "public/club_player.html", {
         "player": player, "stats": stats, "rating": _rating(request, player, current) if current else None,
         "known": known, "prove": prove or {},
         "seats": [{**s, "seat": seat_name(s["position"], s["seats"]),
                    "others": [{"seat": seat_name(p, s["seats"]), "name": n} for p, n in s["others"]]}
                   for s in player_upcoming_seats(player)] if known else []}, status=status)
+    if known:   # what is his: kept by no cache between the phone and the site
+        response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @never_cache
