@@ -173,8 +173,8 @@ def proven_player(player: Player, code: Any, *, path: str = "code") -> Player:
     tournament's table), else the refusal: no code set yet (403 ``player_code_not_set``), a code
     of the wrong shape (400 ``bad_code``), a wrong code (403 ``wrong_player_code``)."""
     if not player.code_hash:
-        raise PermissionDenied(gettext("%(name)s has no personal code yet: set one at your table (\"Who are you?\") "
-                                       "or ask the director for a player card.") % {"name": player.name},
+        raise PermissionDenied(gettext("%(name)s has no personal code yet: set one on the scorer page (\"Who are "
+                                       "you?\") or ask the director for a player card.") % {"name": player.name},
                                path=path, code=proofs.CODE_NOT_SET)
     if not proofs.is_code(code):
         raise ValidationFailed(proofs.code_shape_message(), path=path, code="bad_code")
