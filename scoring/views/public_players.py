@@ -25,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 import games
+from scoring.domain import row_scope
 from scoring.domain.errors import DomainError
 from scoring.domain.inputs import MAX_INT32, parse_whole_number
 from scoring.domain.paging import Page
@@ -103,12 +104,20 @@ def _page(request, player: Player, current: PlayerRating | None, *, prove: dict 
     response = render(request, "public/club_player.html", {
         "player": player, "stats": stats, "rating": _rating(request, player, current) if current else None,
         "known": known, "prove": prove or {},
-        "seats": [{**s, "seat": seat_name(s["position"], s["seats"]),
-                   "others": [{"seat": seat_name(p, s["seats"]), "name": n} for p, n in s["others"]]}
-                  for s in player_upcoming_seats(player)] if known else []}, status=status)
+        "seats": _his_seats(player) if known else []}, status=status)
     if known:   # what is his: kept by no cache between the phone and the site
         response["Cache-Control"] = "private, no-store"
     return response
+
+
+def _his_seats(player: Player) -> list[dict]:
+    """His seats to come (for a phone that proves him), read in his club's scope: a private
+    tournament's rows are his club's under row-level security (``domain.row_scope``), and these
+    are his own."""
+    with row_scope.within(row_scope.of_clubs([player.club_id])):
+        seats = player_upcoming_seats(player)
+    return [{**s, "seat": seat_name(s["position"], s["seats"]),
+             "others": [{"seat": seat_name(p, s["seats"]), "name": n} for p, n in s["others"]]} for s in seats]
 
 
 @never_cache
