@@ -4,8 +4,8 @@ lists, model objects), no writes.
 - ``common`` (look-ups every domain shares), ``access`` (who may do what), ``auth`` (whose API
   token it is)
 - ``clubs``, ``players`` (players' proof at a seat or on their page, their seats to come),
-  ``tournaments``, ``sessions``, ``tables``, ``substitutions`` (who sat where at which deal), ``rounds`` (a deal, a table's list,
-  revisions, previews), ``roster`` (the roster page)
+  ``tournaments``, ``sessions``, ``tables``, ``substitutions`` (who sat where at which deal),
+  ``rounds`` (a deal, a table's list, revisions, previews), ``roster`` (the roster page)
 - ``standings`` (the kept rows ranked, and their recomputation), ``adjustments`` (fines and
   bonuses outside the deals, and what they add), ``payouts`` (the settle-up
   list), ``seasons``, ``seating`` (what seating the next session needs, a session's sheet)
