@@ -35,6 +35,10 @@ def test_the_latest_code_goes_to_the_player_and_every_entry_keeps_its_own():
     e2 = Entry.objects.create(tournament=older, player=anna, code_hash="h-old", code_origin="director",
                               code_set_at=at[0], code_version=1)
     Entry.objects.create(tournament=older, player=bob)   # no code: none for Bob
+    celine = Player.objects.create(club=club, name="Celine")
+    Entry.objects.create(tournament=older, player=celine, code_hash="h-dated", code_origin="director", code_set_at=at[0])
+    # a code of unknown time (set before times were kept) counts as older than any dated one
+    Entry.objects.create(tournament=newer, player=celine, code_hash="h-undated", code_origin="first_use")
     try:
         apps = migrate(AFTER)
         Player, Entry = apps.get_model("scoring", "Player"), apps.get_model("scoring", "Entry")
@@ -42,6 +46,7 @@ def test_the_latest_code_goes_to_the_player_and_every_entry_keeps_its_own():
         assert (a.code_hash, a.code_origin, a.code_set_at, a.code_set_on, a.code_version) == (
             "h-new", "first_use", at[1], "phone-1", 1)
         assert (b.code_hash, b.code_version) == ("", 0)
+        assert Player.objects.get(name="Celine").code_hash == "h-dated"
         assert Entry.objects.get(pk=e1.pk).legacy_code_hash == "h-new"
         kept = Entry.objects.get(pk=e2.pk)
         assert (kept.legacy_code_hash, kept.legacy_code_origin, kept.legacy_code_set_at) == ("h-old", "director", at[0])
