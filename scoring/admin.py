@@ -55,13 +55,14 @@ class ClubAdmin(ReadOnlyAdmin):
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
     list_display = ("name", "club")
+    exclude = ("code_hash",)
     list_filter = ("club",)
     search_fields = ("name",)
 
 
 class EntryInline(ReadOnlyInline):
     model = Entry
-    exclude = ("code_hash",)   # a hash of a short code: nothing to read, better not shown
+    exclude = ("legacy_code_hash",)   # a hash of a short code: nothing to read, better not shown
 
 
 @admin.register(Tournament)
@@ -76,7 +77,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ("player", "tournament")
     list_filter = ("tournament",)
-    exclude = ("code_hash",)
+    exclude = ("legacy_code_hash",)
 
 
 @admin.register(Session)

@@ -1,6 +1,6 @@
-"""A tournament's entries by player: withdrawing one; players' personal codes: the director issues
-a fresh one (shown once, for the player's card) or resets one (the player sets a new one at their
-next use at a table)."""
+"""A tournament's entries by player: withdrawing one; players' personal codes (each the club's
+player's, good in every tournament of the club): the director issues a fresh one (shown once, for
+the player's card) or resets one (the player sets a new one at their next use at a table)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ class EntryCodeSerializer(OutputSerializer):
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
-    code = serializers.CharField(help_text="The player's new personal code (6 digits): shown only now, stored "
-                                           "hashed. Any earlier code stops working, and so does every phone that "
-                                           "remembered the player.")
+    code = serializers.CharField(help_text="The player's new personal code (6 digits), his in every tournament of "
+                                           "the club: shown only now, stored hashed. Any earlier code stops "
+                                           "working, in every tournament of the club, and so does every phone "
+                                           "that remembered the player.")
 
 
 class EntryView(ApiView):
@@ -61,7 +62,9 @@ class EntryCodeView(EntryView):
         return Response(EntryCodeSerializer(body).data, headers=NO_STORE)
 
     @extend_schema(operation_id="tournaments_entries_code_reset",
-                   summary="Reset a player's personal code (they set a new one at their next use)", request=None,
+                   summary="Reset a player's personal code (they set a new one at their next use)",
+                   description="Forgets the player's code in every tournament of the club, and every phone that "
+                               "remembered the player forgets them.", request=None,
                    responses={204: None, **WRITE_ERRORS}, tags=["tournaments"])
     def delete(self, request, pk: int, player_id: int):
         entry_code_reset(actor=self.actor, entry=self.entry(pk, player_id))

@@ -26,6 +26,7 @@ from scoring.domain.standings import DEFAULT_TIE_BREAKS, TIE_BREAK_FACTS, TIE_BR
 from scoring.models import Entry, Player, Tournament
 from scoring.models.tournaments import ENTRY_LEVEL_CHOICES
 from scoring.selectors.access import require_director
+from scoring.selectors.players import has_code
 from scoring.selectors.tables import table_detail, table_list
 from scoring.selectors.tournaments import entry_list, tournament_list_for_director
 from scoring.services.roster import entry_reenter, tournament_delete
@@ -143,7 +144,7 @@ class EntrySerializer(OutputModelSerializer):
         fields = ["id", "tournament", "player", "name", "has_code", "withdrawn", "withdrawn_at", "created_at"]
 
     def get_has_code(self, entry) -> bool:
-        return bool(entry.code_hash)
+        return has_code(entry)
 
     def get_withdrawn(self, entry) -> bool:
         return entry.withdrawn_at is not None

@@ -1,11 +1,12 @@
-"""Players proving who they are: a personal code (4 to 6 digits) per entry of a tournament, typed
-at the table, or a phone that remembers the player who proved themselves on it.
+"""Players proving who they are: a personal code (4 to 6 digits) per player of a club, typed at
+the table or on the player's page, or a phone that remembers the player who proved themselves
+on it.
 
 Pure: what a proof says, what a code looks like, and what a code proves by where it came from
 (``first_code_refusal``, ``confirm_refusal``): a code the director issued proves the player; a
 code set at first use on a scorer page proves only that someone at the table chose it, so it
 confirms a deal only when it was set before the deal was entered, on another phone. The
-services check a proof against the entry's stored hash (``scoring.services.players``); the
+services check a proof against the player's stored hash (and an entry's legacy one) (``scoring.services.players``); the
 HTTP edge reads the phone's signed cookie (``scoring.web.player_proof``) and counts wrong codes
 (``scoring.web.throttling``).
 """
@@ -37,7 +38,7 @@ CODE_SET_AFTER_DEAL = "code_set_after_deal"
 #: A code set at first use on the phone that entered the deal (or one not told apart from it).
 CODE_SET_ON_ENTERING_PHONE = "code_set_on_entering_phone"
 
-#: How a code came to be (``Entry.code_origin``): none yet, from the director (issued on a card or
+#: How a code came to be (``Player.code_origin``): none yet, from the director (issued on a card or
 #: typed by them), or set by someone at the table at first use.
 ORIGIN_NONE = ""
 ORIGIN_DIRECTOR = "director"
@@ -56,7 +57,7 @@ def code_shape_message() -> str:
 @dataclass(frozen=True)
 class PlayerProof:
     """The proof offered for the player at a seat (the seat is named beside it: ``entered_by``,
-    ``confirmed_by``): the ``code`` typed, or ``remembered``, the ``(entry id, code version)``
+    ``confirmed_by``): the ``code`` typed, or ``remembered``, the ``(player id, code version)``
     that a phone's signed cookie holds (its signature is checked by the HTTP edge before it
     gets here)."""
 
@@ -69,14 +70,16 @@ class PlayerProof:
         return self.remembered is None
 
 
-def first_code_refusal(*, entry_id: int, proven_here: Collection[int], entered_as: Collection[int | None]) -> str | None:
-    """Why this phone may not set the first code of entry ``entry_id`` (an error code), or None.
+def first_code_refusal(*, player_id: int, proven_here: Collection[int],
+                       entered_as: Collection[int | None]) -> str | None:
+    """Why this phone may not set the first code of player ``player_id`` (an error code), or None.
 
-    ``proven_here``: the entries this phone has proven (a code typed or set on it, its memory);
-    ``entered_as``: the proven enterers of the deals this phone entered. Setting a first code
+    ``proven_here``: the players this phone has proven in the club (a code typed or set on it,
+    its memory); ``entered_as``: the players of the proven enterers of the deals this phone
+    entered. Setting a first code
     proves nothing but "someone here chose it": a phone already speaking for one player that
     could also choose another's code would confirm its own deals as them."""
-    if any(e != entry_id for e in proven_here) or any(e != entry_id for e in entered_as):
+    if any(e != player_id for e in proven_here) or any(e != player_id for e in entered_as):
         return PHONE_PROVES_ANOTHER
     return None
 

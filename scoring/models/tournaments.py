@@ -54,7 +54,7 @@ class Tournament(models.Model):
     public = models.BooleanField(default=False)
     require_confirmation = models.BooleanField(default=False)
     #: Whether a scorer link records and confirms deals only with the players' proof (their
-    #: personal codes, ``Entry.code_hash``): who entered and who confirmed is then known.
+    #: personal codes, ``Player.code_hash``): who entered and who confirmed is then known.
     require_proof = models.BooleanField(default=False)
     chip_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
     currency = models.CharField(max_length=inputs.MAX_CURRENCY, blank=True, default="")
@@ -108,20 +108,17 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    #: The player's personal code (4 to 6 digits), hashed by Django's password hashers; "" while
-    #: none is set (the player sets one at first use, or the director issues one).
-    code_hash = models.CharField(max_length=128, blank=True, default="")
-    #: Counts every change of the code (set, issued, reset): a phone remembers the player with the
-    #: version it was proven under, so a new code or a reset makes every phone forget them.
-    code_version = models.PositiveIntegerField(default=0)
-    #: How the code in force came to be (``scoring.domain.proof``: "" none, "director", "first_use")
-    #: and when: a code set at first use confirms only deals entered after it, on another phone.
-    code_origin = models.CharField(max_length=10, blank=True, default="",
-                                   choices=[(proof.ORIGIN_NONE, "none"), (proof.ORIGIN_DIRECTOR, "director"),
-                                            (proof.ORIGIN_FIRST_USE, "first use")])
-    code_set_at = models.DateTimeField(null=True, blank=True)
-    #: The phone (``scoring.web.player_proof.this_phone``) a first-use code was set on; "" otherwise.
-    code_set_on = models.CharField(max_length=40, blank=True, default="")
+    #: Legacy: the player's code in this tournament from before codes belonged to the club's
+    #: Player (migration 0034; nothing writes one since). Until the director sets, issues or
+    #: resets the player's code (which clears it), it still proves the player here, and only
+    #: here, beside his own code (``scoring.selectors.players.entry_codes``); with where it came
+    #: from, as on ``Player``: what it confirms (``scoring.domain.proof``).
+    legacy_code_hash = models.CharField(max_length=128, blank=True, default="")
+    legacy_code_origin = models.CharField(max_length=10, blank=True, default="",
+                                          choices=[(proof.ORIGIN_NONE, "none"), (proof.ORIGIN_DIRECTOR, "director"),
+                                                   (proof.ORIGIN_FIRST_USE, "first use")])
+    legacy_code_set_at = models.DateTimeField(null=True, blank=True)
+    legacy_code_set_on = models.CharField(max_length=40, blank=True, default="")
     #: When the player left the tournament (null: playing). A withdrawn entry keeps its deals, its
     #: standing and its seats; seating leaves it out from then on, until it is entered again.
     withdrawn_at = models.DateTimeField(null=True, blank=True)

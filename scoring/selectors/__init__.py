@@ -3,8 +3,9 @@ lists, model objects), no writes.
 
 - ``common`` (look-ups every domain shares), ``access`` (who may do what), ``auth`` (whose API
   token it is)
-- ``clubs``, ``players`` (players' proof at a seat), ``tournaments``, ``sessions``, ``checkins`` (who is checked in for a
-  session), ``tables``, ``referees`` (a tournament's referees, a referee's tournaments and tables),
+- ``clubs``, ``players`` (players' proof at a seat or on their page, their seats to come),
+  ``tournaments``, ``sessions``, ``checkins`` (who is checked in for a session), ``tables``,
+  ``referees`` (a tournament's referees, a referee's tournaments and tables),
   ``substitutions`` (who sat where at which deal), ``rounds`` (a deal, a table's list,
   revisions, previews), ``roster`` (the roster page)
 - ``standings`` (the kept rows ranked, and their recomputation), ``adjustments`` (fines and

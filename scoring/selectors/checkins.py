@@ -49,3 +49,8 @@ def checked_in_ids(session: Session) -> set[int]:
     """The entries checked in for ``session`` that have not withdrawn since (one query)."""
     return set(SessionCheckIn.objects.filter(session=session, entry__withdrawn_at__isnull=True)
                .values_list("entry_id", flat=True))
+
+
+def entry_player_id(tournament: Tournament, entry_id: int) -> int | None:
+    """The player of ``tournament``'s entry ``entry_id`` (whose wrong codes are counted), or None."""
+    return Entry.objects.filter(pk=entry_id, tournament=tournament).values_list("player_id", flat=True).first()

@@ -31,7 +31,7 @@ from scoring.domain.inputs import MAX_ID, is_int
 from scoring.models import ActionLog, Entry, Session, SessionCheckIn, Table, Tournament
 from scoring.selectors.access import require_director_of
 from scoring.selectors.checkins import check_in_session
-from scoring.selectors.players import entry_code_matches
+from scoring.selectors.players import entry_code_matches, has_code
 from scoring.services.common import action_log
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.tables import withdrawn_problem
@@ -140,7 +140,7 @@ def entry_self_check_in(*, actor: Actor, tournament: Tournament, entry_id: Any, 
                        code="no_check_in")
     entry = _entry(session, entry_id, "entry")
     name = entry.player.name
-    if not entry.code_hash:
+    if not has_code(entry):
         raise PermissionDenied(gettext("%(name)s has no personal code yet: ask the director to check you in.")
                                % {"name": name}, path="code", code=proofs.CODE_NOT_SET)
     if not proofs.is_code(code):

@@ -32,7 +32,7 @@ from scoring.domain.records import RoundPreview, is_seat
 from scoring.domain.standings import counts_round
 from scoring.models import ActionLog, Entry, Round, RoundRevision, Seat, Table, Tournament
 from scoring.selectors.access import require_director_of, require_official_of, require_table_access
-from scoring.selectors.players import proven_entry
+from scoring.selectors.players import proven_entry, proving_code
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
 from scoring.services.common import action_log, enqueue_once_on_commit, optional_text
@@ -255,13 +255,15 @@ def _self_confirmation() -> Conflict:
                     path="confirmed_by", code=SELF_CONFIRMATION)
 
 
-def _refuse_a_code_the_enterer_chose(confirmer: Entry, rnd: Round) -> None:
+def _refuse_a_code_the_enterer_chose(confirmer: Entry, proof: PlayerProof, rnd: Round) -> None:
     """A code set at first use confirms only a deal entered after it, from another phone (403
     ``code_set_after_deal`` / ``code_set_on_entering_phone``): else the phone that entered the
-    deal could have chosen the confirmer's code itself (``domain.proof.confirm_refusal``)."""
-    refusal = proofs.confirm_refusal(origin=confirmer.code_origin, code_set_at=confirmer.code_set_at,
-                                     code_set_on=confirmer.code_set_on, deal_entered_at=rnd.created_at,
-                                     deal_entered_on=rnd.entered_on)
+    deal could have chosen the confirmer's code itself (``domain.proof.confirm_refusal``). The
+    code is the one ``proof`` stands on: the player's own, or the entry's legacy one."""
+    code = proving_code(confirmer, proof)
+    refusal = proofs.confirm_refusal(origin=code.origin if code else proofs.ORIGIN_NONE,
+                                     code_set_at=code.set_at if code else None, code_set_on=code.set_on if code else "",
+                                     deal_entered_at=rnd.created_at, deal_entered_on=rnd.entered_on)
     if refusal is None:
         return
     name = confirmer.player.name
@@ -307,7 +309,7 @@ def round_confirm(*, actor: Actor, round: Round, confirmed_by: Any = None, proof
         if confirmer is not None:
             if confirmer.pk == rnd.entered_by_entry_id:
                 raise _self_confirmation()
-            _refuse_a_code_the_enterer_chose(confirmer, rnd)
+            _refuse_a_code_the_enterer_chose(confirmer, proof, rnd)
             actor = replace(actor, as_player=f"confirmed by {confirmer.player.name} (proven)")
         rnd.confirmed_by_entry = confirmer
         counted_before = counts_round(tournament, rnd)

@@ -4,7 +4,7 @@ checked in for the session about to be seated (``services.checkins.entry_self_ch
 
 Public tournaments that have started only (as every ``/t/`` page; another slug is a 404). A
 wrong code changes nothing and says so at the field; wrong codes count against that player as
-on the scorer page (``web.throttling.entry_code_guarded``: the same allowance), and past it the
+on the scorer page (``web.throttling.player_code_counted``: the same allowance), and past it the
 page answers 429. Never cached: it says who is checked in now.
 """
 
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.domain import row_scope
 from scoring.domain.errors import DomainError, NotFound
 from scoring.domain.inputs import MAX_ID, parse_whole_number
-from scoring.selectors.checkins import check_in_session, session_check_ins
+from scoring.selectors.checkins import check_in_session, entry_player_id, session_check_ins
 from scoring.selectors.public import public_tournament
 from scoring.services.checkins import entry_self_check_in
 from scoring.web import throttling
@@ -61,10 +61,11 @@ def check_in_page(request, slug):
         return entry_self_check_in(actor=actor, tournament=tournament, entry_id=entry_id, code=code)
 
     try:
-        if entry_id is None:
+        player_id = None if entry_id is None else entry_player_id(tournament, entry_id)
+        if player_id is None:
             row, _created = check_in()   # refused at "entry" by the service, nothing counted
         else:
-            row, _created = throttling.entry_code_guarded(request, entry_id, check_in)
+            row, _created = throttling.player_code_counted(request, player_id, check_in)
     except throttling.Limited as e:
         response = _page(request, tournament, status=429, form=form, errors={"code": [e.message]})
         response["Retry-After"] = str(e.retry_after)

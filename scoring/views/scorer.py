@@ -97,7 +97,7 @@ def _where_next(table, seats) -> list[dict]:
     now = seats_now(table.session.tournament)
     if now.session is None or now.session <= table.session.number:
         return []
-    return [{"entry": s.entry_id, "text": where_now(s.entry.player.name, now.places.get(s.entry_id), now.session)}
+    return [{"player": s.entry.player_id, "text": where_now(s.entry.player.name, now.places.get(s.entry_id), now.session)}
             for s in seats]
 
 
@@ -131,7 +131,7 @@ def scorer_page(request, table, token, *, form=None, preview=None, idem_key=None
         "session_closed": closed,
         "where_next": _where_next(table, seats) if closed else [],
         # The player this phone remembers (their code proved here): their line is highlighted.
-        "proven_entry_id": (remembered(request, tournament.pk) or (None,))[0],
+        "proven_player_id": (remembered(request, tournament.club_id) or (None,))[0],
         "unsent": unsent,
         "notice": notice,
         "totals": table_running_totals(table, seats=seats),

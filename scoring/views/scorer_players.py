@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from scoring.domain.errors import DomainError, ValidationFailed
 from scoring.domain.inputs import MAX_INT32
 from scoring.domain.proof import PlayerProof
-from scoring.selectors.players import proven_entry, seat_entry
+from scoring.selectors.players import has_code, proven_entry, seat_entry
 from scoring.services.players import entry_code_rehash, entry_code_set
 from scoring.views.scorer import invalid_link, limited_or_invalid, optional_number, scorer_page, table_or_none
 from scoring.web import throttling
@@ -28,10 +28,10 @@ def _check(request, table, seat, code: str, again: str):
     """The entry at ``seat`` once proven: a new code set (none yet: typed twice; only by a phone
     that speaks for nobody else), or its code."""
     entry = seat_entry(table, seat)
-    if entry is not None and not entry.code_hash:
+    if entry is not None and not has_code(entry):
         actor = on_this_phone(request, actor_from_request(request, table=table))
         return entry_code_set(actor=actor, entry=entry, code=code, code_again=again,
-                              proven_here=proven_here(request, table.session.tournament_id))
+                              proven_here=proven_here(request, table.session.tournament.club_id))
     proof = PlayerProof(code=code)
     entry = throttling.player_code_guarded(request, table, seat, proof, lambda: proven_entry(
         table=table, seat=seat, proof=proof, path="code", seat_path="seat"))
@@ -59,7 +59,7 @@ def who(request, token: str):
         errors = [error_message(e)]
         return scorer_page(request, table, token, who={"seat": seat, "errors": errors}, status=status_of(e))
     response = redirect(reverse("scorer-table", args=[token]) + "#new-deal")
-    remember(request, response, entry)
+    remember(request, response, entry.player)
     messages.success(request, gettext("Hello %(name)s: this phone enters and confirms deals as you.")
                      % {"name": entry.player.name})
     return response
@@ -74,5 +74,5 @@ def forget_me(request, token: str):
     if table is None:
         return invalid_link(request)
     response = redirect(reverse("scorer-table", args=[token]) + "#who")
-    forget(response, table.session.tournament_id)
+    forget(response, table.session.tournament.club_id)
     return response

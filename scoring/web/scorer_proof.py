@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from scoring.domain.errors import PermissionDenied
 from scoring.domain.proof import PROOF_REQUIRED, PlayerProof
+from scoring.selectors.players import has_code
 from scoring.web.player_proof import remembered_player
 
 
@@ -33,7 +34,7 @@ def proof_context(request, table, seats: list, who: dict | None) -> dict:
     return {
         "proof": True,
         "me": remembered_player(request, table),
-        "who": {"seats": [{"position": s.position, "name": s.entry.player.name, "has_code": bool(s.entry.code_hash)}
+        "who": {"seats": [{"position": s.position, "name": s.entry.player.name, "has_code": has_code(s.entry)}
                           for s in seats],
                 "seat": who.get("seat"), "errors": who.get("errors", [])},
     }

@@ -9,7 +9,7 @@ venue every phone shares one public address):
 - failed logins, per (account, address) and per address; and per account from every address:
   past that allowance only the addresses that have failed for the account themselves are refused,
   so the right password from an address that has not been guessing gets in at once;
-- wrong personal codes per player (their entry, at whichever table): a code has 4 to 6 digits,
+- wrong personal codes per player (the club's player, at whichever table or on his page): a code has 4 to 6 digits,
   so past the allowance that player's code is refused whatever it is (were the right one let
   through, the refusals would tell a guesser which code is right). Each typed code takes its
   place in the count before it is checked, atomically, and gives it back unless it was wrong:
@@ -230,7 +230,7 @@ def login_failed(request, username, address: str) -> None:
 
 def player_code_guarded(request, table: Any, seat: Any, proof: PlayerProof | None, call: Callable[[], Any]) -> Any:
     """``call()`` (a service checking ``proof`` for the player at ``seat`` of ``table``), a typed
-    code counted against that player (their entry, not the table's seat) before it is checked:
+    code counted against that player (the club's player, not the table's seat) before it is checked:
     Limited, with nothing checked, once their allowance is taken. The count is kept only for a
     wrong code; a right one, or a refusal for another reason, gives its place back. A phone
     remembering the player (no code typed) is not counted and never limited: it guesses nothing."""
@@ -239,14 +239,14 @@ def player_code_guarded(request, table: Any, seat: Any, proof: PlayerProof | Non
     entry = seat_entry(table, seat)
     if entry is None:  # no such seat: no code to guess (the service says so)
         return call()
-    return entry_code_guarded(request, entry.pk, call)
+    return player_code_counted(request, entry.player_id, call)
 
 
-def entry_code_guarded(request, entry_id: int, call: Callable[[], Any]) -> Any:
-    """``call()`` (a service checking a code typed for entry ``entry_id``) counted as
-    ``player_code_guarded`` counts it, in the same allowance: the check-in page's code and the
-    scorer page's are one player's guesses."""
-    key = f"entry:{entry_id}"
+def player_code_counted(request, player_id: int, call: Callable[[], Any]) -> Any:
+    """``call()`` (a check of a typed code of player ``player_id``: at a table, or on his page),
+    the code counted against him before it is checked, as ``player_code_guarded`` says: one
+    allowance for the player wherever his code is typed."""
+    key = f"player:{player_id}"
     usage = _counted(request, "player-code", key)
     if usage is None:
         return call()

@@ -151,7 +151,7 @@ def test_the_director_issues_a_code_shown_once_and_resets_it(proof, director_cli
     entries = director_client.get(f"/api/v1/tournaments/{proof.tournament.pk}/entries/").json()["results"]
     assert {e["name"]: e["has_code"] for e in entries}["Anna"] is True
     assert director_client.delete(url).status_code == 204
-    assert not Entry.objects.get(pk=anna.pk).code_hash
+    assert not Entry.objects.select_related("player").get(pk=anna.pk).player.code_hash
     r = record(proof, entered_by=0, entered_by_code=code)
     assert r.status_code == 403 and errors_of(r) == [("entered_by_code", "player_code_not_set")]
     assert set(ActionLog.objects.filter(target_id=str(anna.pk)).values_list("action", flat=True)) >= {

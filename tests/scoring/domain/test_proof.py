@@ -44,13 +44,13 @@ def test_a_code_of_unknown_origin_is_not_a_directors():
 
 
 def test_a_phone_speaking_for_nobody_else_may_set_a_first_code():
-    assert proof.first_code_refusal(entry_id=1, proven_here=(), entered_as=()) is None
+    assert proof.first_code_refusal(player_id=1, proven_here=(), entered_as=()) is None
     # Its own player again (after a reset, say): still theirs.
-    assert proof.first_code_refusal(entry_id=1, proven_here={1}, entered_as={1}) is None
+    assert proof.first_code_refusal(player_id=1, proven_here={1}, entered_as={1}) is None
 
 
 @pytest.mark.parametrize("proven_here, entered_as", [({2}, ()), ((), {2}), ({1, 2}, ()), ((), {None})])
 def test_a_phone_that_proved_or_entered_as_another_may_not(proven_here, entered_as):
     # ``None``: a deal the phone entered without proof: whoever it was, not known to be this player.
-    assert proof.first_code_refusal(entry_id=1, proven_here=proven_here,
+    assert proof.first_code_refusal(player_id=1, proven_here=proven_here,
                                     entered_as=entered_as) == proof.PHONE_PROVES_ANOTHER

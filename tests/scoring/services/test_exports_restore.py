@@ -35,6 +35,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors.exports import tournament_export
+from scoring.selectors.players import has_code
 from scoring.selectors.standings import standings_for
 from scoring.services.adjustments import adjustment_create, adjustment_delete
 from scoring.services.clubs import player_create
@@ -105,8 +106,8 @@ def evening(make_setup, director_actor) -> Evening:
     secrets = [s.token, token2, *(code for _, code in codes),
                *tables.values_list("scorer_token_hash", flat=True),
                *(x for x in tables.values_list("scorer_token_secret", flat=True) if x),
-               *(x for x in entries.values_list("code_hash", flat=True) if x),
-               *(x for x in entries.values_list("code_set_on", flat=True) if x),
+               *(x for x in entries.values_list("player__code_hash", flat=True) if x),
+               *(x for x in entries.values_list("player__code_set_on", flat=True) if x),
                *(x for x in Round.objects.filter(table__session__tournament=t).values_list("entered_on", flat=True)
                  if x)]
     assert len(secrets) >= 2 + 4 + 2 + 4   # two links, four codes, two hashes of links, four of codes
@@ -199,6 +200,12 @@ def test_import_restores_it_exactly(night, director_client, club, other_director
         -5, imported_label(Adjustment.objects.get(tournament=night.tournament, deleted_at=None).created_by_label),
         Adjustment.objects.get(tournament=night.tournament, deleted_at=None).created_at)
     assert figures(here) == figures(night.tournament)
+    # No code is in the file, but a code is the club's player's: in the same club the copy's
+    # players still prove themselves with theirs; in another club nobody has one.
+    coded = [e for e in Entry.objects.select_related("player").filter(tournament=night.tournament) if has_code(e)]
+    assert coded and all(has_code(Entry.objects.select_related("player").get(tournament=here, player=e.player))
+                         for e in coded)
+    assert not any(has_code(e) for e in Entry.objects.select_related("player").filter(tournament=there))
 
 
 @pytest.mark.parametrize("drop", ["withdrawal", "late", "after_time", "closing", "clock", "proof", "tie_breaks"])

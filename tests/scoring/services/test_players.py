@@ -11,7 +11,7 @@ import pytest
 from scoring.domain.actors import Actor
 from scoring.domain.errors import Conflict, PermissionDenied, ValidationFailed
 from scoring.domain.proof import PlayerProof
-from scoring.models import ActionLog, Entry, Round
+from scoring.models import ActionLog, Entry, Player, Round
 from scoring.selectors.players import entry_code_matches
 from scoring.services.players import entry_code_issue, entry_code_reset, entry_code_set, entry_codes_issue
 from scoring.services.rounds import round_confirm, round_correct, round_record
@@ -31,11 +31,17 @@ def codes(e):
     return [(x["path"], x["code"]) for x in e.value.errors]
 
 
+def held(entry) -> Player:
+    """The entry's player as stored: his code is his (``Player.code_*``)."""
+    return Player.objects.get(pk=entry.player_id)
+
+
 def test_the_code_is_stored_hashed_and_logged_without_it(proof):
     anna = proof.entries[0]
     entry_code_set(actor=proof.scorer_actor, entry=anna, code="4821", code_again="4821")
-    stored = Entry.objects.get(pk=anna.pk)
-    assert stored.code_hash and "4821" not in stored.code_hash and entry_code_matches(stored, "4821")
+    stored = held(anna)
+    assert stored.code_hash and "4821" not in stored.code_hash and entry_code_matches(Entry.objects.get(pk=anna.pk),
+                                                                                       "4821")
     assert stored.code_version == 1
     log = ActionLog.objects.get(action="entry_code_set")
     assert log.data == {"player": anna.player_id, "name": "Anna", "by": "player", "version": 1}
@@ -71,9 +77,9 @@ def test_the_director_issues_and_resets_codes_each_logged(proof):
     assert [e.player.name for e, _ in cards] == ["Anna", "Bob", "Celine", "Dominic"]
     assert all(entry_code_matches(Entry.objects.get(pk=e.pk), c) for e, c in cards)
     assert ActionLog.objects.filter(action="entry_code_issue").count() == 5
-    before = Entry.objects.get(pk=anna.pk).code_version
+    before = held(anna).code_version
     entry_code_reset(actor=proof.director_actor, entry=anna)
-    after = Entry.objects.get(pk=anna.pk)
+    after = held(anna)
     assert after.code_hash == "" and after.code_version == before + 1
     assert ActionLog.objects.get(action="entry_code_reset").data["by"] == "director"
     with pytest.raises(PermissionDenied):
@@ -88,19 +94,19 @@ def test_the_director_issues_and_resets_codes_each_logged(proof):
 def test_a_phone_remembering_a_player_proves_them_until_their_code_changes(proof):
     anna = proof.entries[0]
     entry_code_set(actor=proof.director_actor, entry=anna, code="1111")
-    version = Entry.objects.get(pk=anna.pk).code_version
+    version = held(anna).code_version
     rnd = round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
-                       proof=PlayerProof(remembered=(anna.pk, version)))
+                       proof=PlayerProof(remembered=(anna.player_id, version)))
     assert rnd.entered_by_entry_id == anna.pk
     entry_code_reset(actor=proof.director_actor, entry=anna)
     with pytest.raises(PermissionDenied) as e:
         round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 0},
-                     proof=PlayerProof(remembered=(anna.pk, version)))
+                     proof=PlayerProof(remembered=(anna.player_id, version)))
     assert codes(e) == [("entered_by_code", "player_proof_required")]
-    # A memory of another entry proves nothing for this seat.
+    # A memory of another player proves nothing for this seat.
     with pytest.raises(PermissionDenied):
         round_record(actor=proof.scorer_actor, table=proof.table, body={**JIE_LONG, "entered_by": 1},
-                     proof=PlayerProof(remembered=(anna.pk, version + 1)))
+                     proof=PlayerProof(remembered=(anna.player_id, version + 1)))
 
 
 def test_proof_required_refuses_a_scorer_without_it(proof):
@@ -139,7 +145,7 @@ def test_the_enterers_own_phone_cannot_confirm_their_deal(proof):
                        proof=PlayerProof(code="1111"))
     with pytest.raises(Conflict) as e:
         round_confirm(actor=proof.scorer_actor, round=rnd, confirmed_by=0,
-                      proof=PlayerProof(remembered=(anna.pk, Entry.objects.get(pk=anna.pk).code_version)))
+                      proof=PlayerProof(remembered=(anna.player_id, held(anna).code_version)))
     assert codes(e) == [("confirmed_by", "self_confirmation")]
 
 
@@ -151,24 +157,24 @@ def on(setup, phone: str) -> Actor:
 def test_a_code_records_where_it_came_from(proof):
     anna, bob = proof.entries[0], proof.entries[1]
     entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111")
-    stored = Entry.objects.get(pk=anna.pk)
+    stored = held(anna)
     assert (stored.code_origin, stored.code_set_on) == ("first_use", "phone-a") and stored.code_set_at
     entry_code_issue(actor=proof.director_actor, entry=bob)
     entry_code_set(actor=proof.director_actor, entry=anna, code="2222")   # the director's: as good as a card
     assert [(e.code_origin, e.code_set_on, e.code_set_at is not None)
-            for e in Entry.objects.filter(pk__in=[anna.pk, bob.pk]).order_by("pk")] == [
+            for e in (held(anna), held(bob))] == [
         ("director", "", True), ("director", "", True)]
     entry_code_reset(actor=proof.director_actor, entry=anna)
-    stored = Entry.objects.get(pk=anna.pk)
+    stored = held(anna)
     assert (stored.code_origin, stored.code_set_at, stored.code_set_on) == ("", None, "")
 
 
 def test_a_phone_speaking_for_another_player_sets_no_first_code(proof):
     anna, bob, celine = proof.entries[0], proof.entries[1], proof.entries[2]
     with pytest.raises(PermissionDenied) as e:
-        entry_code_set(actor=on(proof, "phone-a"), entry=bob, code="2222", proven_here={anna.pk})
+        entry_code_set(actor=on(proof, "phone-a"), entry=bob, code="2222", proven_here={anna.player_id})
     assert codes(e) == [("code", "phone_proves_another_player")]
-    entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111", proven_here={anna.pk})   # her own
+    entry_code_set(actor=on(proof, "phone-a"), entry=anna, code="1111", proven_here={anna.player_id})   # her own
     # A phone that entered a deal as Anna, even one that forgot her since.
     rnd = round_record(actor=on(proof, "phone-a"), table=proof.table, body={**JIE_LONG, "entered_by": 0},
                        proof=PlayerProof(code="1111"))
@@ -176,7 +182,7 @@ def test_a_phone_speaking_for_another_player_sets_no_first_code(proof):
     with pytest.raises(PermissionDenied) as e:
         entry_code_set(actor=on(proof, "phone-a"), entry=celine, code="3333")
     assert codes(e) == [("code", "phone_proves_another_player")]
-    assert not Entry.objects.get(pk=celine.pk).code_hash
+    assert not held(celine).code_hash
     entry_code_set(actor=on(proof, "phone-c"), entry=celine, code="3333")   # her own phone
 
 

@@ -40,7 +40,7 @@ def test_the_phone_that_entered_a_deal_cannot_set_another_players_first_code_and
     phone.post(url(proof, "forget-me/"))
     r = prove(phone, proof, 1, "2222", "2222")
     assert r.status_code == 403 and "This phone already speaks for another player" in r.content.decode()
-    assert not Entry.objects.get(pk=proof.entries[1].pk).code_hash
+    assert not Entry.objects.select_related("player").get(pk=proof.entries[1].pk).player.code_hash
     # The same phone with its cookies cleared is a new phone to us: it may set Bob's code...
     phone.cookies.clear()
     assert prove(phone, proof, 1, "2222", "2222").status_code == 302
@@ -107,7 +107,7 @@ def test_a_phone_that_proved_one_player_cannot_set_anothers_first_code(proof):
     other = Client()
     assert prove(other, proof, 2, "3333", "3333").status_code == 302
     assert prove(other, proof, 3, "4444", "4444").status_code == 403
-    assert [bool(e.code_hash) for e in Entry.objects.filter(tournament=proof.tournament).order_by("pk")] == [
+    assert [bool(e.player.code_hash) for e in Entry.objects.select_related("player").filter(tournament=proof.tournament).order_by("pk")] == [
         True, False, True, False]
     # Bob, on a phone of his own, sets his.
     assert prove(Client(), proof, 1, "2222", "2222").status_code == 302

@@ -47,8 +47,8 @@ def test_a_player_sets_a_code_and_the_phone_remembers_them(proof):
     assert r.status_code == 400 and "The two codes differ" in r.content.decode()
     r = prove(phone, proof, 0, "4821", "4821")
     assert r.status_code == 302
-    cookie = r.cookies[cookie_name(proof.tournament.pk)]
-    assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie["path"] == "/s/"
+    cookie = r.cookies[cookie_name(proof.tournament.club_id)]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie["path"] == "/"
     assert int(cookie["max-age"]) > 30 * 24 * 3600 and "4821" not in cookie.value
     page = phone.get(url(proof)).content.decode()
     assert "Entering as <strong>Anna</strong>" in page and "(not you?)" in page and 'id="new-deal"' in page
@@ -63,18 +63,18 @@ def test_a_player_sets_a_code_and_the_phone_remembers_them(proof):
 
 def test_a_made_up_or_moved_cookie_proves_nothing(proof):
     phone = Client()
-    phone.cookies[cookie_name(proof.tournament.pk)] = f"{proof.entries[0].pk}:1"   # not signed
+    phone.cookies[cookie_name(proof.tournament.club_id)] = f"{proof.entries[0].player_id}:1"   # not signed
     entry_code_set(actor=proof.director_actor, entry=proof.entries[0], code="1111")
     assert "Who are you?" in phone.get(url(proof)).content.decode()
-    # Signed for another tournament's cookie, then moved to this one's: the signature names it.
-    other = cookie_name(proof.tournament.pk + 1)
-    phone.cookies[cookie_name(proof.tournament.pk)] = get_cookie_signer(salt=other + SALT).sign(
-        f"{proof.entries[0].pk}:1")
+    # Signed for another club's cookie, then moved to this one's: the signature names it.
+    other = cookie_name(proof.tournament.club_id + 1)
+    phone.cookies[cookie_name(proof.tournament.club_id)] = get_cookie_signer(salt=other + SALT).sign(
+        f"{proof.entries[0].player_id}:1")
     assert "Who are you?" in phone.get(url(proof)).content.decode()
-    phone.cookies[cookie_name(proof.tournament.pk)] = get_cookie_signer(
-        salt=cookie_name(proof.tournament.pk) + SALT).sign(f"{proof.entries[0].pk}:1")
+    phone.cookies[cookie_name(proof.tournament.club_id)] = get_cookie_signer(
+        salt=cookie_name(proof.tournament.club_id) + SALT).sign(f"{proof.entries[0].player_id}:1")
     assert "Entering as <strong>Anna</strong>" in phone.get(url(proof)).content.decode()   # the same, signed here
-    phone.cookies[cookie_name(proof.tournament.pk)] = f"{proof.entries[0].pk}:1"
+    phone.cookies[cookie_name(proof.tournament.club_id)] = f"{proof.entries[0].player_id}:1"
     r = phone.post(url(proof), DEAL, HTTP_ACCEPT="application/json")
     assert r.status_code == 403 and r.json()["status"] == "error" and not Round.objects.exists()
 
@@ -90,7 +90,7 @@ def test_a_reset_makes_the_phone_forget_and_not_you_forgets_too(proof):
     prove(phone, proof, 0, "1357", "1357")   # a new code at the next use
     assert "Entering as <strong>Anna</strong>" in phone.get(url(proof)).content.decode()
     r = phone.post(url(proof, "forget-me/"))
-    assert r.cookies[cookie_name(proof.tournament.pk)].value == ""
+    assert r.cookies[cookie_name(proof.tournament.club_id)].value == ""
     assert "Who are you?" in phone.get(url(proof)).content.decode()
 
 
@@ -185,7 +185,7 @@ def test_the_director_prints_cards_resets_codes_and_sees_who_proved(proof, clien
     r = client.post(f"/director/tournaments/{proof.tournament.pk}/entries/{anna.pk}/card/")
     assert r.status_code == 200 and len(r.context["cards"]) == 1
     r = client.post(f"/director/tournaments/{proof.tournament.pk}/entries/{anna.pk}/code-reset/")
-    assert r.status_code == 302 and not Entry.objects.get(pk=anna.pk).code_hash
+    assert r.status_code == 302 and not Entry.objects.select_related("player").get(pk=anna.pk).player.code_hash
 
 
 def test_the_settings_form_switches_proof(proof, client, director):
