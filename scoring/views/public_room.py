@@ -26,6 +26,7 @@ from scoring.selectors.public import public_tournament, tournament_version
 from scoring.selectors.replica import reading
 from scoring.selectors.room import directed_tournament, room_display
 from scoring.views.public import LIVE_EVERY_MS, live_answer
+from scoring.web import links
 from scoring.web.auth import actor_from_request
 
 #: How long each page of the seats is shown when they do not fit the screen (static/js/room.js).
@@ -55,8 +56,12 @@ def room_view(view):
 
 @room_view
 def room_page(request, tournament):
+    # The players' check-in page answers for a public tournament not yet finished: its QR code
+    # in the corner, for the phones in the room (a private one's director ticks them in).
+    shown = tournament.publicly_visible and not tournament.is_finished
+    qr = links.qr_svg(links.check_in_url(tournament, request), scale=4) if shown else None
     return render(request, "public/room.html", {
-        "tournament": tournament, **room_display(tournament), "live_every": LIVE_EVERY_MS,
+        "tournament": tournament, **room_display(tournament), "check_in_qr": qr, "live_every": LIVE_EVERY_MS,
         "page_every": PAGE_EVERY_MS, "live_src": reverse("public-room-live", args=[tournament.slug])})
 
 

@@ -13,6 +13,7 @@ from scoring.models import Session
 from scoring.services.rounds import round_record
 from scoring.services.sessions import session_clock_start, session_clock_stop
 from scoring.services.tournaments import tournament_update
+from scoring.web import links
 
 from ..bodies import JIE_LONG
 
@@ -30,7 +31,16 @@ def test_the_public_sees_a_public_tournaments_room_display(jie_long, client):
     assert "Session 1 · where to sit" in html
     assert f'data-live-src="/t/{jie_long.tournament.slug}/room/live/"' in html
     assert f'data-live-events="/api/v1/tournaments/{jie_long.tournament.pk}/events/"' in html
-    assert "data-check-in-qr" in html   # the empty slot the check-in QR code goes into
+    # the QR code of the players' check-in page, in the corner
+    assert links.qr_svg(f"http://testserver/t/{jie_long.tournament.slug}/check-in/", scale=4) in html
+
+
+def test_no_check_in_qr_once_the_tournament_is_finished_or_private(jie_long, client, director):
+    t = jie_long.tournament
+    tournament_update(actor=jie_long.director_actor, tournament=t, public=False)
+    client.force_login(director)
+    page = client.get(room(t)).content.decode()
+    assert "data-check-in-qr" not in page and "<svg" not in page   # its check-in page would be 404
 
 
 def test_a_private_tournament_is_404_for_the_public_and_shown_to_its_director(
