@@ -37,6 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 QUEUES = ("celery", "ratings", "audits", "documents")   # gupai_site/queues.py
+#: The role the nodes and the workers connect as (``manage.py site_role``): no superuser, no
+#: BYPASSRLS, so the tables' row-level security binds them. The documents queue keeps the
+#: tables' owner: its backups run pg_dump, which must read every club's rows.
+SITE_ROLE = "gupai_site"
+OWNER_QUEUES = ("documents",)
 #: The web's statement and lock timeouts (settings: DB_STATEMENT_TIMEOUT, DB_LOCK_TIMEOUT), which
 #: PgBouncer sets on its server connections (the site sends no libpq options through it).
 WEB_TIMEOUTS = "SET statement_timeout = 10000; SET lock_timeout = 3000"
@@ -72,13 +77,24 @@ class Cluster:
     def primary_url(self, name: str | None = None) -> str:
         return f"postgres://postgres@{self.primary}/{name or self.database}"
 
+    def site_password(self) -> str:
+        """The site role's password, made once per run directory."""
+        kept = self.run_dir / "site_role_password"
+        if not kept.is_file():
+            kept.write_text(secrets.token_urlsafe(24))
+        return kept.read_text().strip()
+
+    def as_site(self, url: str) -> str:
+        """``url`` connecting as the site's role (``SITE_ROLE``), bound by row-level security."""
+        return url.replace("postgres://postgres@", f"postgres://{SITE_ROLE}:{self.site_password()}@", 1)
+
     @property
     def pooled_url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.pgbouncer_port}/{self.database}"
+        return self.as_site(f"postgres://postgres@127.0.0.1:{self.pgbouncer_port}/{self.database}")
 
     @property
     def replica_url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.replica_port}/{self.database}"
+        return self.as_site(f"postgres://postgres@127.0.0.1:{self.replica_port}/{self.database}")
 
     @property
     def url(self) -> str:
@@ -220,6 +236,8 @@ def database_ready(c: Cluster, env: dict) -> None:
                        check=True, env=env)
     subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "--verbosity", "0"], cwd=ROOT, check=True,
                    env={**env, "DATABASE_URL": c.primary_url()})
+    subprocess.run([PYTHON, "manage.py", "site_role", SITE_ROLE], cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+                   env={**env, "DATABASE_URL": c.primary_url(), "SITE_DB_PASSWORD": c.site_password()})
 
 
 def replica_start(c: Cluster) -> None:
@@ -266,7 +284,7 @@ def replica_stop(c: Cluster) -> None:
 
 def pgbouncer_start(c: Cluster) -> None:
     ini = c.run_dir / "pgbouncer.ini"
-    (c.run_dir / "pgbouncer-users.txt").write_text('"postgres" ""\n')
+    (c.run_dir / "pgbouncer-users.txt").write_text(f'"postgres" ""\n"{SITE_ROLE}" ""\n')
     ini.write_text(f"""[databases]
 {c.database} = host={c.primary_host} port={c.primary_port} dbname={c.database} connect_query='{WEB_TIMEOUTS}'
 
@@ -381,12 +399,18 @@ def workers_start(c: Cluster, env: dict) -> None:
     groups = [(q,) for q in QUEUES] if c.worker_per_queue else [QUEUES]
     for queues in groups:
         name = "-".join(queues) if len(queues) == 1 else "all"
-        spawn(c, f"worker-{name}", [*worker, "-Q", ",".join(queues), "-n", f"{name}@{c.slot}"], env)
+        bound = not set(queues) & set(OWNER_QUEUES)
+        spawn(c, f"worker-{name}", [*worker, "-Q", ",".join(queues), "-n", f"{name}@{c.slot}"],
+              {**env, "DATABASE_URL": c.as_site(env["DATABASE_URL"])} if bound else env)
     spawn(c, "beat", [PYTHON, "-m", "celery", "-A", "gupai_site", "beat", "--loglevel=info",
                       "--schedule", str(c.run_dir / "celerybeat-schedule")], env)
     subprocess.run([PYTHON, "-c", "import django; django.setup(); from gupai_site.celery import app\n"
                     f"for q in {QUEUES!r}: app.send_task('gupai_site.queue_heartbeat', args=(q,), queue=q)"],
                    cwd=ROOT, env=env, check=True)
+
+
+def masked(url: str) -> str:
+    return re.sub(r"(//[^:/@]+):[^@/]*@", r"\1:****@", url)
 
 
 # --- start, stop --------------------------------------------------------------------------------
@@ -412,8 +436,9 @@ def start(c: Cluster) -> None:
 Gupai Club, the cluster on this machine (logs in {c.run_dir})
   The site (haproxy):  {c.url}/    (/readyz, /healthz, /metrics on each node)
   Web nodes:           {", ".join(f"http://127.0.0.1:{p}/" for p in c.node_ports)}
-  PgBouncer:           {c.pooled_url}  (transaction mode, in front of {c.primary_url()})
-  The replica:         {c.replica_url}  (streaming, slot {c.slot})
+  PgBouncer:           {masked(c.pooled_url)}  (transaction mode, in front of {c.primary_url()})
+  The replica:         {masked(c.replica_url)}  (streaming, slot {c.slot})
+  The site's role:     {SITE_ROLE} (row-level security binds it; its password in {c.run_dir / "site_role_password"})
   Celery:              {"a worker per queue: " + ", ".join(QUEUES) if c.worker_per_queue else "one worker"}, and beat
   Redis:               {c.redis_url}
   Stop: make cluster-stop

@@ -227,6 +227,28 @@ def test_the_nodes_reach_postgresql_through_pgbouncer(cluster, jie_long):
     assert transactions() > before
 
 
+def test_the_nodes_and_workers_connect_as_the_sites_role(cluster, jie_long):
+    """Row-level security binds them: the primary's and the replica's clients are the site's role
+    (no superuser, no BYPASSRLS), but for the documents worker's (its backups dump every club)."""
+    status, body = post_deal(cluster.haproxy_port, jie_long, "as-role-1")
+    assert status == 201, body
+    assert request(cluster.haproxy_port, "GET", f"/t/{jie_long.tournament.slug}/live/")[0] == 200
+
+    def users(port: int) -> set:
+        out = subprocess.run(["psql", f"postgres://postgres@127.0.0.1:{port}/{cluster.database}", "-tAc",
+                              "SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = current_database() "
+                              "AND backend_type = 'client backend' AND pid <> pg_backend_pid()"],
+                             check=True, capture_output=True, text=True).stdout
+        return set(out.split())
+
+    assert "gupai_site" in users(cluster.replica_port) and "postgres" not in users(cluster.replica_port)
+    assert "gupai_site" in users(cluster.primary_port)
+    role = subprocess.run(["psql", cluster.primary_url(), "-tAc",
+                           "SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = 'gupai_site'"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    assert role == "f|f"
+
+
 @pytest.mark.parametrize("part", ["replica", "redis"])
 def test_readyz_names_the_part_that_stopped(cluster, part):
     node = cluster.node_ports[0]

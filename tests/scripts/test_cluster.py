@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cluster import Cluster, haproxy_config, tool
+from cluster import Cluster, haproxy_config, masked, tool
 
 
 def test_haproxy_checks_readyz_and_holds_the_events_streams(tmp_path):
@@ -35,7 +35,11 @@ def test_each_run_directory_has_a_replication_slot_of_its_own(tmp_path):
     assert all(ch.isdigit() or ch == "_" or "a" <= ch <= "z" for ch in one.slot) and len(one.slot) <= 63
 
 
-def test_the_nodes_go_through_pgbouncer_and_read_the_replica(tmp_path):
+def test_the_nodes_go_through_pgbouncer_and_read_the_replica_as_the_sites_role(tmp_path):
+    """Bound by row-level security: the site's role, not the tables' owner (a superuser here)."""
     c = Cluster(run_dir=tmp_path, pgbouncer_port=16432, replica_port=15433, database="gupai_cluster")
-    assert c.pooled_url == "postgres://postgres@127.0.0.1:16432/gupai_cluster"
-    assert c.replica_url == "postgres://postgres@127.0.0.1:15433/gupai_cluster"
+    password = c.site_password()
+    assert c.pooled_url == f"postgres://gupai_site:{password}@127.0.0.1:16432/gupai_cluster"
+    assert c.replica_url == f"postgres://gupai_site:{password}@127.0.0.1:15433/gupai_cluster"
+    assert c.site_password() == password and len(password) >= 24   # one per run directory
+    assert "****" in masked(c.pooled_url) and password not in masked(c.pooled_url)
