@@ -76,8 +76,13 @@ def _font(text: str, bold: bool = False) -> str:
         return LATIN_BOLD if bold else LATIN
     except UnicodeEncodeError:
         pass
-    traditional = (get_language() or "").lower() in ("zh-hant", "zh-tw", "zh-hk")
-    order = (TRADITIONAL, SIMPLIFIED, KOREAN) if traditional else (SIMPLIFIED, TRADITIONAL, KOREAN)
+    language = (get_language() or "").lower()
+    if language.startswith("ko"):
+        order = (KOREAN, TRADITIONAL, SIMPLIFIED)
+    elif language in ("zh-hant", "zh-tw", "zh-hk"):
+        order = (TRADITIONAL, SIMPLIFIED, KOREAN)
+    else:
+        order = (SIMPLIFIED, TRADITIONAL, KOREAN)
     # A name typed in the other script (a Simplified name on a Traditional page) is drawn in
     # the font that has it; the character sets stand for what each font covers.
     name = next((f for f in order if _covers(text, f)), order[0])
