@@ -44,6 +44,8 @@ SIMPLIFIED, TRADITIONAL, KOREAN = "STSong-Light", "MSung-Light", "HYSMyeongJo-Me
 _CHARSETS = {SIMPLIFIED: "gbk", TRADITIONAL: "big5hkscs", KOREAN: "euc_kr"}
 _registered: set[str] = set()
 _FULL_WIDTH = str.maketrans({"·": "・", "–": "～"})
+# The Korean font's CMap has no U+00B7: its middle dot is reached through U+30FB.
+_KOREAN_DOT = str.maketrans({"·": "・"})
 
 
 class _TraditionalFont(UnicodeCIDFont):
@@ -107,6 +109,8 @@ def draw_text(c: canvas.Canvas, x: float, y: float, text: str, size: float, *, b
     if font == SIMPLIFIED:
         # Latin punctuation poppler draws badly in this font, as its full-width forms.
         text = text.translate(_FULL_WIDTH)
+    elif font == KOREAN:
+        text = text.translate(_KOREAN_DOT)
     if width is not None:
         while size > 5 and pdfmetrics.stringWidth(text, font, size) > width:
             size -= 0.5
