@@ -66,7 +66,7 @@ def test_home_scorer_and_standings_in_korean(live_server, phone_in, jie_long):
 
     page.goto(f"{live_server.url}/t/{jie_long.tournament.slug}/")
     expect(page.get_by_role("heading", name="순위", level=2)).to_be_visible()
-    expect(page.get_by_role("columnheader", name="순득점")).to_be_visible()
+    expect(page.get_by_role("columnheader", name="득실")).to_be_visible()
     expect(page.get_by_role("link", name="정산")).to_be_visible()
     assert_no_horizontal_scroll(page)
 

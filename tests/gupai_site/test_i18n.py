@@ -71,7 +71,7 @@ def test_a_refused_move_is_said_in_korean(client, jie_long):
 def test_public_standings_and_director_pages_in_korean(client, jie_long):
     round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
     page = client.get(f"/t/{jie_long.tournament.slug}/", **KO).content.decode()
-    assert "순위" in page and "순득점" in page and "接龍" in page
+    assert "순위" in page and "득실" in page and "接龍" in page
     client.force_login(jie_long.director)
     home = client.get("/director/", **KO).content.decode()
     assert '<html lang="ko">' in home and "진행 중" in home
