@@ -25,7 +25,7 @@ locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(STAMP)
 
 # After editing the templates or code: refresh the .po files (then translate the new entries).
 messages: $(STAMP)
-	DEBUG=1 $(BIN)/python manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --ignore=$(VENV) --ignore=node_modules
+	DEBUG=1 $(BIN)/python manage.py makemessages -l zh_Hans -l zh_Hant -l ko --no-obsolete --ignore=$(VENV) --ignore=node_modules
 
 install: $(STAMP) $(MO)
 

@@ -230,7 +230,7 @@ def _connecting_game(key: str, name: str, *, names: Mapping[str, str], blurb: st
 
 JIE_LONG = _connecting_game(
     "jie_long", "Jie Long",
-    names={"zh-hans": "接龙", "zh-hant": "接龍"},
+    names={"zh-hans": "接龙", "zh-hant": "接龍", "ko": "接龍"},
     blurb=gettext_noop("Connect the dragon: 2–4 players lay tiles on one open end; fewest pips left wins, "
           "and every pair settles the difference."),
     evaluator=jie_long.evaluate_jie_long,
@@ -241,7 +241,7 @@ JIE_LONG = _connecting_game(
 CE_DENG = _connecting_game(
     "ce_deng", "Ce Deng",
     # The sources' own characters: 料釘 (seed and RULES.md §4), 斜钉 (RULES.md §4).
-    names={"zh-hans": "斜钉", "zh-hant": "料釘"},
+    names={"zh-hans": "斜钉", "zh-hant": "料釘", "ko": "料釘"},
     blurb=gettext_noop("Four players, a Head and three Tails; clean hands double their takings, "
           "stuck hands are penalised."),
     evaluator=ce_deng.evaluate_ce_deng,
@@ -268,7 +268,7 @@ KKO_LI = _connecting_game(
 
 DING_NIU = _connecting_game(
     "ding_niu", "Ding Niu",
-    names={"zh-hans": "顶牛", "zh-hant": "頂牛"},
+    names={"zh-hans": "顶牛", "zh-hant": "頂牛", "ko": "頂牛"},
     blurb=gettext_noop("Bull fight with the 24-tile deck on two arms; the winner takes 6 chips, and a "
           "SuanZhang block changes who pays."),
     evaluator=ding_niu.evaluate,
@@ -282,7 +282,8 @@ DING_NIU = _connecting_game(
 
 TAU_NGAU = Game(
     key="tau_ngau", name="Tau Ngau",
-    names={"zh-hans": "斗牛", "zh-hant": "鬥牛"},
+    # Korean pages: the Chinese names in Hanja; 鬪 is the Korean form of 鬥 (the Korean PDF font has it).
+    names={"zh-hans": "斗牛", "zh-hant": "鬥牛", "ko": "鬪牛"},
     blurb=gettext_noop("Find three tiles making 10, 20 or 30; the other two decide the hand against the banker."),
     player_counts=tuple(tau_ngau.PLAYERS),
     connecting=False, has_leader=False, has_banker=True,
@@ -317,7 +318,7 @@ TAU_NGAU = Game(
 
 DA_LING = Game(
     key="da_ling", name="Da Ling",
-    names={"zh-hans": "打零", "zh-hant": "打零"},
+    names={"zh-hans": "打零", "zh-hant": "打零", "ko": "打零"},
     blurb=gettext_noop("Split six tiles into groups of one, two and three that hit the table's target."),
     player_counts=tuple(da_ling.PLAYERS),
     connecting=False, has_leader=False, has_banker=False,

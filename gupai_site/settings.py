@@ -222,7 +222,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文"), ("ko", "한국어")]
 # The catalogs: the .po files are committed, the .mo files built by `make` (compilemessages).
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

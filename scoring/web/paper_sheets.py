@@ -44,6 +44,8 @@ SIMPLIFIED, TRADITIONAL, KOREAN = "STSong-Light", "MSung-Light", "HYSMyeongJo-Me
 _CHARSETS = {SIMPLIFIED: "gbk", TRADITIONAL: "big5hkscs", KOREAN: "euc_kr"}
 _registered: set[str] = set()
 _FULL_WIDTH = str.maketrans({"·": "・", "–": "～"})
+# The Korean font's CMap has no U+00B7: its middle dot is reached through U+30FB.
+_KOREAN_DOT = str.maketrans({"·": "・"})
 
 
 class _TraditionalFont(UnicodeCIDFont):
@@ -76,8 +78,13 @@ def _font(text: str, bold: bool = False) -> str:
         return LATIN_BOLD if bold else LATIN
     except UnicodeEncodeError:
         pass
-    traditional = (get_language() or "").lower() in ("zh-hant", "zh-tw", "zh-hk")
-    order = (TRADITIONAL, SIMPLIFIED, KOREAN) if traditional else (SIMPLIFIED, TRADITIONAL, KOREAN)
+    language = (get_language() or "").lower()
+    if language.startswith("ko"):
+        order = (KOREAN, TRADITIONAL, SIMPLIFIED)
+    elif language in ("zh-hant", "zh-tw", "zh-hk"):
+        order = (TRADITIONAL, SIMPLIFIED, KOREAN)
+    else:
+        order = (SIMPLIFIED, TRADITIONAL, KOREAN)
     # A name typed in the other script (a Simplified name on a Traditional page) is drawn in
     # the font that has it; the character sets stand for what each font covers.
     name = next((f for f in order if _covers(text, f)), order[0])
@@ -102,6 +109,8 @@ def draw_text(c: canvas.Canvas, x: float, y: float, text: str, size: float, *, b
     if font == SIMPLIFIED:
         # Latin punctuation poppler draws badly in this font, as its full-width forms.
         text = text.translate(_FULL_WIDTH)
+    elif font == KOREAN:
+        text = text.translate(_KOREAN_DOT)
     if width is not None:
         while size > 5 and pdfmetrics.stringWidth(text, font, size) > width:
             size -= 0.5

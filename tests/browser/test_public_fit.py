@@ -1,6 +1,6 @@
 """Every public page fits a 390×844 phone: nothing scrolls sideways, neither the page nor any box
 in it (a table that does not fit wraps, stacks or moves columns to a detail line), in English
-and in Chinese — with the widest content a real evening brings: a 30-character name, Chinese
+and in Chinese and Korean — with the widest content a real evening brings: a 30-character name, Chinese
 names, a long tournament name and a six-seat game (the standings' places run to six)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _pages(s) -> dict[str, str]:
             "calculator, six seats": "/calculator/?game=tau_ngau&players=6"}
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "zh-CN"])
+@pytest.mark.parametrize("locale", ["en-GB", "zh-CN", "ko-KR"])
 def test_every_public_page_fits_a_390_px_phone(live_server, make_page, evening, locale):
     page = make_page("phone390", locale=locale)
     assert page.viewport_size == PHONE_390

@@ -50,10 +50,10 @@ def test_a_game_is_frozen():
 
 
 @pytest.mark.parametrize("key", ORDER)
-def test_names_in_english_and_both_chinese_scripts(key):
+def test_names_in_english_both_chinese_scripts_and_korean(key):
     game = get_game(key)
     assert game.names["en"] == game.name
-    for language in ("en", "zh-hans", "zh-hant"):
+    for language in ("en", "zh-hans", "zh-hant", "ko"):
         assert game.names[language].strip()
         assert game.name_in(language) == game.names[language]
     assert game.name_in("fr") == game.name
@@ -65,6 +65,9 @@ def test_names_as_the_sources_write_them():
     assert get_game("jie_long").names["zh-hant"] == "接龍"
     assert get_game("da_ling").names["zh-hant"] == "打零"
     assert get_game("kko_li_but_i_gi").name_in("ko") == "꼬리붙이기"
+    # Korean pages: the Chinese games in Hanja, 鬪 being the Korean form of 鬥.
+    assert [get_game(k).names["ko"] for k in ("jie_long", "ce_deng", "ding_niu", "tau_ngau", "da_ling")] == [
+        "接龍", "料釘", "頂牛", "鬪牛", "打零"]
 
 
 def test_blurbs_are_one_sentence_each():

@@ -1,6 +1,6 @@
-"""Three languages: English, 简体中文, 繁體中文. Accept-Language is honoured, the switch of every
-page keeps a choice, every catalog entry is translated (none fuzzy), and the rules engine's
-messages are translated at the edge with their codes unchanged."""
+"""Four languages: English, 简体中文, 繁體中文, 한국어. Accept-Language is honoured, the switch of
+every page keeps a choice, every entry of every catalog is translated (none fuzzy), and the rules
+engine's messages are translated at the edge with their codes unchanged."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from scoring.services.rounds import round_record
 from scoring.web import rule_messages
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ("zh_Hans", "zh_Hant")
+#: Every catalog in locale/, whichever languages it holds.
+LOCALES = tuple(sorted(p.parent.parent.name for p in (ROOT / "locale").glob("*/LC_MESSAGES/django.po")))
 HANS = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans"}
 HANT = {"HTTP_ACCEPT_LANGUAGE": "zh-Hant,zh;q=0.8"}
+KO = {"HTTP_ACCEPT_LANGUAGE": "ko-KR,ko;q=0.9"}
 
 # A Jie Long deal at points level, playing order = table order.
 JIE_LONG = {"leader": 0, "points": [0, 7, 12, 3], "unplayed": [0, 2, 3, 1]}
@@ -37,6 +39,42 @@ def test_home_page_follows_accept_language(client):
     hant = client.get("/", **HANT).content.decode()
     assert '<html lang="zh-hant">' in hant
     assert "中國傳統骨牌遊戲記分" in hant and "頂牛" in hant and "鬥牛" in hant and "接龍" in hant
+
+
+@pytest.mark.django_db
+def test_home_page_in_korean(client):
+    page = client.get("/", **KO).content.decode()
+    assert '<html lang="ko">' in page
+    assert "골패 클럽" in page and "규칙 계산기" in page and "언어" in page
+    # Game names in their own scripts: the Korean game in Hangul, the Chinese ones in Hanja.
+    assert "꼬리붙이기" in page and "接龍" in page and "頂牛" in page and "鬪牛" in page
+
+
+@pytest.mark.django_db
+def test_scorer_page_in_korean(client, jie_long):
+    page = client.get(f"/s/{jie_long.token}/", **KO).content.decode()
+    assert "미리 보기" in page and "제출" in page and "입력자" in page
+    assert "점수" in page and "내지 못한 패" in page  # the form's words come from games.catalog
+    assert 'data-text-sending="' in page and "Sending" not in page
+
+
+@pytest.mark.django_db
+def test_a_refused_move_is_said_in_korean(client, jie_long):
+    rnd = round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={**JIE_LONG, "entered_by": 1})
+    confirm = f"/s/{jie_long.token}/deals/{rnd.pk}/confirm/"
+    assert client.post(confirm, {"confirmed_by": "2"}, **KO).status_code == 302
+    again = client.post(confirm, {"confirmed_by": "3"}, **KO)
+    assert again.status_code == 409 and "이 판은 이미 확인되었습니다." in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_public_standings_and_director_pages_in_korean(client, jie_long):
+    round_record(actor=jie_long.scorer_actor, table=jie_long.table, body={"number": 1, **JIE_LONG})
+    page = client.get(f"/t/{jie_long.tournament.slug}/", **KO).content.decode()
+    assert "순위" in page and "득실" in page and "接龍" in page
+    client.force_login(jie_long.director)
+    home = client.get("/director/", **KO).content.decode()
+    assert '<html lang="ko">' in home and "진행 중" in home
 
 
 @pytest.mark.django_db
@@ -97,11 +135,14 @@ def test_the_switch_keeps_the_choice(client):
     page = client.get("/").content.decode()
     assert 'action="/i18n/setlang/"' in page and '<label for="language-select">' in page
     assert '<option value="zh-hant" lang="zh-hant">繁體中文</option>' in page
+    assert '<option value="ko" lang="ko">한국어</option>' in page
     response = client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/calculator/"})
     assert response.status_code == 302 and response["Location"] == "/calculator/"
     # The choice outweighs the browser's Accept-Language from now on.
     again = client.get("/calculator/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<html lang="zh-hant">' in again and "規則計算器" in again
+    client.post("/i18n/setlang/", {"language": "ko", "next": "/calculator/"})
+    assert '<html lang="ko">' in client.get("/calculator/", **HANS).content.decode()
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     assert "Rules calculator" in client.get("/", **HANS).content.decode()
 
@@ -139,6 +180,14 @@ def _po_entries(locale: str) -> list[dict]:
     return [e for e in entries if "msgid" in e]
 
 
+def test_every_language_of_the_site_has_its_catalog():
+    from django.conf import settings
+    from django.utils.translation import to_locale
+
+    assert {"zh_Hans", "zh_Hant", "ko"} <= set(LOCALES)
+    assert {to_locale(code) for code, _ in settings.LANGUAGES if code != "en"} == set(LOCALES)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_entry_is_translated_and_none_is_fuzzy(locale):
     entries = _po_entries(locale)
@@ -153,6 +202,35 @@ def test_every_entry_is_translated_and_none_is_fuzzy(locale):
         names = set(re.findall(r"%\((\w+)\)[sd]|\{(\w+)\}", e["msgid"]))
         for s in strings:
             assert set(re.findall(r"%\((\w+)\)[sd]|\{(\w+)\}", s)) == names, (e["msgid"], s)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_catalog_holds_the_same_entries(locale):
+    """Each catalog has every entry of the Simplified one (none missing, none extra), each plural
+    entry as many forms as its header's nplurals, and keeps the HTML tags of the English."""
+    entries = _po_entries(locale)
+    header = next(e for e in entries if not e["msgid"])["msgstr"]
+    plurals = int(re.search(r"nplurals=(\d+);", header).group(1))
+    assert {e["msgid"] for e in entries} == {e["msgid"] for e in _po_entries("zh_Hans")}
+    for e in entries:
+        if "msgid_plural" in e:
+            assert sorted(k for k in e if k.startswith("msgstr")) == [f"msgstr[{i}]" for i in range(plurals)], e["msgid"]
+        for key in (k for k in e if k.startswith("msgstr") and e["msgid"]):
+            assert sorted(re.findall(r"</?\w+", e[key])) == sorted(re.findall(r"</?\w+", e["msgid"])), e["msgid"]
+
+
+def test_the_korean_catalog_is_in_korean():
+    """One plural form (Korean has no plural), every sentence in Hangul, and the words of the
+    pages where the other catalogs have theirs."""
+    entries = _po_entries("ko")
+    assert "Plural-Forms: nplurals=1; plural=0;" in entries[0]["msgstr"] and "Language: ko" in entries[0]["msgstr"]
+    ko = {e["msgid"]: e for e in entries}
+    assert ko["Standings"]["msgstr"] == "순위" and ko["Banker"]["msgstr"] == "뱅커"
+    assert ko["Language"]["msgstr"] == "언어" and ko["Rules calculator"]["msgstr"] == "규칙 계산기"
+    hangul = re.compile("[\uac00-\ud7a3]")
+    no_hangul = [e["msgid"] for e in entries[1:] if re.search(r"[A-Za-z]{4,} [a-z]{3,}", e["msgid"])
+                 and not any(hangul.search(v) for k, v in e.items() if k.startswith("msgstr"))]
+    assert no_hangul == []
 
 
 def test_both_chinese_catalogs_hold_the_same_entries_in_their_own_script():
@@ -210,6 +288,7 @@ def test_engine_messages_keep_their_codes_and_gain_their_values():
     assert [(e["path"], e["code"]) for e in hans] == [(e["path"], e["code"]) for e in english]
     assert hans[0]["message"] == "[4:1] 接不上开口端 6。"
     assert _evaluate_in("zh-hant", BAD_LOG)[0]["message"] == "[4:1] 接不上開口端 6。"
+    assert _evaluate_in("ko", BAD_LOG)[0]["message"] == "[4:1]은(는) 열린 끝 6에 맞지 않습니다."
 
 
 @pytest.mark.parametrize("record, code, words", [
@@ -269,15 +348,16 @@ def test_every_example_message_is_translated_in_full(path):
             assert translated != translation.gettext(rule_messages.CODES[p["code"]]), p
 
 
+@pytest.mark.parametrize("language", ["zh-hant", "ko"])
 @pytest.mark.parametrize("key", list(games.CATALOG))
-def test_every_word_of_every_deal_form_is_translated(key):
+def test_every_word_of_every_deal_form_is_translated(key, language):
     """Labels, options, hints and the messages of a form left empty, for each game."""
     from scoring.web.deal_form import DealForm
 
     game = games.get_game(key)
     n = game.player_counts[-1]
     seats = [{"position": i, "name": f"P{i}"} for i in range(n)]
-    with translation.override("zh-hant"):
+    with translation.override(language):
         form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": ""},
                         previous={"banker": 0})  # a bank that has just left seat 0: its hint
         form.body()  # an empty form: every input's "missing" message
@@ -293,14 +373,15 @@ def test_every_word_of_every_deal_form_is_translated(key):
 LEVELS = [(key, level) for key, g in games.CATALOG.items() for level, _ in g.entry.levels]
 
 
+@pytest.mark.parametrize("language", ["zh-hans", "ko"])
 @pytest.mark.parametrize("key, level", LEVELS, ids=[f"{k}-{lv}" for k, lv in LEVELS])
-def test_every_level_of_every_deal_form_says_its_errors_translated(key, level):
+def test_every_level_of_every_deal_form_says_its_errors_translated(key, level, language):
     """The messages of a form left empty at each level (a seat without its value, ...)."""
     from scoring.web.deal_form import DealForm
 
     game = games.get_game(key)
     seats = [{"position": i, "name": f"P{i}"} for i in range(game.player_counts[-1])]
-    with translation.override("zh-hans"):
+    with translation.override(language):
         form = DealForm(game=key, variant=game.variant_defaults(), seats=seats, data={"level": level})
         form.body()
         words = [e for messages in form.errors.values() for e in messages]

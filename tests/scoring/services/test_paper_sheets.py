@@ -33,9 +33,9 @@ from ..bulk import bulk_entries
 pytestmark = pytest.mark.django_db
 
 BASE = "https://club.example"
-ALL = ["en", "zh-hans", "zh-hant"]
+ALL = ["en", "zh-hans", "zh-hant", "ko"]
 #: The page's own words in each language: which language a page was drawn in.
-SHEET_WORD = {"en": "paper score sheet", "zh-hans": "纸质记分表", "zh-hant": "紙本記分表"}
+SHEET_WORD = {"en": "paper score sheet", "zh-hans": "纸质记分表", "zh-hant": "紙本記分表", "ko": "종이 기록지"}
 
 
 def seated(make_setup, players=8):
@@ -60,21 +60,21 @@ def job_of(job) -> PaperSheetJob:
 @needs_poppler
 def test_the_job_draws_every_table_in_each_language_chosen(make_setup, tmp_path, django_capture_on_commit_callbacks):
     s, session = seated(make_setup)
-    job = job_of(start(s, session, django_capture_on_commit_callbacks, ["zh-hant", "en", "zh-hans"]))
-    assert (job.status, job.done, job.total, job.languages) == ("done", 3, 3, "en,zh-hans,zh-hant")
+    job = job_of(start(s, session, django_capture_on_commit_callbacks, ["ko", "zh-hant", "en", "zh-hans"]))
+    assert (job.status, job.done, job.total, job.languages) == ("done", 3, 3, "en,zh-hans,zh-hant,ko")
     pdf = bytes(job.pdf)
     assert job.size == len(pdf) and job.expires_at == job.finished_at + KEEP
     rows = session_sheet_tables(session)
     images = page_images(pdf, tmp_path)
-    assert len(images) == len(rows) * 3
+    assert len(images) == len(rows) * len(ALL)
     # Table by table, each in every language in the site's order.
     for t, row in enumerate(rows):
         for k, language in enumerate(ALL):
-            page = 3 * t + k + 1
+            page = len(ALL) * t + k + 1
             assert qr_texts(images[page - 1]) == [f"{BASE}/s/{row.token}/"]
             text = pdf_text(pdf, tmp_path, page=page)
             with translation.override(language):
-                heading = session_table(session.number, row.table.name)   # "Session 2 · Table 1", "第2轮 · 第1桌"
+                heading = session_table(session.number, row.table.name)   # "Session 2 · Table 1", "第2轮 · 第1桌", "세션 2 · 1번 테이블"
             assert heading in text and SHEET_WORD[language] in text
             assert all(e.player.name in text for e in row.entries)
     log = ActionLog.objects.get(action=ActionLog.Action.PAPER_SHEETS_START, target_id=str(job.pk))

@@ -130,3 +130,20 @@ def test_chinese_pages_in_the_languages_own_script(language, game_name, tmp_path
     assert game_name in text and banker in text and "周五公开赛" in text
     assert "陈大文" in text and "李小龙" in text
     assert re.search(r"1\s*[～–]\s*10", text)    # the value's range under v1 (TN-5)
+
+
+@needs_poppler
+def test_a_korean_page_draws_hangul_and_the_games_hanja(tmp_path):
+    """A Korean page: its words in Hangul, the game's name in Hanja (鬪牛, which the Korean font
+    has) on the same line as "종이 기록지", and names typed in Chinese in a font that has them."""
+    with translation.override("ko"):
+        pdf = sheets_pdf(tournament="금요일 오픈", game_key="tau_ngau", variant={"settlement": "v1"}, session=2,
+                         pages=[SheetPage("Table 4", ["김민수", "Bo", "陈大文"], URL)])
+        table = gettext("Table %(n)s") % {"n": 4}
+        banker = gettext("Banker")
+    [image] = page_images(pdf, tmp_path)
+    assert qr_texts(image) == [URL]
+    text = pdf_text(pdf, tmp_path)
+    assert table == "4번 테이블" and table in text and banker == "뱅커" and banker in text
+    assert "鬪牛 · 종이 기록지" in text and "금요일 오픈" in text
+    assert "김민수" in text and "陈大文" in text
