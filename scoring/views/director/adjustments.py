@@ -30,19 +30,18 @@ def _refused(request, actor, tournament, form: dict, errors: dict, status: int):
                             adjustment_errors=errors)
 
 
-@director_required
-@require_POST
-def adjustment_add(request, actor, tournament_id: int):
-    tournament = visible_tournament(actor, tournament_id)
+def adjustment_posted(request, *, actor, tournament, refused):
+    """The adjustment form posted (a director's console or a referee's page): recorded, None;
+    refused, ``refused(form, errors, status)`` with the errors at their fields."""
     form = {k: request.POST.get(k, "") for k in ("entry", "amount", "reason")}
     entry_id = parse_whole_number(form["entry"], low=1, high=MAX_ID)
     entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=tournament).first() \
         if entry_id is not None else None
     if entry is None:
-        return _refused(request, actor, tournament, form, {"entry": [gettext("Choose a player.")]}, 400)
+        return refused(form, {"entry": [gettext("Choose a player.")]}, 400)
     amount = parse_whole_number(form["amount"], low=-MAX_TYPED, high=MAX_TYPED, signed=True)
     if amount is None:
-        return _refused(request, actor, tournament, form, {"amount": [gettext(
+        return refused(form, {"amount": [gettext(
             "A whole number of chips or points, from %(low)s to %(high)s: negative for a fine.")
             % {"low": -MAX_TYPED, "high": MAX_TYPED}]}, 400)
     try:
@@ -52,8 +51,16 @@ def adjustment_add(request, actor, tournament_id: int):
         errors: dict = {}
         for problem in e.errors:
             errors.setdefault(_FIELDS.get(problem["path"], "general"), []).append(problem["message"])
-        return _refused(request, actor, tournament, form, errors, status_of(e))
-    return _back(tournament)
+        return refused(form, errors, status_of(e))
+    return None
+
+
+@director_required
+@require_POST
+def adjustment_add(request, actor, tournament_id: int):
+    tournament = visible_tournament(actor, tournament_id)
+    return adjustment_posted(request, actor=actor, tournament=tournament, refused=lambda form, errors, status: _refused(
+        request, actor, tournament, form, errors, status)) or _back(tournament)
 
 
 @director_required

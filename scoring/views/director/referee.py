@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.domain.errors import DomainError, ValidationFailed
-from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, MAX_TYPED, parse_whole_number
-from scoring.models import Adjustment, Entry, Round, Table
+from scoring.domain.inputs import MAX_ID, MAX_INT32, MAX_NOTE, parse_whole_number
+from scoring.models import Adjustment, Round, Table
 from scoring.selectors.adjustments import adjustments_panel
 from scoring.selectors.dashboards import tournament_disputes
 from scoring.selectors.referees import referee_tables
@@ -26,6 +26,7 @@ from scoring.services import adjustments as adjustments_services
 from scoring.services import rounds as rounds_services
 from scoring.services.substitutions import table_substitute
 from scoring.views.director.access import director_required, refereed_tournament
+from scoring.views.director.adjustments import adjustment_posted
 from scoring.web.deal_moves import move_failure, with_moves
 from scoring.web.http import status_of
 from scoring.web.presentation import describe_deal, session_table
@@ -88,26 +89,8 @@ def _adjustment_refused(request, actor, tournament, form: dict, errors: dict, st
 @require_POST
 def referee_adjustment_add(request, actor, tournament_id: int):
     tournament = refereed_tournament(actor, tournament_id)
-    form = {k: request.POST.get(k, "") for k in ("entry", "amount", "reason")}
-    entry_id = parse_whole_number(form["entry"], low=1, high=MAX_ID)
-    entry = Entry.objects.select_related("player").filter(pk=entry_id, tournament=tournament).first() \
-        if entry_id is not None else None
-    if entry is None:
-        return _adjustment_refused(request, actor, tournament, form, {"entry": [gettext("Choose a player.")]}, 400)
-    amount = parse_whole_number(form["amount"], low=-MAX_TYPED, high=MAX_TYPED, signed=True)
-    if amount is None:
-        return _adjustment_refused(request, actor, tournament, form, {"amount": [gettext(
-            "A whole number of chips or points, from %(low)s to %(high)s: negative for a fine.")
-            % {"low": -MAX_TYPED, "high": MAX_TYPED}]}, 400)
-    try:
-        adjustments_services.adjustment_create(actor=actor, tournament=tournament, entry=entry, amount=amount,
-                                               reason=form["reason"])
-    except DomainError as e:
-        errors: dict = {}
-        for problem in e.errors:
-            errors.setdefault(_ADJUSTMENT_FIELDS.get(problem["path"], "general"), []).append(problem["message"])
-        return _adjustment_refused(request, actor, tournament, form, errors, status_of(e))
-    return _back(tournament, "adjustments")
+    return adjustment_posted(request, actor=actor, tournament=tournament, refused=lambda form, errors, status: (
+        _adjustment_refused(request, actor, tournament, form, errors, status))) or _back(tournament, "adjustments")
 
 
 @director_required(referees=True)
