@@ -114,6 +114,9 @@ DOCUMENTED_REFUSALS: dict[str, frozenset[tuple[str, str]]] = {
                                             ("entries", "not_found"), ("entries", "too_few_players"),
                                             ("entries", "withdrawn"), ("leftovers", "cannot_seat_everyone"),
                                             ("entries", "no_check_in")}),
+    # a referee (issue 30): an existing user, not already the club's director or this referee
+    "tournaments_referees_create": frozenset({("user", "not_found"), ("user", "already_director"),
+                                              ("user", "already_referee"), ("user", "required")}),
     # check-in (issue 30): an entry of the session's tournament, not withdrawn
     "sessions_check_ins_create": frozenset({("entry", "not_found"), ("entry", "withdrawn")}),
     # an imported document: only its shape is checked before the 202 (document_shape.check_shape);

@@ -163,7 +163,7 @@ def test_every_other_endpoint_refuses_a_referees_token_with_403(rita_api, jie_lo
     s = jie_long
     rnd = round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
     ids = {"pk": None, "tournament_id": s.tournament.pk, "player_id": s.entries[0].player_id,
-           "user_id": referee_user.pk}
+           "user_id": referee_user.pk, "entry_id": s.entries[0].pk}
     by_prefix = {"api-club": s.tournament.club_id, "api-player": s.entries[0].player_id, "api-season": 1,
                  "api-tournament": s.tournament.pk, "api-import": 1, "api-session": s.table.session_id,
                  "api-table": s.table.pk, "api-round": rnd.pk, "api-audit": 1, "api-adjustment": 1}
