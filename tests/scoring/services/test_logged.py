@@ -34,6 +34,10 @@ LOGGED_AS = {
     "paper_sheet_record": "round_record",              # one row per deal of the sheet, as for one deal
     "rounds_confirm_shown": "round_confirm",           # one row per deal confirmed, as for one deal
     "ratings_rebuild_queue": "ratings_rebuild",        # the rebuild's row, when asked; a worker rebuilds
+    # each notice sent (seating, the clock's warning, the standings released): one row, its counts
+    "push_session_seated": "push_notice_send",
+    "push_clock_warnings": "push_notice_send",
+    "push_standings_released": "push_notice_send",
 }
 
 #: Keyword-only functions of the services that are no write of their own, and why.
