@@ -117,7 +117,7 @@ def test_a_referees_token_settles_adjusts_and_substitutes(rita_api, jie_long):
     assert rita_api.call("delete", f"/api/v1/adjustments/{adj.json()['id']}/").status_code == 204
     eve = entry_create(actor=s.director_actor, tournament=s.tournament,
                        player=s.tournament.club.players.create(name="Eve"))
-    sub = rita_api.post(f"/api/v1/tables/{s.table.pk}/substitutions/", {"seat": 0, "player": eve.player_id})
+    sub = rita_api.post(f"/api/v1/tables/{s.table.pk}/substitutions/", {"seat": 0, "player": eve.pk})
     assert sub.status_code == 201, sub.json()
     assert rita_api.get(f"/api/v1/tables/{s.table.pk}/substitutions/").status_code == 200
     assert set(ActionLog.objects.filter(actor_label="referee rita").values_list("action", flat=True)) == {
