@@ -3,7 +3,7 @@ with ``gupai_site.asgi_worker.UvicornWorker``, or ``uvicorn gupai_site.asgi:appl
 
 - ``GET /api/v1/tournaments/{id}/events/`` → the events stream, a native async handler
   (``scoring.web.event_stream``): thousands of held connections per process, none holding a thread;
-- everything else → Django's WSGI application through ``a2wsgi.WSGIMiddleware``, in its own
+- everything else → Django's WSGI application through a2wsgi (``gupai_site.wsgi_bridge``), in its own
   pool of ``WSGI_THREADS`` threads (Django's own ASGI handler would run every sync view in one
   thread per process, which would serialise the scorers' writes).
 
@@ -22,10 +22,10 @@ import os
 import re
 import time
 
-from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
 from gupai_site.body_deadline import BodyDeadline, refusal_answer
+from gupai_site.wsgi_bridge import WSGIBridge
 from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 from scoring.web.client_address import behind_proxy, client_address, proxy_hops
 
@@ -83,7 +83,7 @@ def _log_access(scope, status: int, size: int, started: float) -> None:
 def build(wsgi_app, *, threads: int | None = None):
     """The router around ``wsgi_app`` (the tests build one around theirs)."""
     # The body is read in the event loop under a deadline before a thread is taken (body_deadline).
-    wsgi = BodyDeadline(WSGIMiddleware(wsgi_app, workers=threads or _threads()), client_of=_client_of)
+    wsgi = BodyDeadline(WSGIBridge(wsgi_app, workers=threads or _threads()), client_of=_client_of)
     # Django is set up by now (get_wsgi_application): the stream's modules may import models.
     from gupai_site.metrics import STREAMS_HELD
     from scoring.web import event_stream

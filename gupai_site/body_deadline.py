@@ -35,6 +35,7 @@ import os
 import re
 from collections import Counter
 
+from gupai_site.wsgi_bridge import BODY
 from scoring.domain.errors import problem
 from scoring.domain.inputs import MAX_ID, parse_whole_number, positive_setting
 
@@ -159,6 +160,7 @@ class BodyDeadline:
             self.bodies.give(client)
         if body is None:  # the client left: nobody to answer
             return
+        scope[BODY] = body   # the WSGI bridge reads it from here (gupai_site.wsgi_bridge)
         return await self.app(scope, _replay(body, receive), send)
 
 

@@ -77,10 +77,13 @@ def replica_databases(url: str, *, testing: bool) -> dict:
 
 def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeout: float,
                        pooler: str = DATABASE_POOLER) -> None:
-    """Every PostgreSQL alias of ``databases`` with the web's statement and lock timeouts,
+    """Every PostgreSQL alias of ``databases`` on the site's backend (``gupai_site.postgresql``),
+    with the web's statement and lock timeouts,
     ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise, and no server-side cursors; the default
     one made fit for PgBouncer when ``pooler`` (``DATABASE_POOLER``) says it is one."""
     for name, alias in databases.items():
+        if alias["ENGINE"] == "django.db.backends.postgresql":   # its health check without a round trip
+            alias["ENGINE"] = "gupai_site.postgresql"
         if name == "default" and pooler and alias["ENGINE"].endswith("postgresql"):
             through_pgbouncer(alias)
         elif alias["ENGINE"].endswith("postgresql"):

@@ -4,9 +4,12 @@ row-level security (migration ``scoring/0033_row_security``; the scope: ``scorin
 Each statement that reads or writes a ``scoring_`` table goes with ``SELECT set_config(…, true)``
 before it, in the same round trip (one query string: the two run in one transaction, even in
 autocommit, where the pair is an implicit transaction). ``true``: local to the transaction, so
-a connection PgBouncer hands to another client keeps nothing. Every statement carries it, not
-only a transaction's first: a savepoint rolled back would take a setting made inside it away,
-and a request's scope widens as it goes (a scorer link found, a director's token checked).
+a connection PgBouncer hands to another client keeps nothing. Inside a transaction of a
+connection the site's backend tracks (``gupai_site.postgresql``: ``track``), a statement whose
+scope was already set in that transaction goes alone: the backend forgets the setting at every
+commit, rollback, savepoint rolled back (which takes a setting made inside it away) and change
+of autocommit; a scope that changed (a request's widens as it goes: a scorer link found, a
+director's token checked) is set again. Other connections (psycopg's own) carry it every time.
 The statement's own results are then the cursor's (``nextset``): the ORM sees nothing else, and
 no query is added to a page's count.
 
@@ -21,6 +24,7 @@ import re
 
 from django.db.backends.postgresql.base import Cursor
 from django.db.backends.signals import connection_created
+from psycopg.pq import TransactionStatus
 
 from scoring.domain import row_scope
 
@@ -33,15 +37,38 @@ def _touches_rows(query) -> bool:
     return isinstance(query, str) and "scoring_" in query and _ROWS.match(query) is not None
 
 
+#: The attribute of a tracked psycopg connection naming the scope set in its open transaction.
+SET_IN_TRANSACTION = "gupai_scope_set"
+
+
+def track(connection) -> None:
+    """``connection`` (psycopg's) remembers the scope set in its transaction, which its owner
+    then ``forget``s whenever that transaction ends or a savepoint is rolled back."""
+    setattr(connection, SET_IN_TRANSACTION, None)
+
+
+def forget(connection) -> None:
+    if connection is not None and hasattr(connection, SET_IN_TRANSACTION):
+        setattr(connection, SET_IN_TRANSACTION, None)
+
+
 class ScopedCursor(Cursor):
     """Django's client-side-binding cursor, each row statement run within the current scope."""
 
     def execute(self, query, params=None, **kwargs):
         if not _touches_rows(query):
             return super().execute(query, params, **kwargs)
-        setting = row_scope.current().sql() + "; "
+        conn = self.connection
+        scope = row_scope.current().sql()
+        tracked = hasattr(conn, SET_IN_TRANSACTION)
+        if tracked and getattr(conn, SET_IN_TRANSACTION) == scope \
+                and conn.info.transaction_status == TransactionStatus.INTRANS:
+            return super().execute(query, params, **kwargs)   # set already in this transaction
+        setting = scope + "; "
         super().execute(setting + query, params, **kwargs)
         self.nextset()
+        if tracked:   # in autocommit the statement was its own transaction: nothing stays set
+            setattr(conn, SET_IN_TRANSACTION, None if conn.autocommit else scope)
         try:   # the query log names the statement as written
             self._query.query = self._query.query[len(setting.encode()):]
         except (AttributeError, TypeError):

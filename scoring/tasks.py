@@ -31,6 +31,7 @@ from scoring.services import push as push_services
 from scoring.services import ratings as ratings_services
 from scoring.services import standings as standings_services
 from scoring.services.audits import STALE_AFTER
+from scoring.services.common import queued_task_started
 from scoring.services.jobs import ClubBusy
 
 logger = logging.getLogger("scoring")
@@ -57,7 +58,9 @@ def standings_refresh(tournament_id: int) -> int:
 
 @shared_task(name="scoring.ratings_follow")
 def ratings_follow(club_id: int) -> int:
-    """Rate the club's deals not yet rated (enqueued after every deal write). Returns how many."""
+    """Rate the club's deals not yet rated (enqueued after deal writes, once while one waits:
+    ``enqueue_once_on_commit``). Returns how many."""
+    queued_task_started("scoring.ratings_follow", club_id)
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return 0

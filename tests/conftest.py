@@ -93,6 +93,8 @@ def _fresh_rate_limits(settings):
     settings.RATELIMIT_CACHE_PREFIX = f"rl-test-{uuid.uuid4().hex}:"
     # Cached payouts too (scoring/selectors/payouts.py): ids repeat across tests and databases.
     settings.PAYOUTS_CACHE_PREFIX = f"pay-test-{uuid.uuid4().hex}:"
+    # A follow-up marked as queued (scoring/services/common.py) by a test that never ran it.
+    settings.QUEUED_TASKS_CACHE_PREFIX = f"queued-test-{uuid.uuid4().hex}:"
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from scoring.domain.inputs import MAX_CLUB_NAME, MAX_PLAYER_NAME, new_club_slug
 from scoring.models import ActionLog, Club, Player
 from scoring.selectors.access import require_director, require_director_of
 from scoring.selectors.payouts import payouts_names_changed
-from scoring.services.common import action_log, enqueue_on_commit, require_text
+from scoring.services.common import action_log, enqueue_once_on_commit, require_text
 
 
 def club_create(*, actor: Actor, name: str, slug: str | None = None) -> Club:
@@ -122,6 +122,6 @@ def club_ratings_update(*, actor: Actor, club: Club, ladder_public: Any, unrated
         c.save(update_fields=["ladder_public", "unrated_games"])
         action_log(actor, ActionLog.Action.CLUB_RATINGS_UPDATE, c, data={"settings": after, "before": before})
         if before["unrated_games"] != wanted:
-            enqueue_on_commit("scoring.ratings_follow", c.pk)
+            enqueue_once_on_commit("scoring.ratings_follow", c.pk)
     club.ladder_public, club.unrated_games = c.ladder_public, c.unrated_games
     return c

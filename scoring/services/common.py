@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any, Callable
 
 from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models, transaction
 from django.utils.text import slugify
@@ -134,6 +137,62 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
             logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
 
     transaction.on_commit(publish)
+
+
+#: How long a queued follow-up stands for the next ones (seconds): past it, one more is queued
+#: (a worker down or far behind; the nightly jobs catch up anyway).
+QUEUED_FOR = 300
+#: A follow-up queued once waits this long (seconds) for the deals that come meanwhile.
+FOLLOW_AFTER = 1.0
+#: A cache that failed is not asked again for this long (seconds): a deal with Redis down must
+#: not pay a failed round trip (and its retries) to mark its follow-up, nor another to unmark it.
+CACHE_PAUSE = 5.0
+_cache_down_until = 0.0
+
+
+def cache_call(fn, *args):
+    """``fn(*args)`` on the cache; None (and the cache paused) when it fails or is paused."""
+    global _cache_down_until
+    if time.monotonic() < _cache_down_until:
+        return None
+    try:
+        return fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the cache is down: the follow-up is queued unmarked
+        _cache_down_until = time.monotonic() + CACHE_PAUSE
+        logger.info("The cache failed (%s); follow-ups are queued unmarked for %s s", exc, CACHE_PAUSE)
+        return None
+
+
+def _queued_key(task_name: str, args: tuple) -> str:
+    prefix = getattr(settings, "QUEUED_TASKS_CACHE_PREFIX", "queued:")   # the tests' own per test
+    return f"{prefix}{task_name}:{json.dumps(args, separators=(',', ':'))}"
+
+
+def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFTER) -> None:
+    """``enqueue_on_commit`` ``after`` seconds, unless the same task with the same arguments is
+    queued and not yet started (marked in the cache, one round trip): the one queued will see
+    this transaction's rows, since it starts after this commit (``queued_task_started``, first
+    thing in the task). Every deal of a busy club queued a ratings follow-up each, which the
+    worker then ran one after another on the web's cores; now at most one a second per club.
+    With the cache down (or failed in the last ``CACHE_PAUSE`` seconds), it is queued as
+    ``enqueue_on_commit`` would."""
+
+    def publish() -> None:
+        if cache_call(cache.add, _queued_key(task_name, args), 1, QUEUED_FOR) is False:
+            return   # one is queued and not yet started
+        try:
+            current_app.tasks[task_name].apply_async(args, countdown=after or None)
+        except Exception as exc:  # noqa: BLE001 - any broker failure; the write is already committed
+            logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
+            cache_call(cache.delete, _queued_key(task_name, args))   # else its mark expires
+
+    transaction.on_commit(publish)
+
+
+def queued_task_started(task_name: str, *args: Any) -> None:
+    """A task queued by ``enqueue_once_on_commit`` starts: the next commit queues another (called
+    before the task reads anything, so that nothing committed after this is missed)."""
+    cache_call(cache.delete, _queued_key(task_name, args))   # the cache down: its mark expires
 
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:

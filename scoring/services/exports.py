@@ -62,7 +62,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.selectors.access import require_director_of
-from scoring.services.common import action_log, action_logs, enqueue_on_commit, require_text, update_from_values
+from scoring.services.common import action_log, action_logs, enqueue_once_on_commit, require_text, update_from_values
 from scoring.services.standings import standings_recompute
 from scoring.services.tables import new_scorer_token
 from scoring.services.tournaments import tournament_create
@@ -130,7 +130,7 @@ def tournament_import(*, actor: Actor, club: Club, document: Any, progress: Prog
             "public_in_document": t.public, "rated": bool(rated), "rated_in_document": t.rated,
             "confirmed_by_directors": confirmations})
         if rated:
-            enqueue_on_commit("scoring.ratings_follow", club.pk)   # its deals join the club's ratings
+            enqueue_once_on_commit("scoring.ratings_follow", club.pk)   # its deals join the club's ratings
     return tournament
 
 

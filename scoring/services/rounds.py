@@ -35,7 +35,7 @@ from scoring.selectors.access import require_director_of, require_official_of, r
 from scoring.selectors.players import proven_entry, proving_code
 from scoring.selectors.rounds import table_round_preview
 from scoring.selectors.tables import round_defaults
-from scoring.services.common import action_log, enqueue_on_commit, optional_text
+from scoring.services.common import action_log, enqueue_once_on_commit, optional_text
 from scoring.services.events import deal_data, event_publish
 from scoring.services.lifecycle import require_running, round_guard
 from scoring.services.players import entry_code_rehash
@@ -79,7 +79,7 @@ def _deal_event(kind: str, *, tournament: Tournament, round: Round, entries: lis
                                  revision=revision, standings=standings or []))
     if tournament.rated:
         # the club's ratings follow after the commit (no query here: a publish once committed)
-        enqueue_on_commit("scoring.ratings_follow", tournament.club_id)
+        enqueue_once_on_commit("scoring.ratings_follow", tournament.club_id)
 
 
 def _apply_preview(round: Round, preview: RoundPreview) -> None:

@@ -33,7 +33,14 @@ from scoring.models import (
 from scoring.selectors.access import require_director_of
 from scoring.selectors.push import push_enabled
 from scoring.selectors.tournaments import tournament_awaits_publishing
-from scoring.services.common import action_log, checked_settings, enqueue_on_commit, require_text, unique_slug
+from scoring.services.common import (
+    action_log,
+    checked_settings,
+    enqueue_on_commit,
+    enqueue_once_on_commit,
+    require_text,
+    unique_slug,
+)
 from scoring.services.lifecycle import require_not_finished
 from scoring.services.paper_sheets import paper_sheets_drop
 from scoring.services.standings import standings_recompute
@@ -240,7 +247,7 @@ def tournament_update(*, actor: Actor, tournament: Tournament, **changes: Any) -
         if "require_confirmation" in changed:
             standings_recompute(tournament=t)  # which deals count has changed
         if "require_confirmation" in changed or "rated" in changed:
-            enqueue_on_commit("scoring.ratings_follow", t.club_id)   # the deals the ratings count changed
+            enqueue_once_on_commit("scoring.ratings_follow", t.club_id)   # the deals the ratings count changed
         action_log(actor, ActionLog.Action.TOURNAMENT_UPDATE, t, tournament=t,
                    data={f: {"before": _logged(c["before"]), "after": _logged(c["after"])}
                          for f, c in changed.items()})

@@ -86,6 +86,8 @@ def celery_worker(*, concurrency: int = 1):
     routing_again(app)
     env = dict(os.environ, DATABASE_URL=database_url_of_test_db(), PYTHONUNBUFFERED="1", DEBUG="0",
                SECRET_KEY=settings.SECRET_KEY, LINK_KEY=settings.LINK_KEY, GUPAI_TEST_QUEUE=queue,
+               # the marks of queued follow-ups under the test's own prefix (tests/conftest.py)
+               GUPAI_TEST_QUEUED_PREFIX=getattr(settings, "QUEUED_TASKS_CACHE_PREFIX", "queued:"),
                DJANGO_SETTINGS_MODULE="tests.integration.worker_settings")
     log = open(ROOT / "var" / f"celery-{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(

@@ -24,6 +24,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections, models, transaction
+from django.db.backends.postgresql.base import Cursor
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -35,11 +36,13 @@ from scoring.domain.actors import Actor
 from scoring.models import (
     AuditFinding,
     Club,
+    Entry,
     IdempotencyKey,
     PaperSheetJob,
     PushNotice,
     PushSubscription,
     RatingChange,
+    Session,
     SessionCheckIn,
     Substitution,
     Tournament,
@@ -359,6 +362,65 @@ def test_through_pgbouncer_club_a_sees_none_of_club_b_and_leaves_nothing_behind(
 
 
 # --- A transaction sets its scope once --------------------------------------------------------------
+
+class _Sent(Cursor):
+    """Records what reaches psycopg's cursor (below ``ScopedCursor``: the setting included)."""
+
+    sent: list[str] = []
+
+    def execute(self, query, params=None, **kwargs):
+        _Sent.sent.append(query)
+        return super().execute(query, params, **kwargs)
+
+
+class _Spy(ScopedCursor, _Sent):
+    pass
+
+
+@pytest.fixture
+def sent():
+    """The statements the site's default connection sends from now on, as sent."""
+    conn = connections["default"]
+    conn.ensure_connection()
+    saved = conn.connection.cursor_factory
+    conn.connection.cursor_factory = _Spy
+    _Sent.sent = []
+    yield _Sent.sent
+    conn.connection.cursor_factory = saved
+
+
+def settings_sent(sent: list[str]) -> int:
+    return sum("set_config" in q for q in sent)
+
+
+def test_a_transaction_sets_its_scope_once_and_again_when_it_changes(two_clubs, sent):
+    a, b = two_clubs
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])), transaction.atomic():
+        list(Tournament.objects.all())
+        list(Entry.objects.all())
+        list(Session.objects.all())
+        assert settings_sent(sent) == 1
+        with row_scope.within(row_scope.of_clubs([a["club"].pk, b["club"].pk])):   # widened: set again
+            list(Tournament.objects.all())
+        assert settings_sent(sent) == 2
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])):   # autocommit: each statement its own
+        list(Tournament.objects.all())
+        list(Entry.objects.all())
+    assert settings_sent(sent) == 4
+
+
+def test_a_savepoint_rolled_back_takes_the_setting_with_it(two_clubs, sent):
+    a, _ = two_clubs
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])), transaction.atomic():
+        try:
+            with transaction.atomic():   # a savepoint: the scope is first set inside it
+                list(Tournament.objects.all())
+                raise RuntimeError
+        except RuntimeError:
+            pass
+        list(Tournament.objects.all())   # set again: the rollback undid it
+    assert settings_sent(sent) == 2
+
 
 def test_as_its_role_each_transaction_sees_its_own_scope(two_clubs, the_site_as_its_role):
     """Bound by the policies: a transaction after another, a changed scope, a savepoint rolled

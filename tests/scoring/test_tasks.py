@@ -24,7 +24,7 @@ def test_standings_are_exact_when_a_deal_commits_without_any_task(jie_long, djan
     # when Redis is away: services/events.py) and the club ratings' follow (caught up by the next
     # deal's or a rebuild), which no standing waits for; and /metrics' count of deals recorded.
     assert [c.__qualname__ for c in callbacks] == ["Counter.inc", "event_publish.<locals>.<lambda>",
-                                                   "enqueue_on_commit.<locals>.publish"]
+                                                   "enqueue_once_on_commit.<locals>.publish"]
     totals = {st.entry.player.name: (st.total, st.rounds_counted) for st in Standing.objects.filter(tournament=s.tournament)}
     assert totals == {name: (net, 1) for name, net in zip(s.names, JIE_LONG_NETS)}
 
@@ -92,3 +92,75 @@ def test_auth_tokens_cleanup_task_runs_daily_in_beat(director):
     entries = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "scoring.auth_tokens_cleanup"]
     assert len(entries) == 1 and isinstance(entries[0]["schedule"], crontab)
     assert entries[0]["schedule"].remaining_estimate(timezone.now()) <= timedelta(days=1)
+
+
+def test_a_busy_clubs_deals_queue_one_ratings_follow_while_it_waits(jie_long, settings,
+                                                                 django_capture_on_commit_callbacks):
+    """Queued, not eager (the memory broker): the second deal's follow-up is the first's, still
+    waiting; once a worker starts it, the next deal queues another."""
+    from celery import current_app
+    from celery.signals import before_task_publish
+
+    from scoring.services.common import queued_task_started
+
+    sent = []
+
+    def count(sender=None, body=None, headers=None, **kwargs):
+        sent.append((sender, tuple(body[0])))
+        assert headers["eta"] is not None   # it waits a second for the deals that come meanwhile
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "queued"}}
+    before_task_publish.connect(count)
+    current_app.conf.task_always_eager = False
+    s, club = jie_long, jie_long.tournament.club_id
+
+    def deal():
+        with django_capture_on_commit_callbacks(execute=True):
+            round_record(actor=s.scorer_actor, table=s.table, body=JIE_LONG)
+    try:
+        deal()
+        deal()
+        assert sent == [("scoring.ratings_follow", (club,))]
+        queued_task_started("scoring.ratings_follow", club)   # what the task does first
+        deal()
+        assert sent == [("scoring.ratings_follow", (club,))] * 2
+    finally:
+        current_app.conf.task_always_eager = True
+        before_task_publish.disconnect(count)
+
+
+def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests(
+        jie_long, settings, django_capture_on_commit_callbacks):
+    """A Redis that refuses: each deal's follow-up is queued (unmarked), and the cache is asked
+    once, not again by the next deals within ``CACHE_PAUSE`` (a deal must not pay a failed
+    round trip each time)."""
+    from celery import current_app
+    from celery.signals import before_task_publish
+
+    from scoring.services import common
+
+    sent, asked = [], []
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0",   # the discard port: refused
+                                   "OPTIONS": {"socket_connect_timeout": 0.5}}}
+
+    def count(sender=None, **kwargs):
+        sent.append(sender)
+
+    def refusing(*args):
+        asked.append(args)
+        raise ConnectionError("refused")
+
+    before_task_publish.connect(count)
+    current_app.conf.task_always_eager = False
+    common._cache_down_until = 0.0   # noqa: SLF001 - a fresh process's state
+    try:
+        for _ in range(3):
+            with django_capture_on_commit_callbacks(execute=True):
+                round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
+        assert sent == ["scoring.ratings_follow"] * 3
+        assert common.cache_call(refusing) is None and asked == []   # resting: not asked
+    finally:
+        common._cache_down_until = 0.0   # noqa: SLF001
+        current_app.conf.task_always_eager = True
+        before_task_publish.disconnect(count)

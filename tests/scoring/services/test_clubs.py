@@ -73,7 +73,7 @@ def test_club_ratings_update_enqueues_the_follow_only_when_the_games_change(club
     assert callbacks == []
     sent = []
     from celery import current_app
-    monkeypatch.setattr(current_app.tasks["scoring.ratings_follow"], "delay", lambda *a: sent.append(a))
+    monkeypatch.setattr(current_app.tasks["scoring.ratings_follow"], "apply_async", lambda a, **kw: sent.append(tuple(a)))
     with django_capture_on_commit_callbacks(execute=True):
         club_ratings_update(actor=director_actor, club=club, ladder_public=True, unrated_games=["ding_niu"])
     assert sent == [(club.pk,)]
