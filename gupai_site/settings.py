@@ -256,7 +256,7 @@ LOGOUT_REDIRECT_URL = "/"
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     # Redis may go down mid-event: all that talks to it gives up within a second or two (the site goes on).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "gupai_site.cache.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
