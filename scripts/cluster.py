@@ -308,11 +308,29 @@ admin_users = postgres
     wait_until(lambda: running(c, "pgbouncer"), 10, "PgBouncer did not start")
 
 
+#: Requests haproxy lets a node work on at once (gunicorn's workers × their 2 threads, and as
+#: many waiting): the rest wait in haproxy's queue, not in the node's. Under more deals than
+#: the nodes can answer, a node's /readyz then waits behind a few requests, not hundreds: with
+#: the backlog in the node, the checks timed out and haproxy took both nodes out (every request
+#: 503, bench/cluster.py at 1,000 deals/s).
+def node_maxconn(c: Cluster) -> int:
+    return c.web_workers * 2 * 2
+
+
 def haproxy_config(c: Cluster) -> str:
-    servers = "\n".join(f"    server node{i} 127.0.0.1:{port} check" for i, port in enumerate(c.node_ports, 1))
+    limit = node_maxconn(c)
+    servers = "\n".join(f"    server node{i} 127.0.0.1:{port} check maxconn {limit}"
+                         for i, port in enumerate(c.node_ports, 1))
+    # Used only while every node says it is not ready: then the cause is shared (Redis, a queue's
+    # worker, the replica), and the site answers degraded (deals are recorded without Redis)
+    # rather than not at all. A dead node refuses the connection: haproxy redispatches.
+    fallback = "\n".join(f"    server open{i} 127.0.0.1:{port} backup maxconn {limit}"
+                          for i, port in enumerate(c.node_ports, 1))
     # The streams' backend follows the nodes' checks rather than asking /readyz again.
     tracked = "\n".join(f"    server node{i} 127.0.0.1:{port} track nodes/node{i}"
                          for i, port in enumerate(c.node_ports, 1))
+    tracked_fallback = "\n".join(f"    server open{i} 127.0.0.1:{port} backup"
+                                  for i, port in enumerate(c.node_ports, 1))
     # maxconn: haproxy's own, from the open-files limit (each held stream takes two).
     return f"""global
     log stderr format short local0 warning
@@ -327,6 +345,7 @@ defaults
     timeout http-request 10s
     timeout client 60s
     timeout server 60s
+    timeout check 3s
     default-server inter 2s fall 2 rise 2
 
 frontend web
@@ -341,10 +360,14 @@ frontend web
 
 backend nodes
     balance roundrobin
+    # A request that waited this long for a free slot is answered 503 (a phone's outbox sends
+    # it again, with the same Idempotency-Key).
+    timeout queue 10s
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
 {servers}
+{fallback}
 
 backend events
     balance leastconn
@@ -352,6 +375,7 @@ backend events
     # An event is a small chunk: without this haproxy held each about 200 ms (bench/cluster.py).
     option http-no-delay
 {tracked}
+{tracked_fallback}
 """
 
 
