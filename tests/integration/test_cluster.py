@@ -8,7 +8,8 @@ never stopped).
   and get nothing twice, and the deals posted meanwhile (retried with their Idempotency-Key)
   are all recorded once;
 - the public pages read the replica, a director reads their own write on the primary;
-- /readyz turns 503 naming the replica, or Redis, while it is stopped.
+- /readyz turns 503 naming the replica, or Redis, while it is stopped; with no node ready,
+  haproxy's unchecked backups still carry the deals.
 """
 
 from __future__ import annotations
@@ -96,8 +97,13 @@ def request(port: int, method: str, path: str, body=None, headers: dict | None =
 
 def ready(c) -> bool:
     # After a part came back, a queue is ready again at its worker's next heartbeat (every 30 s,
-    # once the worker has reconnected): on a busy machine, a minute or two.
-    return wait_for(lambda: request(c.haproxy_port, "GET", "/readyz")[0] == 200, timeout=150)
+    # once the worker has reconnected): on a busy machine, a minute or two. Ready through a
+    # checked node (node1, node2), not through haproxy's backups (open1, open2), which serve
+    # until its checks have seen the nodes ready twice.
+    def through_a_node() -> bool:
+        status, _, headers = request(c.haproxy_port, "GET", "/readyz")
+        return status == 200 and headers.get("x-gupai-node", "").startswith("node")
+    return wait_for(through_a_node, timeout=150)
 
 
 class Spectator:
@@ -269,6 +275,27 @@ def test_readyz_names_the_part_that_stopped(cluster, part):
         else:
             cluster.redis.start()   # the same port
     assert wait_for(lambda: request(node, "GET", "/readyz")[0] == 200, timeout=150)
+
+
+def test_with_no_node_ready_haproxy_still_records_deals_through_the_backups(cluster, jie_long):
+    """Redis down makes every node's /readyz 503 at once (a shared part): haproxy takes both
+    nodes out and serves through its unchecked backups, so that deals are still recorded (the
+    site records them without Redis) rather than answered 503 by the proxy."""
+    assert ready(cluster)
+    cluster.redis.stop()
+    try:
+        # both nodes out: two failed checks each, 2 s apart
+        assert wait_for(lambda: request(cluster.haproxy_port, "GET", "/readyz")[2].get("x-gupai-node", "")
+                        .startswith("open"), timeout=30)
+        status, body, headers = request(cluster.haproxy_port, "POST", f"/api/v1/tables/{jie_long.table.pk}/rounds/",
+                                        {"points": [2, 12, 34, 18]},
+                                        {"Authorization": f"Scorer {jie_long.token}", "Idempotency-Key": "no-node-ready"})
+        assert status == 201, body
+        assert headers["x-gupai-node"].startswith("open")
+    finally:
+        cluster.redis.start()
+    assert ready(cluster)
+    assert Round.objects.filter(table=jie_long.table).count() >= 1
 
 
 def busiest_node(spectators, cluster) -> int:
