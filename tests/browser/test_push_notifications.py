@@ -23,6 +23,7 @@ import json
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scoring.domain.actors import Actor
@@ -101,6 +102,22 @@ def registration_id(page, cdp, scope: str) -> str:
     return found[scope]
 
 
+def shown_notifications(page, timeout: float = 10.0):
+    """The notifications the service worker shows (title, body, url), once there are any. Read
+    again on each try: the scorer page may reload meanwhile (the seating it follows moved), which
+    takes a handle to the page's last answer with it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            shown = page.evaluate("""() => navigator.serviceWorker.ready.then(r => r.getNotifications())
+                .then(list => list.map(n => [n.title, n.body, n.data.url]))""")
+        except PlaywrightError:   # the page was between two documents
+            shown = []
+        if shown or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.1)
+
+
 def test_a_proven_player_allows_notifications_and_is_told_the_seat(live_server, phone_context, make_setup, vapid,
                                                                     push_service, director):
     s = make_setup("jie_long", require_proof=True)
@@ -134,9 +151,7 @@ def test_a_proven_player_allows_notifications_and_is_told_the_seat(live_server, 
     cdp.send("ServiceWorker.deliverPushMessage", {
         "origin": live_server.url, "registrationId": registration_id(page, cdp, f"{live_server.url}/s/"),
         "data": json.dumps(message)})
-    shown = page.wait_for_function("""() => navigator.serviceWorker.ready
-        .then(r => r.getNotifications()).then(list => list.length ? list.map(n => [n.title, n.body, n.data.url]) : null)""")
-    assert shown.json_value() == [[s.tournament.name, text, f"/t/{s.tournament.slug}/tables/{where.table_id}/"]]
+    assert shown_notifications(page) == [[s.tournament.name, text, f"/t/{s.tournament.slug}/tables/{where.table_id}/"]]
 
     # Stop: the server forgets this phone.
     page.click("#notifications-stop")
