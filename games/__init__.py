@@ -10,8 +10,8 @@ The modules:
   count), ``words`` (the marker of the words the site translates)
 - ``record`` and ``engine`` (reading a record and its error paths; ``evaluate``), ``settlement``
   (transfers, nets, ranking with the tie rules), ``places`` (a settled deal's places and wins)
-- ``connecting`` (the three record levels the connecting games share) and ``layout`` (the line
-  of tiles: a move log read and replayed)
+- ``connecting`` (the three record levels the connecting games share), ``moves`` (a move log
+  read) and ``layout`` (the line of tiles: a move log replayed)
 - one module per game: ``jie_long``, ``ce_deng``, ``kko_li_but_i_gi``, ``ding_niu``,
   ``tau_ngau`` (with ``bulls``, its hand values) and ``da_ling``
 - ``catalog`` (each game's facts as data) and ``entry`` (each game's deal form, as data)

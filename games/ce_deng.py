@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .connecting import LEVELS, read_deal, result_body
 from .decks import CONNECTING_DEALS
-from .layout import fast_tile
+from .moves import fast_tile
 from .record import Common, Problems, check_deck, check_seat_count, read_list
 from .settlement import difference_transfers, places_lower_hand
 from .tiles import Tile

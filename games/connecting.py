@@ -11,17 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .decks import CONNECTING_DEALS, deck_name, deck_pips
-from .layout import (
-    BLOCKED,
-    TILE_BY_TEXT,
-    Replay,
-    Watch,
-    fast_tile,
-    must_play_warnings,
-    quick_replay,
-    read_moves,
-    replay,
-)
+from .layout import BLOCKED, Replay, Watch, must_play_warnings, quick_replay, replay
+from .moves import TILE_BY_TEXT, fast_tile, read_moves
 from .record import MAX_LIST, Common, Problems, check_deck, check_seat_count, is_int, read_list
 from .settlement import Transfer, nets_from_transfers
 from .tiles import Tile

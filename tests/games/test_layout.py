@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from games.ding_niu import SuanZhangWatch
-from games.layout import BLOCKED, COMPLETE, SMOTHERED, TILE_BY_TEXT, ends_text, must_play_warnings, read_moves, replay
+from games.layout import BLOCKED, COMPLETE, SMOTHERED, ends_text, must_play_warnings, replay
+from games.moves import TILE_BY_TEXT, read_moves
 from games.record import Problems
 from games.tiles import ALL_TILES, parse_tile
 
