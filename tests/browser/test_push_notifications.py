@@ -102,7 +102,7 @@ def registration_id(page, cdp, scope: str) -> str:
     return found[scope]
 
 
-def shown_notifications(page, timeout: float = 10.0):
+def shown_notifications(page, timeout: float):
     """The notifications the service worker shows (title, body, url), once there are any. Read
     again on each try: the scorer page may reload meanwhile (the seating it follows moved), which
     takes a handle to the page's last answer with it."""
@@ -116,6 +116,25 @@ def shown_notifications(page, timeout: float = 10.0):
         if shown or time.monotonic() > deadline:
             return shown
         time.sleep(0.1)
+
+
+def push_until_shown(context, page, origin: str, message: dict, tries: int = 4):
+    """Hands ``message`` to the worker as a push service's message arrives, and returns what it
+    shows. DevTools' ``deliverPushMessage`` drops a message now and then on a loaded machine
+    (found here: with every core busy, one try in three showed nothing for 10 s, and the same
+    message handed over again showed at once), as a push service may deliver twice: handed over
+    again until something shows. The message's tag makes a second one replace the first, so what
+    is shown is still one notification; the test's assertion says so."""
+    for _ in range(tries):
+        cdp = context.new_cdp_session(page)   # a fresh session reports the registrations anew
+        cdp.send("ServiceWorker.deliverPushMessage", {
+            "origin": origin, "registrationId": registration_id(page, cdp, f"{origin}/s/"),
+            "data": json.dumps(message)})
+        shown = shown_notifications(page, timeout=5)
+        cdp.detach()
+        if shown:
+            return shown
+    return []
 
 
 def test_a_proven_player_allows_notifications_and_is_told_the_seat(live_server, phone_context, make_setup, vapid,
@@ -147,11 +166,7 @@ def test_a_proven_player_allows_notifications_and_is_told_the_seat(live_server, 
     assert message["body"] == text
 
     # The push service's message, decrypted, handed to the worker as the browser hands one over.
-    cdp = phone_context.new_cdp_session(page)
-    cdp.send("ServiceWorker.deliverPushMessage", {
-        "origin": live_server.url, "registrationId": registration_id(page, cdp, f"{live_server.url}/s/"),
-        "data": json.dumps(message)})
-    assert shown_notifications(page) == [[s.tournament.name, text, f"/t/{s.tournament.slug}/tables/{where.table_id}/"]]
+    assert push_until_shown(phone_context, page, live_server.url, message) == [[s.tournament.name, text, f"/t/{s.tournament.slug}/tables/{where.table_id}/"]]
 
     # Stop: the server forgets this phone.
     page.click("#notifications-stop")
