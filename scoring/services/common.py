@@ -144,23 +144,39 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
 QUEUED_FOR = 300
 #: A follow-up queued once waits this long (seconds) for the deals that come meanwhile.
 FOLLOW_AFTER = 1.0
-#: A cache that failed is not asked again for this long (seconds): a deal with Redis down must
-#: not pay a failed round trip (and its retries) to mark its follow-up, nor another to unmark it.
-CACHE_PAUSE = 5.0
-_cache_down_until = 0.0
+class Resting:
+    """A service this process calls after a commit (Redis: the cache, the live events' channel)
+    that, once it failed, is not asked again for ``seconds``: a deal with Redis down must not pay
+    a failed round trip (and its retries) each time, only the first in every ``seconds``."""
+
+    def __init__(self, what: str, *, seconds: float = 5.0, consequence: str) -> None:
+        self.what, self.seconds, self.consequence = what, seconds, consequence
+        self.until = 0.0
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``; None when it fails (then resting) or while resting."""
+        if time.monotonic() < self.until:
+            return None
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - whatever the client raises, the write is committed
+            self.until = time.monotonic() + self.seconds
+            logger.warning("%s failed (%s); %s; not asked again for %s s", self.what, exc, self.consequence,
+                           self.seconds)
+            return None
+
+    def wake(self) -> None:
+        """Ask again from now on (a fresh process's state; the tests)."""
+        self.until = 0.0
+
+
+#: The cache, for the follow-ups' marks.
+CACHE = Resting("The cache", consequence="follow-ups are queued unmarked")
 
 
 def cache_call(fn, *args):
-    """``fn(*args)`` on the cache; None (and the cache paused) when it fails or is paused."""
-    global _cache_down_until
-    if time.monotonic() < _cache_down_until:
-        return None
-    try:
-        return fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the cache is down: the follow-up is queued unmarked
-        _cache_down_until = time.monotonic() + CACHE_PAUSE
-        logger.info("The cache failed (%s); follow-ups are queued unmarked for %s s", exc, CACHE_PAUSE)
-        return None
+    """``fn(*args)`` on the cache; None (and the cache resting) when it fails or rests."""
+    return CACHE.call(fn, *args)
 
 
 def _queued_key(task_name: str, args: tuple) -> str:
@@ -174,7 +190,7 @@ def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFT
     this transaction's rows, since it starts after this commit (``queued_task_started``, first
     thing in the task). Every deal of a busy club queued a ratings follow-up each, which the
     worker then ran one after another on the web's cores; now at most one a second per club.
-    With the cache down (or failed in the last ``CACHE_PAUSE`` seconds), it is queued as
+    With the cache down (or resting: ``CACHE``), it is queued as
     ``enqueue_on_commit`` would."""
 
     def publish() -> None:

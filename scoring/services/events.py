@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -29,6 +28,7 @@ from django.utils import timezone
 
 from scoring.domain.records import outcomes_by_position
 from scoring.models import Round, RoundRevision, Standing, Table, Tournament, TournamentEvent, TournamentFeed
+from scoring.services.common import Resting
 from scoring.services.round_rows import utc_of
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,6 @@ KEEP = 1000
 PRUNE_EVERY = 100
 #: The Redis channels: one per tournament; the hubs subscribe to the pattern.
 CHANNEL_PREFIX = "gupai:events:"
-#: A Redis that failed is not asked again for this long (a deal never waits on a dead Redis twice).
-REDIS_PAUSE = 5.0
 
 _FEED = TournamentFeed._meta.db_table
 _EVENT = TournamentEvent._meta.db_table
@@ -73,7 +71,8 @@ def event_publish(*, tournament: Tournament | int, kind: str, data: dict) -> int
 _listeners: list[Callable[[int, str], None]] = []
 _lock = threading.Lock()
 _redis: Any = None
-_redis_down_until = 0.0
+#: A Redis that failed is not asked again for a while (a deal never waits on a dead Redis twice).
+REDIS = Resting("events: publishing to Redis", consequence="the events are stored, the streams will catch up")
 
 
 def listen(callback: Callable[[int, str], None]) -> None:
@@ -97,19 +96,17 @@ def _send(tid: int, message: str) -> None:
             except Exception:  # a listener's trouble is no reason to fail the write's answer
                 log.exception("event listener failed")
         return
-    global _redis, _redis_down_until
-    if time.monotonic() < _redis_down_until:
-        return
-    try:
-        if _redis is None or _redis[0] != settings.REDIS_URL:
-            import redis
+    REDIS.call(_publish, tid, message)
 
-            _redis = (settings.REDIS_URL, redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
-                                                               socket_timeout=0.5))
-        _redis[1].publish(f"{CHANNEL_PREFIX}{tid}", message)
-    except Exception as e:  # stored already: the streams catch up from the store when Redis is back
-        _redis_down_until = time.monotonic() + REDIS_PAUSE
-        log.warning("events: could not publish to Redis (%s); the event is stored, streams will catch up", e)
+
+def _publish(tid: int, message: str) -> None:
+    global _redis
+    if _redis is None or _redis[0] != settings.REDIS_URL:
+        import redis
+
+        _redis = (settings.REDIS_URL, redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5,
+                                                           socket_timeout=0.5))
+    _redis[1].publish(f"{CHANNEL_PREFIX}{tid}", message)
 
 
 # ---------------------------------------------------------------------------------------------

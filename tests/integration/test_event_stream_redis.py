@@ -26,7 +26,7 @@ pytestmark = [
 
 @pytest.fixture(autouse=True)
 def _fresh_publisher(monkeypatch):
-    monkeypatch.setattr(feed, "_redis_down_until", 0.0)
+    monkeypatch.setattr(feed.REDIS, "until", 0.0)
 
 
 def test_events_come_through_redis(jie_long, settings):
@@ -73,7 +73,7 @@ def test_redis_down_then_back_loses_nothing(jie_long, settings):
                 break
             await asyncio.sleep(0.2)
         assert (await again.next()).id == 2            # the missed one, from the store
-        feed._redis_down_until = 0.0                    # (its REDIS_PAUSE after the failure, not waited for)
+        feed.REDIS.wake()                               # (its rest after the failure, not waited for)
         await record(jie_long)
         assert (await again.next()).id == 3            # and live again
         await again.close()

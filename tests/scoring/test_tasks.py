@@ -132,7 +132,7 @@ def test_a_busy_clubs_deals_queue_one_ratings_follow_while_it_waits(jie_long, se
 def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests(
         jie_long, settings, django_capture_on_commit_callbacks):
     """A Redis that refuses: each deal's follow-up is queued (unmarked), and the cache is asked
-    once, not again by the next deals within ``CACHE_PAUSE`` (a deal must not pay a failed
+    once, not again by the next deals while it rests (a deal must not pay a failed
     round trip each time)."""
     from celery import current_app
     from celery.signals import before_task_publish
@@ -153,7 +153,7 @@ def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests
 
     before_task_publish.connect(count)
     current_app.conf.task_always_eager = False
-    common._cache_down_until = 0.0   # noqa: SLF001 - a fresh process's state
+    common.CACHE.wake()   # a fresh process's state
     try:
         for _ in range(3):
             with django_capture_on_commit_callbacks(execute=True):
@@ -161,6 +161,6 @@ def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests
         assert sent == ["scoring.ratings_follow"] * 3
         assert common.cache_call(refusing) is None and asked == []   # resting: not asked
     finally:
-        common._cache_down_until = 0.0   # noqa: SLF001
+        common.CACHE.wake()
         current_app.conf.task_always_eager = True
         before_task_publish.disconnect(count)
