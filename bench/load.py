@@ -31,7 +31,10 @@ checks that the standings equal a recomputation from scratch and that the deals 
 exactly the distinct keys sent (none lost, none twice). ``--nodes 2`` serves the site as two
 nodes (each its own gunicorn as above, ``-w 2``) behind haproxy on the same machine, and runs
 one node reached directly beside them in each round (one node, the nodes, the ceiling): the
-ratio of the two is what a second node costs on the same cores.
+ratio of the two is what a second node costs on the same cores. ``--node-workers 1`` gives each
+of the nodes behind haproxy one process instead of two: the machine's two cores shared out between
+the two nodes as two machines would each have their own, rather than four processes on two cores
+(the one node beside them keeps ``-w 2``).
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
@@ -323,6 +326,9 @@ def main() -> None:
                         help="plain: gunicorn -w 2 sync (default); asgi: through the site's gunicorn config")
     parser.add_argument("--nodes", type=int, default=1,
                         help="site nodes (gunicorn -w 2 each); 2+: behind haproxy, with one node run beside them")
+    parser.add_argument("--node-workers", type=int, default=2,
+                        help="gunicorn workers of each node behind haproxy (--nodes 2+); the one node beside "
+                             "them keeps 2")
     parser.add_argument("--site-role", action="store_true",
                         help="the site and its worker connect as the site's role (manage.py site_role), bound by "
                              "row-level security, rather than as the database's owner, whom it does not bind")
@@ -351,9 +357,9 @@ def main() -> None:
     if args.nodes == 1:
         procs.append(site_node(port, site_env, log))
         waits = [(port, procs[0])]
-    else:   # haproxy on ``port`` in front of the nodes, each its own gunicorn (-w 2)
+    else:   # haproxy on ``port`` in front of the nodes, each its own gunicorn (-w --node-workers)
         node_ports = [free_port() for _ in range(args.nodes)]
-        procs += [site_node(p, site_env, log) for p in node_ports]
+        procs += [site_node(p, site_env, log, workers=args.node_workers) for p in node_ports]
         waits = list(zip(node_ports, procs))
         procs.append(haproxy(port, node_ports, work, log))
         waits.append((port, procs[-1]))
@@ -396,7 +402,9 @@ def main() -> None:
             proc.terminate()
         for proc in procs:
             proc.wait(30)
-    site = "the site (gunicorn.conf.py, uvicorn, -w 2" + (f", {args.nodes} nodes behind haproxy)" if args.nodes > 1 else ")")
+    site = ("the site (gunicorn.conf.py, uvicorn, -w 2)" if args.nodes == 1 else
+            f"the site (gunicorn.conf.py, uvicorn, {args.nodes} nodes of -w {args.node_workers} behind haproxy; "
+            "one node of -w 2 beside them)")
     print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {args.tables} tables; {site}; ceiling: bare DRF app, "
           + ("gunicorn -w 2 sync" if args.ceiling == "plain" else "the site's gunicorn config (uvicorn, -w 2)")
           + f"; PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
