@@ -131,6 +131,31 @@ def test_at_most_n_bodies_in_progress_per_address():
     assert guard.bodies.counts == {}
 
 
+def test_bodies_that_come_whole_are_not_counted_however_many_come_at_once():
+    """A venue's phones share one address: twenty deals arriving in one turn of a busy loop, each
+    body whole with its head, are no slow clients (the limit, 2 here, counted them all before)."""
+    bridge = Bridge()
+    guard = _guard(bridge)
+    answers = []
+
+    async def one(i):
+        async def receive():
+            return {"type": "http.request", "body": b"%02d" % i, "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answers.append(message["status"])
+
+        await guard(_scope(length=2), receive, send)
+
+    async def main():
+        await asyncio.gather(*(one(i) for i in range(20)))
+
+    in_a_thread_of_its_own(main())
+    assert answers == [200] * 20 and sorted(bridge.bodies) == [b"%02d" % i for i in range(20)]
+    assert guard.bodies.counts == {}
+
+
 def test_per_address_counts():
     tally = PerAddress(1)
     assert tally.take("a") and not tally.take("a") and tally.take("b")
