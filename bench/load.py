@@ -76,19 +76,23 @@ BARE_ENV = dict(ENV, DJANGO_SETTINGS_MODULE="bench.baseline.settings")
 
 LUA = r"""
 -- Scorers at many tables: each request records the next deal of the next table, with a fresh
--- Idempotency-Key; one in twenty repeats the previous request exactly (a phone's retry).
+-- Idempotency-Key; one in twenty repeats the previous request exactly (a phone's retry). The
+-- keys carry the run's own id (wrk's argument): each wrk run starts its counters at 0 again, and
+-- the keys of an earlier run would be replays of its deals, answered from the store.
 local tables = %(tables)s
-local counter, thread_id, last = 0, 0, nil
+-- thread_id is the global that setup gives each thread (thread:set): a local of that name would
+-- hide it, and both threads would send the same keys (each deal twice, the second a replay).
+local counter, last, run = 0, nil, "0"
 local ids = 0
 function setup(thread) ids = ids + 1; thread:set("thread_id", ids) end
-function init(args) math.randomseed(thread_id * 7919) end
+function init(args) run = args[1] or "0"; math.randomseed(thread_id * 7919) end
 function request()
   if last ~= nil and math.random() < 0.05 then return last end
   counter = counter + 1
   local t = tables[(counter %% #tables) + 1]
   local body = t.bodies[(counter %% #t.bodies) + 1]
   local headers = {["Content-Type"] = "application/json", ["Authorization"] = t.auth,
-                   ["Idempotency-Key"] = "w" .. thread_id .. "-" .. counter}
+                   ["Idempotency-Key"] = "w" .. run .. "-" .. thread_id .. "-" .. counter}
   last = wrk.format("POST", t.path, headers, body)
   return last
 end
@@ -156,11 +160,16 @@ def wrk_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_wrk(port: int, script: Path, seconds: int, connections: int, meter: cpu.Meter | None = None) -> dict:
+def run_wrk(port: int, script: Path, seconds: int, connections: int, meter: cpu.Meter | None = None,
+            stored=None) -> dict:
+    """One wrk run; ``stored()``: the deals stored, counted before and after (the new ones a second:
+    ``new``, which leaves out the retries answered from the store)."""
+    before = stored() if stored else 0
     if meter:
         meter.start()
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script),
-                          f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
+                          f"http://127.0.0.1:{port}", "--", str(time.time_ns())],
+                         capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     lat = {p: re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out) for p in ("50", "99")}
 
@@ -172,7 +181,8 @@ def run_wrk(port: int, script: Path, seconds: int, connections: int, meter: cpu.
     answered = int(re.search(r"(\d+) requests in", out).group(1))
     # CPU milliseconds per request answered, by part (meter's names), while this run lasted
     used = {name: seconds * 1000 / max(answered, 1) for name, seconds in meter.stop().items()} if meter else {}
-    return {"rate": rate, "p50": ms(lat["50"]), "p99": ms(lat["99"]), "non2xx": int(bad.group(1)) if bad else 0,
+    new = (stored() - before) / seconds if stored else rate
+    return {"rate": rate, "new": new, "p50": ms(lat["50"]), "p99": ms(lat["99"]), "non2xx": int(bad.group(1)) if bad else 0,
             "socket_errors": errors.group(0) if errors else "", "raw": out, "cpu": used}
 
 
@@ -387,13 +397,19 @@ def main() -> None:
         run_wrk(port, deals_lua, 10, args.connections)
         run_wrk(bare_port, ceiling_lua, 10, args.connections)
         deals, ceiling, one = [], [], []
+
+        def stored() -> int:
+            from scoring.models import Round
+
+            return Round.objects.filter(table__session__tournament_id=tournament_id).count()
+
         if args.nodes > 1:
             run_wrk(one_port, deals_lua, 10, args.connections)
         for _ in range(args.rounds):
             load.append(os.getloadavg()[0])
             if args.nodes > 1:
-                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections, one_meter))
-            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections, site_meter))
+                one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections, one_meter, stored))
+            deals.append(run_wrk(port, deals_lua, args.seconds, args.connections, site_meter, stored))
             ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections, bare_meter))
         time.sleep(2)
         after = check_after(tournament_id)
@@ -409,19 +425,19 @@ def main() -> None:
           + ("gunicorn -w 2 sync" if args.ceiling == "plain" else "the site's gunicorn config (uvicorn, -w 2)")
           + f"; PostgreSQL, Celery worker on Redis; {args.rounds} alternating pairs; "
           f"load average before each pair: {', '.join(f'{x:.1f}' for x in load)}")
-    print(f"{'':10} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}   CPU ms a request: server + PostgreSQL"
-          " + worker (+ wrk)")
+    print(f"{'':10} {'req/s':>8} {'new/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}   CPU ms a request: "
+          "server + PostgreSQL + worker (+ wrk)")
     for i, (d, c) in enumerate(zip(deals, ceiling), start=1):
-        print(f"deals {i:<4} {d['rate']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}   {cpu_line(d)}"
-              f"  {d['socket_errors']}")
-        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}   {cpu_line(c)}"
-              f"  {c['socket_errors']}")
+        print(f"deals {i:<4} {d['rate']:8.0f} {d['new']:8.0f} {d['p50']:8.1f} {d['p99']:8.1f} {d['non2xx']:8d}   "
+              f"{cpu_line(d)}  {d['socket_errors']}")
+        print(f"ceiling {i:<2} {c['rate']:8.0f} {c['new']:8.0f} {c['p50']:8.1f} {c['p99']:8.1f} {c['non2xx']:8d}   "
+              f"{cpu_line(c)}  {c['socket_errors']}")
     print("CPU a deal / CPU a ceiling request (server + PostgreSQL + worker): "
           + ", ".join(f"{busy(d) / busy(c):.2f}" for d, c in zip(deals, ceiling)))
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
     for i, o in enumerate(one, start=1):
-        print(f"one node {i:<1} {o['rate']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}   {cpu_line(o)}"
+        print(f"one node {i:<1} {o['rate']:8.0f} {o['new']:8.0f} {o['p50']:8.1f} {o['p99']:8.1f} {o['non2xx']:8d}   {cpu_line(o)}"
               f"  {o['socket_errors']}")
     if one:
         gains = [d["rate"] / o["rate"] for d, o in zip(deals, one)]
