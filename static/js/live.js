@@ -6,7 +6,8 @@
          A live page (standings, tables, deals, the director's dashboard): asks URL every few
          seconds (4 s unless data-live-every says) with If-None-Match and, when the answer is new
          (200, not 304), swaps every [data-live-part="x"] inside it for the answer's element of
-         the same name. A [data-live-status] inside it shows its data-text-live or
+         the same name — except a part the user is writing in (a field of it focused, or one the
+         user changed from what the page came with), which is kept as it is and asked for again. A [data-live-status] inside it shows its data-text-live or
          data-text-offline and carries data-live-state="live|offline".
          With data-live-after, URL is asked with ?after=cursor (the answer's [data-live-after]
          is the next cursor) and the answer may hold lists of changes: each [data-live-list="x"]
@@ -48,6 +49,27 @@
                 "table_substituted", "adjustment_recorded", "adjustment_deleted", "snapshot"];
   var watchers = [];
 
+  // Form fields the user typed in or changed (input and change events come from the user, not
+  // from a script setting a value), and whether a live part holds one still unsent, or the focus.
+  document.addEventListener("input", function (event) { event.target._liveTouched = true; }, true);
+  document.addEventListener("change", function (event) { event.target._liveTouched = true; }, true);
+
+  function inUse(part) {
+    var active = document.activeElement;
+    if (active && part.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
+    return Array.prototype.some.call(part.querySelectorAll("input, textarea, select"), function (field) {
+      return field._liveTouched === true && changed(field);
+    });
+  }
+
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+
   // The two ways of keeping an element up to date. apply(el, html) returns the element to follow.
   var KINDS = {
     live: {
@@ -61,10 +83,15 @@
       every: function (el) { return parseInt(el.getAttribute("data-live-every"), 10) || 4000; },
       apply: function (el, html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
+        el._liveHeld = false;
         doc.querySelectorAll("[data-live-part]").forEach(function (fresh) {
           var name = fresh.getAttribute("data-live-part");
           el.querySelectorAll("[data-live-part]").forEach(function (old) {
-            if (old.getAttribute("data-live-part") === name) old.replaceWith(document.importNode(fresh, true));
+            if (old.getAttribute("data-live-part") !== name) return;
+            // A part being written in (a dispute's note, a ticked box) is kept as it is: swapped,
+            // what was typed would be lost. Its ETag is not kept either, so it is asked again.
+            if (inUse(old)) el._liveHeld = true;
+            else old.replaceWith(document.importNode(fresh, true));
           });
         });
         doc.querySelectorAll("[data-live-list]:not([data-live-part])").forEach(function (fresh) {
@@ -177,7 +204,7 @@
             next._liveWatcher = w;
             w.every = w.kind.every(next);
           }
-          if (tag) w.tags[key] = tag;
+          if (tag && !next._liveHeld) w.tags[key] = tag;
           next.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
           scan(next);
         });

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import Round
+from scoring.models import ActionLog, Round
 from scoring.services.rounds import round_dispute, round_record
 
 from .conftest import assert_no_horizontal_scroll
@@ -90,3 +90,29 @@ def test_settling_a_dispute_asks_for_the_note(live_server, make_page, make_setup
     expect(page.locator("#disputed")).to_contain_text("No disputes.")
     assert not Round.objects.get(pk=disputed.pk).disputed
     assert_no_horizontal_scroll(page)
+
+
+def test_a_note_being_written_survives_the_consoles_live_update(live_server, make_page, make_setup):
+    """A deal recorded at another table while the director writes a dispute's note: the console's
+    other parts follow it, the card being written in is kept as it is (swapped, the note would be
+    lost), and the note is sent with the settle."""
+    s, disputed = _evening(make_setup)
+    page = make_page("desktop")
+    log_in(page, live_server)
+    open_dashboard(page, s.tournament)
+    table1 = page.locator("#tables article.table-card").filter(has_text="Table 1")
+    expect(table1).to_contain_text("2 deals")
+    page.locator("#disputed").get_by_label("Your note (required): what you decided and why").fill("Frank rec")
+
+    round_record(actor=s.scorer_actor, table=s.table, body=DING_NIU_BODY)   # the live event
+    expect(table1).to_contain_text("3 deals")   # the tables' part came in
+    note = page.locator("#disputed").get_by_label("Your note (required): what you decided and why")
+    expect(note).to_have_value("Frank rec")
+    note.press_sequentially("ounted: 6")
+    with page.expect_navigation():
+        page.locator("#disputed").get_by_role("button", name="Settle the dispute").click()
+    expect(page.locator(".messages")).to_contain_text("is settled")
+    disputed.refresh_from_db()
+    assert not disputed.disputed
+    settled = ActionLog.objects.get(action=ActionLog.Action.ROUND_DISPUTE_RESOLVE, target_id=str(disputed.pk))
+    assert settled.data["note"] == "Frank recounted: 6"
