@@ -47,6 +47,7 @@ its deals are deleted at the start of each run) and Redis database (``BENCH_REDI
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -197,15 +198,21 @@ def cpu_line(run: dict) -> str:
     return f"{parts} = {busy(run):.2f} (+ {c.get('wrk', 0):.2f})"
 
 
+def deals_stored(tournament_id: int) -> int:
+    from scoring.models import Round
+
+    return Round.objects.filter(table__session__tournament_id=tournament_id).count()
+
+
 def check_after(tournament_id: int) -> dict:
-    from scoring.models import IdempotencyKey, Round, Standing, Tournament
+    from scoring.models import IdempotencyKey, Standing, Tournament
     from scoring.selectors.standings import tournament_totals
 
     t = Tournament.objects.get(pk=tournament_id)
     kept = {s.entry_id: (s.total, s.rounds_counted) for s in Standing.objects.filter(tournament=t)}
     totals = tournament_totals(t)
     recomputed = {e: totals.get(e, (0, 0)) for e in kept}
-    rounds = Round.objects.filter(table__session__tournament=t).count()
+    rounds = deals_stored(tournament_id)
     keys = IdempotencyKey.objects.filter(table__session__tournament=t, response_status=201).count()
     return {"standings_exact": kept == recomputed, "rounds": rounds, "distinct_keys": keys,
             "deals_counted": sum(c for _, c in kept.values()) // 4}
@@ -397,11 +404,7 @@ def main() -> None:
         run_wrk(port, deals_lua, 10, args.connections)
         run_wrk(bare_port, ceiling_lua, 10, args.connections)
         deals, ceiling, one = [], [], []
-
-        def stored() -> int:
-            from scoring.models import Round
-
-            return Round.objects.filter(table__session__tournament_id=tournament_id).count()
+        stored = functools.partial(deals_stored, tournament_id)
 
         if args.nodes > 1:
             run_wrk(one_port, deals_lua, 10, args.connections)

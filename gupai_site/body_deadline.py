@@ -124,6 +124,9 @@ class BodyDeadline:
         self.client_of = client_of
         self.timeout = timeout or env_seconds("REQUEST_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT, MAX_BODY_TIMEOUT)
         self.bodies = PerAddress(per_address or env_count("SLOW_REQUESTS_PER_ADDRESS", DEFAULT_PER_ADDRESS))
+        # Most bodies are whole within the grace, uncounted: many that came at once in one turn
+        # of a busy loop are no slow clients (a venue's phones share one address).
+        self.grace = min(SLOW_AFTER, self.timeout / 2)
         # Django's own limit (None: none; then the import's is the most anything is read to).
         self.body_limit = body_limit or settings.DATA_UPLOAD_MAX_MEMORY_SIZE or settings.IMPORT_MAX_BYTES
         self.import_limit = import_limit or settings.IMPORT_MAX_BYTES
@@ -152,22 +155,17 @@ class BodyDeadline:
         client = self.client_of(scope) or "-"
         collecting = asyncio.ensure_future(_collect(receive, declared))
         try:
-            # Most bodies are whole within the grace, uncounted: many that came at once in one
-            # turn of a busy loop are no slow clients (a venue's phones share one address).
-            grace = min(SLOW_AFTER, self.timeout / 2)
-            done, _ = await asyncio.wait({collecting}, timeout=grace)
-            if done:
-                body = collecting.result()
-            else:
-                if not self.bodies.take(client):
-                    return await refuse(scope, send, 429, "too_many_requests",
-                                        "Too many requests in progress from this address.", [(b"retry-after", b"10")])
-                try:
-                    body = await asyncio.wait_for(collecting, self.timeout - grace)
-                except TimeoutError:
-                    return await refuse(scope, send, 408, "request_timeout",
-                                        f"The request body did not arrive within {self.timeout:g} s.")
-                finally:
+            done, _ = await asyncio.wait({collecting}, timeout=self.grace)
+            if not done and not self.bodies.take(client):
+                return await refuse(scope, send, 429, "too_many_requests",
+                                    "Too many requests in progress from this address.", [(b"retry-after", b"10")])
+            try:
+                body = collecting.result() if done else await asyncio.wait_for(collecting, self.timeout - self.grace)
+            except TimeoutError:
+                return await refuse(scope, send, 408, "request_timeout",
+                                    f"The request body did not arrive within {self.timeout:g} s.")
+            finally:
+                if not done:
                     self.bodies.give(client)
         finally:
             collecting.cancel()   # done already, or the answer given without it

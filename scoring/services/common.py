@@ -174,11 +174,6 @@ class Resting:
 CACHE = Resting("The cache", consequence="follow-ups are queued unmarked")
 
 
-def cache_call(fn, *args):
-    """``fn(*args)`` on the cache; None (and the cache resting) when it fails or rests."""
-    return CACHE.call(fn, *args)
-
-
 def _queued_key(task_name: str, args: tuple) -> str:
     prefix = getattr(settings, "QUEUED_TASKS_CACHE_PREFIX", "queued:")   # the tests' own per test
     return f"{prefix}{task_name}:{json.dumps(args, separators=(',', ':'))}"
@@ -194,13 +189,13 @@ def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFT
     ``enqueue_on_commit`` would."""
 
     def publish() -> None:
-        if cache_call(cache.add, _queued_key(task_name, args), 1, QUEUED_FOR) is False:
+        if CACHE.call(cache.add, _queued_key(task_name, args), 1, QUEUED_FOR) is False:
             return   # one is queued and not yet started
         try:
             current_app.tasks[task_name].apply_async(args, countdown=after or None)
         except Exception as exc:  # noqa: BLE001 - any broker failure; the write is already committed
             logger.warning("Could not enqueue %s%s: %s. The nightly jobs will catch up.", task_name, args, exc)
-            cache_call(cache.delete, _queued_key(task_name, args))   # else its mark expires
+            CACHE.call(cache.delete, _queued_key(task_name, args))   # else its mark expires
 
     transaction.on_commit(publish)
 
@@ -208,7 +203,7 @@ def enqueue_once_on_commit(task_name: str, *args: Any, after: float = FOLLOW_AFT
 def queued_task_started(task_name: str, *args: Any) -> None:
     """A task queued by ``enqueue_once_on_commit`` starts: the next commit queues another (called
     before the task reads anything, so that nothing committed after this is missed)."""
-    cache_call(cache.delete, _queued_key(task_name, args))   # the cache down: its mark expires
+    CACHE.call(cache.delete, _queued_key(task_name, args))   # the cache down: its mark expires
 
 
 def require_text(value: Any, path: str, what: str, *, max_length: int) -> str:

@@ -7,8 +7,9 @@
          seconds (4 s unless data-live-every says) with If-None-Match and, when the answer is new
          (200, not 304), swaps every [data-live-part="x"] inside it for the answer's element of
          the same name — except a part the user is writing in (a field of it focused, or one the
-         user changed from what the page came with), which is kept as it is and asked for again. A [data-live-status] inside it shows its data-text-live or
-         data-text-offline and carries data-live-state="live|offline".
+         user changed from what the page came with), which is kept as it is and asked for again.
+         A [data-live-status] inside it shows its data-text-live or data-text-offline and carries
+         data-live-state="live|offline".
          With data-live-after, URL is asked with ?after=cursor (the answer's [data-live-after]
          is the next cursor) and the answer may hold lists of changes: each [data-live-list="x"]
          that is not itself a part is merged into the page's list of that name, item by item

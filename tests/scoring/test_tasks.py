@@ -159,7 +159,7 @@ def test_with_the_cache_down_every_deal_queues_its_follow_up_and_the_cache_rests
             with django_capture_on_commit_callbacks(execute=True):
                 round_record(actor=jie_long.scorer_actor, table=jie_long.table, body=JIE_LONG)
         assert sent == ["scoring.ratings_follow"] * 3
-        assert common.cache_call(refusing) is None and asked == []   # resting: not asked
+        assert common.CACHE.call(refusing) is None and asked == []   # resting: not asked
     finally:
         common.CACHE.wake()
         current_app.conf.task_always_eager = True
