@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 import pytest
 
@@ -52,7 +53,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture
-def make_page(browser):
+def make_page(browser, request):
     """``make_page(kind="phone"|"phone390"|"desktop", **context_options)``: a page in a new
     browser context (its own cookies, like another device; ``locale="zh-CN"``, say, or
     ``device_scale_factor=1`` for small screenshots); all are closed after the test."""
@@ -72,6 +73,27 @@ def make_page(browser):
     yield make
     for context in contexts:
         context.close()
+    if "live_server" in request.fixturenames:
+        wait_for_the_live_server_to_finish()
+
+
+def wait_for_the_live_server_to_finish(timeout: float = 10.0) -> None:
+    """Closing a page does not stop a request the live server is still answering (a deal sent as
+    the test ended, the reload after it): the test database's flush would then deadlock with it
+    (PostgreSQL aborts one of the two: seen under load). Waits until no other connection to the
+    test database is running a statement, twice in a row."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 2 and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND pid <> pg_backend_pid() AND state = 'active'")
+            quiet = quiet + 1 if cursor.fetchone()[0] == 0 else 0
+        time.sleep(0.05)
 
 
 @pytest.fixture

@@ -6,7 +6,11 @@ director closed the session is recorded late; the director sees what the phone h
 
 from __future__ import annotations
 
+import json
+import threading
 import time
+import urllib.parse
+import urllib.request
 from datetime import datetime
 
 import pytest
@@ -158,28 +162,45 @@ def test_a_deal_queued_while_the_session_was_open_is_recorded_late_after_it_clos
     assert '<span class="badge late">' in director.get(f"/director/tables/{s.table.pk}/").content.decode()
 
 
+def post_form(url: str, fields: list[list[str]], cookies: list[dict]) -> dict:
+    """The form's fields posted from outside the page (as a retry from the phone's browser would
+    be), with the page's cookies: the server's JSON answer."""
+    request = urllib.request.Request(
+        url, data=urllib.parse.urlencode([tuple(f) for f in fields]).encode(), method="POST",
+        headers={"Accept": "application/json",
+                 "Cookie": "; ".join(f"{c['name']}={c['value']}" for c in cookies)})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
 def test_the_same_key_sent_by_the_outbox_and_a_retry_records_one_deal(live_server, make_page, make_setup):
     s = make_setup("jie_long")
     page = open_table(make_page, live_server, s)
     page.get_by_label("Entered by").select_option(label="1. Anna")
     for i, p in enumerate([2, 12, 34, 18]):
         page.locator(f'input[name="points_{i}"]').fill(str(p))
-    answers = page.evaluate("""async () => {
+    item = page.evaluate("""async () => {
         const form = document.querySelector("form[data-deal-drafts]");
         const body = new FormData(form);
         body.set("action", "submit");
-        const fields = [...body.entries()];
         const item = {key: body.get("idem_key"), kind: "deal", url: form.getAttribute("action"),
-                      number: 1, fields: fields, scope: GupaiOutboxPage.scope, page: GupaiOutboxPage.page};
+                      number: 1, fields: [...body.entries()], scope: GupaiOutboxPage.scope,
+                      page: GupaiOutboxPage.page};
         await GupaiOutbox.add(item);
-        const retry = fetch(item.url, {method: "POST", body: body, headers: {Accept: "application/json"}})
-            .then(r => r.json());
-        const [drained, retried] = await Promise.all([GupaiOutbox.drain(item.scope), retry]);
-        return {sent: drained.sent, stopped: drained.stopped, retried: retried.status};
+        return {url: new URL(item.url, location.href).href, fields: item.fields};
     }""")
-    assert answers == {"sent": 1, "stopped": None, "retried": "saved"}
+    expect(page.locator("#deals")).to_contain_text("Deal 1 — waiting to send")
+    retried, cookies = {}, page.context.cookies()
+    retry = threading.Thread(target=lambda: retried.update(post_form(item["url"], item["fields"], cookies)))
+    # The page's outbox and the retry send the same key at once; once the outbox has emptied the
+    # page loads again, as the server has the deal (a navigation the test waits for).
+    with page.expect_navigation(timeout=30_000):
+        retry.start()
+        page.evaluate("GupaiOutboxPage.drain()")
+        retry.join(30)
+    assert retried["status"] == "saved"
     assert Round.objects.count() == 1
-    expect(page.locator("#new-deal-title")).to_have_text("Deal 2")  # the outbox emptied: the page again
+    expect(page.locator("#new-deal-title")).to_have_text("Deal 2")
     assert queued(page) == []
 
 
