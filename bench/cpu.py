@@ -41,18 +41,22 @@ def tree(pid: int) -> float:
     return total
 
 
-def backends(database: str) -> float:
-    """CPU seconds of the PostgreSQL backends connected to ``database`` now (their pids from
-    ``pg_stat_activity``; readable when PostgreSQL runs on this machine as this user or root)."""
+def backends(database: str) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend connected to ``database`` now, by pid (from
+    ``pg_stat_activity``; readable when PostgreSQL runs on this machine as this user or root).
+    By pid, not summed: a backend that exits during a run (the previous server's connections
+    closing) must not take its whole life's CPU off the run's figure."""
     out = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
                           f"SELECT pid FROM pg_stat_activity WHERE datname = '{database}'"],  # noqa: S608
                          capture_output=True, text=True).stdout
-    return sum((_stat(int(p)) or (0, 0.0))[1] for p in out.split())
+    return {int(p): got[1] for p in out.split() if (got := _stat(int(p)))}
 
 
 class Meter:
     """CPU seconds of named parts, read at ``start()`` and ``stop()``: ``parts`` maps a name to a
-    function giving that part's CPU seconds now."""
+    function giving that part's CPU seconds now, as a number or by process (a dict by pid: the
+    processes alive at ``stop()`` count, each from its reading at ``start()``, or from 0 when it
+    started since)."""
 
     def __init__(self, **parts) -> None:
         self.parts, self.before = parts, {}
@@ -61,4 +65,10 @@ class Meter:
         self.before = {name: read() for name, read in self.parts.items()}
 
     def stop(self) -> dict[str, float]:
-        return {name: read() - self.before[name] for name, read in self.parts.items()}
+        return {name: spent(read(), self.before[name]) for name, read in self.parts.items()}
+
+
+def spent(now: float | dict[int, float], before: float | dict[int, float]) -> float:
+    if isinstance(now, dict):
+        return sum(cpu - before.get(pid, 0.0) for pid, cpu in now.items())
+    return now - before

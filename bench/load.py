@@ -38,7 +38,8 @@ the two nodes as two machines would each have their own, rather than four proces
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
-statements of one deal with their times, the time per layer and cProfile's top functions.
+statements of one deal with their times (and PostgreSQL's CPU each, read from its backend's
+``/proc/<pid>/schedstat``), the time per layer and cProfile's top functions.
 
 Uses its own database (``BENCH_DATABASE_URL``, default ``gupai_bench``; created and migrated here,
 its deals are deleted at the start of each run) and Redis database (``BENCH_REDIS_URL``, default 2).
@@ -286,12 +287,21 @@ def profile(tables: list[dict], deals: int) -> None:
         print(f"  {float(x['time']) * 1000:6.2f} ms  {x['sql'][:150]}")
     spent: dict[str, list[float]] = {}
 
+    pg_spent: dict[str, int] = {}   # PostgreSQL's CPU (ns) by statement: its backend's schedstat
+
+    def backend_ns() -> int:
+        return int(Path(f"/proc/{connection.connection.info.backend_pid}/schedstat").read_text().split()[0])
+
     def timed(execute, sql, params, many, context):   # each statement's time, by its first words
         t0 = time.perf_counter()
+        b0 = backend_ns() if connection.connection else None
         try:
             return execute(sql, params, many, context)
         finally:
-            spent.setdefault(" ".join(sql.split()[:4])[:60], []).append(time.perf_counter() - t0)
+            what = " ".join(sql.split()[:4])[:60]
+            spent.setdefault(what, []).append(time.perf_counter() - t0)
+            if b0 is not None:
+                pg_spent[what] = pg_spent.get(what, 0) + backend_ns() - b0
 
     import redis
 
@@ -321,7 +331,9 @@ def profile(tables: list[dict], deals: int) -> None:
           f"process {cpu * 1000:.2f} ms; waiting for the SQL statements {sql * 1000:.2f} ms, Redis "
           f"{redis_time[0] / deals * 1000:.2f} ms ({redis_time[1] / deals:.1f} round trips)")
     for what, times in sorted(spent.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {len(times) / deals:4.1f} × {sum(times) / len(times) * 1000:5.2f} ms  {what}")
+        print(f"  {len(times) / deals:4.1f} × {sum(times) / len(times) * 1000:5.2f} ms "
+              f"(PostgreSQL's CPU {pg_spent.get(what, 0) / len(times) / 1e6:5.3f} ms)  {what}")
+    print(f"PostgreSQL's CPU a deal, its statements: {sum(pg_spent.values()) / deals / 1e6:.2f} ms")
     prof = cProfile.Profile()
     prof.enable()
     for i in range(21 + deals, 21 + 2 * deals):

@@ -81,7 +81,8 @@ def _query_one(alias: str, sql: str) -> tuple:
             cursor.execute(sql)
             return cursor.fetchone()
     with transaction.atomic(using=alias), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL statement_timeout = %s", [f"{int(CHECK_TIMEOUT * 1000)}ms"])
+        # set_config, not SET: a SET takes no bound value (the site binds values server-side)
+        cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{int(CHECK_TIMEOUT * 1000)}ms"])
         cursor.execute(sql)
         return cursor.fetchone()
 

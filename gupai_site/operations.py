@@ -79,8 +79,9 @@ def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeou
                        pooler: str = DATABASE_POOLER) -> None:
     """Every PostgreSQL alias of ``databases`` on the site's backend (``gupai_site.postgresql``),
     with the web's statement and lock timeouts,
-    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise, and no server-side cursors; the default
-    one made fit for PgBouncer when ``pooler`` (``DATABASE_POOLER``) says it is one."""
+    ``DB_CONNECT_TIMEOUT`` unless its URL says otherwise, no server-side cursors, and values bound
+    by the server with statements prepared (reached directly); the default one made fit for
+    PgBouncer when ``pooler`` (``DATABASE_POOLER``) says it is one."""
     for name, alias in databases.items():
         if alias["ENGINE"] == "django.db.backends.postgresql":   # its health check without a round trip
             alias["ENGINE"] = "gupai_site.postgresql"
@@ -91,6 +92,10 @@ def postgresql_options(databases: dict, *, statement_timeout: float, lock_timeou
             options["options"] = with_lock_timeout(with_statement_timeout(options.get("options", ""),
                                                                           statement_timeout), lock_timeout)
             options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+            # Values bound by the server, so that psycopg prepares a statement run often and
+            # PostgreSQL plans it once a connection (gupai_site.row_security.ScopedServerCursor).
+            options.setdefault("server_side_binding", True)
+            options.setdefault("prepare_threshold", 5)   # Django's default is None: never
             # No server-side cursors (``iterator()`` reads in chunks client-side): a named cursor takes no
             # row scope before its statement (row_security.py), nor does PgBouncer's transaction mode keep one.
             alias["DISABLE_SERVER_SIDE_CURSORS"] = True

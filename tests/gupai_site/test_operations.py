@@ -24,13 +24,18 @@ def test_through_pgbouncer_no_server_side_cursors_nor_prepared_statements():
     assert "options" not in default["OPTIONS"]   # PgBouncer refuses the startup parameter
     # The replica is reached directly: its own timeouts, as before (and no server-side cursors:
     # a named cursor would take no row scope before its statement, gupai_site/row_security.py).
+    assert "server_side_binding" not in default["OPTIONS"]   # the client-side cursor, values quoted in
     replica = databases["replica"]
-    assert "prepare_threshold" not in replica["OPTIONS"]
+    assert replica["OPTIONS"]["server_side_binding"] is True
     assert replica["OPTIONS"]["options"] == "-c statement_timeout=10000 -c lock_timeout=3000"
 
 
-def test_without_a_pooler_postgresql_is_reached_as_before():
+def test_without_a_pooler_postgresql_is_reached_directly_with_prepared_statements():
     databases = aliases()
     postgresql_options(databases, statement_timeout=10, lock_timeout=3, pooler="")
-    assert "prepare_threshold" not in databases["default"]["OPTIONS"]
+    for alias in databases.values():
+        # Values bound by the server and a statement prepared at its fifth run (Django's default
+        # threshold is None: never), so PostgreSQL plans it once a connection.
+        assert alias["OPTIONS"]["server_side_binding"] is True
+        assert alias["OPTIONS"]["prepare_threshold"] == 5
     assert databases["default"]["OPTIONS"]["options"] == "-c statement_timeout=10000 -c lock_timeout=3000"

@@ -24,12 +24,12 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections, models, transaction
-from django.db.backends.postgresql.base import Cursor
+from django.db.backends.postgresql.base import Cursor, ServerBindingCursor
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from gupai_site.row_security import ScopedCursor, site_role_create
+from gupai_site.row_security import ScopedCursor, ScopedServerCursor, site_role_create
 from scoring import tasks
 from scoring.domain import row_scope
 from scoring.domain.actors import Actor
@@ -363,8 +363,8 @@ def test_through_pgbouncer_club_a_sees_none_of_club_b_and_leaves_nothing_behind(
 
 # --- A transaction sets its scope once --------------------------------------------------------------
 
-class _Sent(Cursor):
-    """Records what reaches psycopg's cursor (below ``ScopedCursor``: the setting included)."""
+class _Sent:
+    """Records what reaches psycopg's cursor (below the scoped cursor: the setting included)."""
 
     sent: list[str] = []
 
@@ -373,17 +373,22 @@ class _Sent(Cursor):
         return super().execute(query, params, **kwargs)
 
 
-class _Spy(ScopedCursor, _Sent):
+class _SpyClient(ScopedCursor, type("_SentClient", (_Sent, Cursor), {})):
+    pass
+
+
+class _SpyServer(ScopedServerCursor, type("_SentServer", (_Sent, ServerBindingCursor), {})):
     pass
 
 
 @pytest.fixture
 def sent():
-    """The statements the site's default connection sends from now on, as sent."""
+    """The statements the site's default connection sends from now on, as sent (through the
+    connection's own scoped cursor: server-side binding, or client-side through PgBouncer)."""
     conn = connections["default"]
     conn.ensure_connection()
     saved = conn.connection.cursor_factory
-    conn.connection.cursor_factory = _Spy
+    conn.connection.cursor_factory = _SpyServer if issubclass(saved, ScopedServerCursor) else _SpyClient
     _Sent.sent = []
     yield _Sent.sent
     conn.connection.cursor_factory = saved
@@ -420,6 +425,31 @@ def test_a_savepoint_rolled_back_takes_the_setting_with_it(two_clubs, sent):
             pass
         list(Tournament.objects.all())   # set again: the rollback undid it
     assert settings_sent(sent) == 2
+
+
+def test_a_statement_run_again_in_its_scope_is_prepared_and_the_one_setting_it_is_not(two_clubs, sent):
+    """Server-side binding (the site's connections without a pooler): the statement that sets the
+    scope goes with its values quoted in, after the setting (one round trip); the statements after
+    it in the transaction go alone, their values apart, and psycopg prepares one at its fifth run:
+    PostgreSQL plans it once, not at every deal."""
+    conn = connections["default"]
+    if not conn.settings_dict["OPTIONS"].get("server_side_binding"):
+        pytest.skip("the connection binds values client-side (through PgBouncer: DATABASE_POOLER)")
+    assert issubclass(conn.connection.cursor_factory, ScopedServerCursor)
+    a, b = two_clubs
+    ta, tb = a["tournament"].pk, b["tournament"].pk
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])), transaction.atomic():
+        first = list(Tournament.objects.filter(pk__in=[ta, tb]).values_list("pk", flat=True))
+        again = [list(Entry.objects.filter(tournament_id=ta).values_list("pk", flat=True)) for _ in range(6)]
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+    assert ta in first   # (as the tests' superuser the policies do not apply: the tests above)
+    assert all(run == again[0] for run in again) and again[0]
+    assert "set_config" in sent[0] and str(ta) in sent[0]   # the setting, the values quoted in
+    assert all("set_config" not in q and "%s" in q for q in sent[1:7])   # alone, values apart
+    assert any('FROM "scoring_entry"' in statement and "$1" in statement for statement in prepared)
+    assert not any("set_config" in statement for statement in prepared)
 
 
 def test_as_its_role_each_transaction_sees_its_own_scope(two_clubs, the_site_as_its_role):
