@@ -427,29 +427,32 @@ def test_a_savepoint_rolled_back_takes_the_setting_with_it(two_clubs, sent):
     assert settings_sent(sent) == 2
 
 
-def test_a_statement_run_again_in_its_scope_is_prepared_and_the_one_setting_it_is_not(two_clubs, sent):
-    """Server-side binding (the site's connections without a pooler): the statement that sets the
-    scope goes with its values quoted in, after the setting (one round trip); the statements after
-    it in the transaction go alone, their values apart, and psycopg prepares one at its fifth run:
-    PostgreSQL plans it once, not at every deal."""
+def test_a_statement_is_prepared_once_run_often_with_or_without_the_setting_before_it(two_clubs, sent):
+    """Server-side binding (the site's connections without a pooler): every statement goes with
+    its values apart, and psycopg prepares one at its fifth run, so PostgreSQL plans it once, not
+    at every deal or page. One that needs the scope set goes in one pipeline with the setting (one
+    round trip; in autocommit the two share the pipeline's one transaction): prepared too."""
     conn = connections["default"]
     if not conn.settings_dict["OPTIONS"].get("server_side_binding"):
         pytest.skip("the connection binds values client-side (through PgBouncer: DATABASE_POOLER)")
     assert issubclass(conn.connection.cursor_factory, ScopedServerCursor)
-    a, b = two_clubs
-    ta, tb = a["tournament"].pk, b["tournament"].pk
-    with row_scope.within(row_scope.of_clubs([a["club"].pk])), transaction.atomic():
-        first = list(Tournament.objects.filter(pk__in=[ta, tb]).values_list("pk", flat=True))
-        again = [list(Entry.objects.filter(tournament_id=ta).values_list("pk", flat=True)) for _ in range(6)]
+    a, _ = two_clubs
+    ta = a["tournament"].pk
+    with row_scope.within(row_scope.of_clubs([a["club"].pk])):
+        in_autocommit = [list(Entry.objects.filter(tournament_id=ta).values_list("pk", flat=True)) for _ in range(6)]
+        with transaction.atomic():
+            in_transaction = [list(Session.objects.filter(tournament_id=ta).values_list("pk", flat=True))
+                              for _ in range(6)]
         with conn.cursor() as cursor:
             cursor.execute("SELECT statement FROM pg_prepared_statements")
             prepared = [row[0] for row in cursor.fetchall()]
-    assert ta in first   # (as the tests' superuser the policies do not apply: the tests above)
-    assert all(run == again[0] for run in again) and again[0]
-    assert "set_config" in sent[0] and str(ta) in sent[0]   # the setting, the values quoted in
-    assert all("set_config" not in q and "%s" in q for q in sent[1:7])   # alone, values apart
+    assert in_autocommit[0] and all(run == in_autocommit[0] for run in in_autocommit)
+    assert in_transaction[0] and all(run == in_transaction[0] for run in in_transaction)
+    # Autocommit: each statement with its setting before it; a transaction: the setting once.
+    assert settings_sent(sent) == 6 + 1
+    assert not any("set_config" in q and "scoring_" in q for q in sent)   # never one string
     assert any('FROM "scoring_entry"' in statement and "$1" in statement for statement in prepared)
-    assert not any("set_config" in statement for statement in prepared)
+    assert any('FROM "scoring_session"' in statement and "$1" in statement for statement in prepared)
 
 
 def test_as_its_role_each_transaction_sees_its_own_scope(two_clubs, the_site_as_its_role):
