@@ -12,8 +12,9 @@ of autocommit; a scope that changed (a request's widens as it goes: a scorer lin
 director's token checked) is set again. Other connections (psycopg's own) carry it every time.
 The statement's own results are then the cursor's (``nextset``): the ORM sees nothing else, and
 no query is added to a page's count. Reached directly (not through PgBouncer), the site binds
-values server-side (``ScopedServerCursor``): the statements after the setting go alone and are
-prepared once run often; the one with the setting goes with its values quoted in.
+values server-side (``ScopedServerCursor``): the setting and the statement go in one pipeline
+instead (still one round trip and one transaction), the statements after it alone, and each is
+prepared once run often.
 
 It is done by the connection's cursor class, below every execute wrapper and Django's query
 log (they see the statement as written). Superusers (CI connects as ``postgres``) bypass the
