@@ -119,7 +119,8 @@ class ScopedServerCursor(_Scoped, ServerBindingCursor):
 
 
 def install(sender, connection, **kwargs) -> None:
-    """Every PostgreSQL connection of the site makes its cursors ``ScopedCursor``s."""
+    """Every PostgreSQL connection of the site makes its cursors scoped ones: ``ScopedServerCursor``
+    where its options bind values server-side (reached directly), else ``ScopedCursor``."""
     if connection.vendor == "postgresql" and connection.connection is not None:
         server_side = connection.settings_dict.get("OPTIONS", {}).get("server_side_binding")
         connection.connection.cursor_factory = ScopedServerCursor if server_side else ScopedCursor
