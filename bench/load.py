@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py [--seconds 15] [--connections 16] [--tables 10] [--rounds 3]
     .venv/bin/python bench/load.py --ceiling asgi     # the ceiling served through the site's server
     .venv/bin/python bench/load.py --profile 300      # where a deal's time goes, in one process
+    .venv/bin/python bench/load.py --writes 11        # and the bare app issuing a deal's 11 statements
 
 Starts, on this machine: the site as deployed — gunicorn with the site's
 ``gupai_site/gunicorn.conf.py`` (uvicorn workers, ``-w 2``) serving ``gupai_site.asgi`` (the ASGI
@@ -35,6 +36,9 @@ ratio of the two is what a second node costs on the same cores. ``--node-workers
 of the nodes behind haproxy one process instead of two: the machine's two cores shared out between
 the two nodes as two machines would each have their own, rather than four processes on two cores
 (the one node beside them keeps ``-w 2``).
+
+``--writes K`` adds a third run to each round: the bare app inserting its row K times in one
+transaction, so that what K statements cost the framework itself stands beside the deal's.
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
@@ -361,6 +365,9 @@ def main() -> None:
     parser.add_argument("--site-role", action="store_true",
                         help="the site and its worker connect as the site's role (manage.py site_role), bound by "
                              "row-level security, rather than as the database's owner, whom it does not bind")
+    parser.add_argument("--writes", type=int, default=0, metavar="K",
+                        help="also run, in each round, the bare app inserting its row K times in one transaction: "
+                             "what K statements cost the framework itself, beside the deal's")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile N deals in this process instead of the load")
     args = parser.parse_args()
@@ -381,6 +388,9 @@ def main() -> None:
     deals_lua, ceiling_lua = work / "deals.lua", work / "ceiling.lua"
     deals_lua.write_text(LUA % {"tables": lua_tables(tables, "path")})
     ceiling_lua.write_text(LUA % {"tables": lua_tables(tables, "baseline")})
+    writes_lua = work / "writes.lua"
+    writes_lua.write_text(LUA % {"tables": lua_tables([dict(t, baseline=f"{t['baseline']}{args.writes}/")
+                                                       for t in tables], "baseline")})
     log = open(work / "server.log", "w")
     procs = []
     if args.nodes == 1:
@@ -415,7 +425,7 @@ def main() -> None:
         # was slower than the others when this was 3 s.
         run_wrk(port, deals_lua, 10, args.connections)
         run_wrk(bare_port, ceiling_lua, 10, args.connections)
-        deals, ceiling, one = [], [], []
+        deals, ceiling, one, writes = [], [], [], []
         stored = functools.partial(deals_stored, tournament_id)
 
         if args.nodes > 1:
@@ -426,6 +436,8 @@ def main() -> None:
                 one.append(run_wrk(one_port, deals_lua, args.seconds, args.connections, one_meter, stored))
             deals.append(run_wrk(port, deals_lua, args.seconds, args.connections, site_meter, stored))
             ceiling.append(run_wrk(bare_port, ceiling_lua, args.seconds, args.connections, bare_meter))
+            if args.writes:
+                writes.append(run_wrk(bare_port, writes_lua, args.seconds, args.connections, bare_meter))
         time.sleep(2)
         after = check_after(tournament_id)
     finally:
@@ -449,6 +461,9 @@ def main() -> None:
               f"{cpu_line(c)}  {c['socket_errors']}")
     print("CPU a deal / CPU a ceiling request (server + PostgreSQL + worker): "
           + ", ".join(f"{busy(d) / busy(c):.2f}" for d, c in zip(deals, ceiling)))
+    for i, (w, c) in enumerate(zip(writes, ceiling), start=1):
+        print(f"bare, {args.writes} statements {i}: {w['rate']:.0f} req/s, p99 {w['p99']:.1f} ms, {cpu_line(w)}; "
+              f"/ ceiling: {w['rate'] / c['rate']:.0%}")
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
     for i, o in enumerate(one, start=1):
