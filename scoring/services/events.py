@@ -45,18 +45,28 @@ _EVENT = TournamentEvent._meta.db_table
 _UPSERT = (f'INSERT INTO "{_FEED}" ("tournament_id", "version") VALUES (%s, 1) ON CONFLICT ("tournament_id") '
            f'DO UPDATE SET "version" = "{_FEED}"."version" + 1 RETURNING "version"')
 _INSERT = f'INSERT INTO "{_EVENT}" ("tournament_id", "version", "kind", "data", "created_at") VALUES (%s, %s, %s, %s, %s)'
+#: Both in one statement on PostgreSQL (SQLite's WITH takes no INSERT): the version drawn and the
+#: event stored in one round trip of every live change's transaction.
+_UPSERT_AND_INSERT = (f'WITH next AS ({_UPSERT}) INSERT INTO "{_EVENT}" ("tournament_id", "version", "kind", "data", '
+                      '"created_at") VALUES (%s, (SELECT "version" FROM next), %s, %s, %s) RETURNING "version"')
 
 
 def event_publish(*, tournament: Tournament | int, kind: str, data: dict) -> int:
     """Store the change ``kind`` (``data``: what changed) as the tournament's next version, inside
-    the caller's transaction, and publish it once that commits. Returns the version. Two
-    statements (a third every ``PRUNE_EVERY`` versions); call it last in the transaction."""
+    the caller's transaction, and publish it once that commits. Returns the version. One
+    statement on PostgreSQL, two elsewhere (and one more every ``PRUNE_EVERY`` versions); call it
+    last in the transaction."""
     tid = tournament if isinstance(tournament, int) else tournament.pk
     text = json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"), ensure_ascii=False)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(_UPSERT, [tid])
-        version = cursor.fetchone()[0]
-        cursor.execute(_INSERT, [tid, version, kind, text, connection.ops.adapt_datetimefield_value(timezone.now())])
+        if connection.vendor == "postgresql":
+            cursor.execute(_UPSERT_AND_INSERT, [tid, tid, kind, text, now])
+            version = cursor.fetchone()[0]
+        else:
+            cursor.execute(_UPSERT, [tid])
+            version = cursor.fetchone()[0]
+            cursor.execute(_INSERT, [tid, version, kind, text, now])
         if version % PRUNE_EVERY == 0 and version > KEEP:
             cursor.execute(f'DELETE FROM "{_EVENT}" WHERE "tournament_id" = %s AND "version" <= %s',
                            [tid, version - KEEP])

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 
 from scoring.models import Seat, SessionCheckIn
 from scoring.services.checkins import session_open_ahead
@@ -20,13 +19,6 @@ from scoring.web import links
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Ah", "Bo", "Chi", "Di", "En"]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_limits():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
