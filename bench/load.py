@@ -38,7 +38,9 @@ the two nodes as two machines would each have their own, rather than four proces
 (the one node beside them keeps ``-w 2``).
 
 ``--writes K`` adds a third run to each round: the bare app inserting its row K times in one
-transaction, so that what K statements cost the framework itself stands beside the deal's.
+transaction, so that what K statements cost the framework itself stands beside the deal's;
+with ``--as-one``, the K rows in one statement (a chain of ``WITH … INSERT``), so that the writes
+stand without their round trips.
 
 ``--profile N`` records N deals in this process through Django's test client (the whole request:
 middleware, authentication, throttling, the service) on the same database and prints the
@@ -368,6 +370,8 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=0, metavar="K",
                         help="also run, in each round, the bare app inserting its row K times in one transaction: "
                              "what K statements cost the framework itself, beside the deal's")
+    parser.add_argument("--as-one", action="store_true",
+                        help="--writes: the K rows in one statement (a chain of WITH … INSERTs) instead of K")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile N deals in this process instead of the load")
     args = parser.parse_args()
@@ -389,7 +393,7 @@ def main() -> None:
     deals_lua.write_text(LUA % {"tables": lua_tables(tables, "path")})
     ceiling_lua.write_text(LUA % {"tables": lua_tables(tables, "baseline")})
     writes_lua = work / "writes.lua"
-    writes_lua.write_text(LUA % {"tables": lua_tables([dict(t, baseline=f"{t['baseline']}{args.writes}/")
+    writes_lua.write_text(LUA % {"tables": lua_tables([dict(t, baseline=f"{t['baseline']}{args.writes}/" + ("one/" if args.as_one else ""))
                                                        for t in tables], "baseline")})
     log = open(work / "server.log", "w")
     procs = []
@@ -462,7 +466,7 @@ def main() -> None:
     print("CPU a deal / CPU a ceiling request (server + PostgreSQL + worker): "
           + ", ".join(f"{busy(d) / busy(c):.2f}" for d, c in zip(deals, ceiling)))
     for i, (w, c) in enumerate(zip(writes, ceiling), start=1):
-        print(f"bare, {args.writes} statements {i}: {w['rate']:.0f} req/s, p99 {w['p99']:.1f} ms, {cpu_line(w)}; "
+        print(f"bare, {args.writes} {'rows in one statement' if args.as_one else 'statements'} {i}: {w['rate']:.0f} req/s, p99 {w['p99']:.1f} ms, {cpu_line(w)}; "
               f"/ ceiling: {w['rate'] / c['rate']:.0%}")
     ratios = [d["rate"] / c["rate"] for d, c in zip(deals, ceiling)]
     print(f"deals / ceiling: {', '.join(f'{r:.0%}' for r in ratios)}")
