@@ -44,11 +44,12 @@ _FEED = TournamentFeed._meta.db_table
 _EVENT = TournamentEvent._meta.db_table
 _UPSERT = (f'INSERT INTO "{_FEED}" ("tournament_id", "version") VALUES (%s, 1) ON CONFLICT ("tournament_id") '
            f'DO UPDATE SET "version" = "{_FEED}"."version" + 1 RETURNING "version"')
-_INSERT = f'INSERT INTO "{_EVENT}" ("tournament_id", "version", "kind", "data", "created_at") VALUES (%s, %s, %s, %s, %s)'
+_INTO_EVENT = f'INSERT INTO "{_EVENT}" ("tournament_id", "version", "kind", "data", "created_at")'
+_INSERT = f"{_INTO_EVENT} VALUES (%s, %s, %s, %s, %s)"
 #: Both in one statement on PostgreSQL (SQLite's WITH takes no INSERT): the version drawn and the
 #: event stored in one round trip of every live change's transaction.
-_UPSERT_AND_INSERT = (f'WITH next AS ({_UPSERT}) INSERT INTO "{_EVENT}" ("tournament_id", "version", "kind", "data", '
-                      '"created_at") VALUES (%s, (SELECT "version" FROM next), %s, %s, %s) RETURNING "version"')
+_UPSERT_AND_INSERT = (f'WITH next AS ({_UPSERT}) {_INTO_EVENT} VALUES (%s, (SELECT "version" FROM next), %s, %s, %s) '
+                      'RETURNING "version"')
 
 
 def event_publish(*, tournament: Tournament | int, kind: str, data: dict) -> int:

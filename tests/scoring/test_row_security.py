@@ -373,11 +373,19 @@ class _Sent:
         return super().execute(query, params, **kwargs)
 
 
-class _SpyClient(ScopedCursor, type("_SentClient", (_Sent, Cursor), {})):
+class _SentClient(_Sent, Cursor):
     pass
 
 
-class _SpyServer(ScopedServerCursor, type("_SentServer", (_Sent, ServerBindingCursor), {})):
+class _SentServer(_Sent, ServerBindingCursor):
+    pass
+
+
+class _SpyClient(ScopedCursor, _SentClient):
+    pass
+
+
+class _SpyServer(ScopedServerCursor, _SentServer):
     pass
 
 
